@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { DataclassHTTPError, HTTPError, Struct } from '@api/core';
+
+export const WidgetNotFoundParams = Struct('WidgetNotFoundParams', { widgetId: v.string() });
+
+/** 404 for an unknown widget id; `detail` "Widget <id> not found", `params.widgetId`. */
+export class WidgetNotFoundError extends DataclassHTTPError.define(WidgetNotFoundParams, {
+  type: 'widget-not-found',
+  title: 'Widget not found',
+  status: 404,
+  detailTemplate: 'Widget {widgetId} not found',
+}) {}
+
+/** 401 for a token that is present but unknown. */
+export class InvalidTokenError extends HTTPError.define({ type: 'invalid-token', title: 'Invalid token', status: 401 }) {}
+
+/** Raised by the store when a unique widget name is taken (translated to 409 by a handler). */
+export class DuplicateNameError extends Error {
+  constructor(readonly widgetName: string) {
+    super(`a widget named ${JSON.stringify(widgetName)} already exists`);
+  }
+}

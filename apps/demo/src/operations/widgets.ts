@@ -1,0 +1,70 @@
+import * as v from 'valibot';
+import { Created, Endpoint, JSONResponse, Link, Location, Resource, Tag } from '@api/core';
+import { WidgetNotFoundError } from '../errors';
+import { Deleted, Page, Widget, WidgetIn, WidgetPatch, WidgetPath } from '../models';
+import type { WidgetStore } from '../services/widget-store';
+
+/** The widgets collection: CRUD over the SQLite store. */
+export class WidgetResource extends Resource('/widgets', {
+  ref: 'widgets',
+  meta: { tags: [new Tag('widgets', 'Create, read, and manage widgets.')], exceptions: [WidgetNotFoundError] },
+}) {
+  constructor(private readonly store: WidgetStore) {
+    super();
+  }
+
+  create = this.operation(
+    { json: WidgetIn, returns: Created.of(Widget), meta: { summary: 'Create a widget.' } },
+    ({ json }) => {
+      const widget = this.store.create(json);
+      return new Created({
+        json: widget,
+        location: Location.fromOperation(WidgetResource, 'readOne', { path: { widget_id: widget.id } }),
+        links: [
+          Link.fromOperation(WidgetResource, 'readOne', { rel: 'self', path: { widget_id: widget.id } }),
+          Link.fromRef('widgets.readMany', { rel: 'collection' }),
+        ],
+      });
+    },
+  );
+
+  readMany = this.operation(
+    { params: Page, returns: v.array(Widget), meta: { summary: 'List widgets, oldest first.' } },
+    ({ params }) => this.store.list(params.limit, params.offset),
+  );
+
+  readOne = this.operation({ path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.' } }, ({ path }) => this.#get(path.widget_id));
+
+  updateFull = this.operation(
+    { path: WidgetPath, json: WidgetIn, returns: Widget, meta: { summary: 'Replace a widget.' } },
+    ({ path, json }) => this.store.replace(path.widget_id, json) ?? notFound(path.widget_id),
+  );
+
+  updatePartial = this.operation(
+    { path: WidgetPath, json: WidgetPatch, returns: Widget, meta: { summary: 'Change some fields of a widget.' } },
+    ({ path, json }) => this.store.update(path.widget_id, json) ?? notFound(path.widget_id),
+  );
+
+  delete = this.operation({ path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.' } }, ({ path }) => {
+    if (!this.store.delete(path.widget_id)) notFound(path.widget_id);
+    return { id: path.widget_id, deleted: true as const };
+  });
+
+  #get(id: string): v.InferOutput<typeof Widget> {
+    return this.store.get(id) ?? notFound(id);
+  }
+}
+
+function notFound(widgetId: string): never {
+  throw new WidgetNotFoundError({ widgetId });
+}
+
+/** GET /featured-widget: a widget with a Link built from the widgets resource's `ref`. */
+export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget') {
+  get = this.operation({ returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } }, () =>
+    new JSONResponse({
+      json: { id: 'featured', name: 'Featured widget', priceCents: 0 },
+      links: Link.fromRef('widgets.readOne', { rel: 'related', path: { widget_id: 'featured' } }),
+    }),
+  );
+}

@@ -1,0 +1,118 @@
+/** Anything with a lifecycle: `Disposable`, `AsyncDisposable`, or an object with `close()`. */
+export type Closeable = Disposable | AsyncDisposable | { close(): unknown } | { [Symbol.dispose](): void };
+
+type Closer = () => unknown;
+
+function closerOf(resource: unknown, where: string): Closer {
+  const r = resource as Partial<Record<symbol | string, unknown>> | null;
+  if (r && typeof r[Symbol.asyncDispose] === 'function') return () => (r[Symbol.asyncDispose] as () => unknown).call(r);
+  if (r && typeof r[Symbol.dispose] === 'function') return () => (r[Symbol.dispose] as () => unknown).call(r);
+  if (r && typeof r.close === 'function') return () => (r.close as () => unknown).call(r);
+  throw new TypeError(`${where}: the value has no [Symbol.asyncDispose], [Symbol.dispose] or close(); nothing could tear it down`);
+}
+
+/** A stack of teardown callbacks, unwound in reverse order; every callback runs even when one fails. */
+export class ExitStack {
+  readonly #closers: Closer[] = [];
+
+  /** Registers a resource for teardown and returns it. */
+  push<T>(resource: T, where = 'enter'): T {
+    this.#closers.push(closerOf(resource, where));
+    return resource;
+  }
+
+  /** Registers a plain teardown callback. */
+  defer(fn: () => unknown): void {
+    this.#closers.push(fn);
+  }
+
+  get size(): number {
+    return this.#closers.length;
+  }
+
+  /** Runs every callback in reverse order; the first failure is rethrown after all ran. */
+  async unwind(): Promise<void> {
+    let failure: { error: unknown } | undefined;
+    while (this.#closers.length > 0) {
+      const close = this.#closers.pop()!;
+      try {
+        await close();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+}
+
+/** The app's pair of exit stacks: async resources unwind first, then sync, each in reverse. */
+export class ExitStacks {
+  readonly sync = new ExitStack();
+  readonly async = new ExitStack();
+
+  async unwind(): Promise<void> {
+    let failure: { error: unknown } | undefined;
+    for (const stack of [this.async, this.sync]) {
+      try {
+        await stack.unwind();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+}
+
+/**
+ * Base of a service factory: add `create*` methods that open services with `enter` / `aenter`.
+ * Under an app, what it opens closes at app shutdown; on its own, use `Factory.open()`.
+ *
+ * @example
+ * class Factory extends BaseFactory {
+ *   createStore() { return this.enter(openDatabase(':memory:')); }
+ * }
+ * await using factory = await Factory.open();
+ */
+export abstract class BaseFactory {
+  readonly #stacks: ExitStacks;
+
+  constructor(stacks: ExitStacks) {
+    this.#stacks = stacks;
+  }
+
+  /** Opens a sync-closed resource on the owner's sync stack. */
+  protected enter<T extends Closeable>(resource: T): T {
+    return this.#stacks.sync.push(resource, `${this.constructor.name}.enter`);
+  }
+
+  /** Opens an async resource (awaiting it first) on the owner's async stack. */
+  protected async aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T> {
+    return this.#stacks.async.push(await resource, `${this.constructor.name}.aenter`);
+  }
+
+  /**
+   * Builds the factory on a fresh pair of stacks. Use with `await using`, or pass a callback:
+   * the stacks unwind when it settles (async first, each in reverse), even when it throws.
+   */
+  static async open<F extends BaseFactory>(this: new (stacks: ExitStacks) => F): Promise<F & AsyncDisposable>;
+  static async open<F extends BaseFactory, R>(this: new (stacks: ExitStacks) => F, scope: (factory: F) => R | Promise<R>): Promise<R>;
+  static async open<F extends BaseFactory, R>(
+    this: new (stacks: ExitStacks) => F,
+    scope?: (factory: F) => R | Promise<R>,
+  ): Promise<(F & AsyncDisposable) | R> {
+    const stacks = new ExitStacks();
+    const factory = new this(stacks);
+    if (scope) {
+      try {
+        return await scope(factory);
+      } finally {
+        await stacks.unwind();
+      }
+    }
+    Object.defineProperty(factory, Symbol.asyncDispose, { value: () => stacks.unwind(), configurable: true });
+    return factory as F & AsyncDisposable;
+  }
+}
+
+/** A factory class as an app builds it. */
+export type FactoryClass<F> = new (stacks: ExitStacks) => F;

@@ -1,0 +1,85 @@
+import { WiringError } from '../errors/wiring-error';
+import { encodePathSegment } from '../http/headers';
+import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
+import type { RouteInfo } from '../extension/types';
+
+type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return undefined;
+  const comma = v.indexOf(',');
+  return (comma < 0 ? v : v.slice(0, comma)).trim() || undefined;
+}
+
+const HOST = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+const PREFIX = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]+)+$/;
+
+/** Reads `APP_BASE_URL` / `APP_TRUST_FORWARDED` once at wiring. */
+export function baseFromEnv(env: Readonly<Record<string, string | undefined>>, appName: string): (headers: HeaderBag) => string {
+  const base = env.APP_BASE_URL?.trim();
+  const trust = env.APP_TRUST_FORWARDED?.trim().toLowerCase();
+  const trusted = trust !== undefined && trust !== '' && trust !== '0' && trust !== 'false';
+  if (base && trusted) {
+    throw new WiringError(`${appName}: both APP_BASE_URL and APP_TRUST_FORWARDED are set. Fix: set APP_BASE_URL for a static public origin, or APP_TRUST_FORWARDED to rebuild it from X-Forwarded-* headers, not both.`);
+  }
+  if (base) {
+    let url: URL;
+    try {
+      url = new URL(base);
+    } catch {
+      throw new WiringError(`${appName}: APP_BASE_URL ${JSON.stringify(base)} is not an absolute URL. Fix: set it like https://api.example.com.`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WiringError(`${appName}: APP_BASE_URL must be http(s). Fix: set it like https://api.example.com.`);
+    const fixed = (url.origin + url.pathname).replace(/\/+$/, '');
+    return () => fixed;
+  }
+  if (trusted) {
+    return (headers) => {
+      const proto = first(headers['x-forwarded-proto'])?.toLowerCase();
+      const scheme = proto === 'https' || proto === 'http' ? proto : 'http';
+      let host = first(headers['x-forwarded-host']) ?? first(headers.host);
+      if (!host || !HOST.test(host)) return '';
+      const port = first(headers['x-forwarded-port']);
+      if (port && /^\d{1,5}$/.test(port) && !/:\d+$/.test(host) && !((scheme === 'http' && port === '80') || (scheme === 'https' && port === '443'))) host += `:${port}`;
+      const prefix = first(headers['x-forwarded-prefix']);
+      const path = prefix && PREFIX.test(prefix) ? prefix.replace(/\/+$/, '') : '';
+      return `${scheme}://${host}${path}`;
+    };
+  }
+  return () => '';
+}
+
+/** Fills a template's slots from path values, percent-encoding each. */
+export function fillTemplate(template: string, values: PathValues | undefined, where: string): string {
+  return template.replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, slot: string) => {
+    const value = values?.[slot];
+    if (value === undefined) throw new TypeError(`${where}: no value for path slot "{${slot}}"`);
+    return encodePathSegment(String(value));
+  });
+}
+
+/** Resolves targets against the finished catalogue. */
+export class CatalogueResolver implements UrlResolver {
+  constructor(
+    private readonly routes: readonly RouteInfo[],
+    readonly base: (headers: HeaderBag) => string,
+  ) {}
+
+  pathFor(target: LocationTarget): string {
+    if (target.kind === 'path') return target.path;
+    if (target.kind === 'url') return target.url;
+    let route: RouteInfo | undefined;
+    if (target.kind === 'operation') {
+      route = this.routes.find((r) => r.ownerClass === target.owner && r.operation === target.operation);
+      if (!route) throw new TypeError(`Location: ${target.owner.name}.${target.operation} is not mounted`);
+    } else {
+      const dot = target.ref.lastIndexOf('.');
+      const ref = target.ref.slice(0, dot);
+      const op = target.ref.slice(dot + 1);
+      route = this.routes.find((r) => r.ref === ref && r.operation === op);
+      if (!route) throw new TypeError(`Location: ref "${target.ref}" names no mounted operation`);
+    }
+    return fillTemplate(route.path, target.path, `Location to ${route.owner}.${route.operation}`);
+  }
+}

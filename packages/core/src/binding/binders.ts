@@ -1,0 +1,281 @@
+import type { IncomingMessage } from 'node:http';
+import * as v from 'valibot';
+import { parseCookieHeader } from '../cookies/set-cookie';
+import {
+  MalformedRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+} from '../errors/http-error';
+import { WiringError } from '../errors/wiring-error';
+import type { Exchange } from '../extension/types';
+import { parseQuery } from '../http/query';
+import { toHeaderName } from '../http/header-names';
+import { isMultipartFormData, MultipartError, parseBoundary, parseMultipart, type MultipartPart } from '../multipart/multipart';
+import type { Limits } from '../app/limits';
+import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
+import { hasDefault, isOptional, node, objectEntries, type SchemaNode } from '../schema/introspect';
+import { toErrorReason, type SourceLabel } from '../schema/issues';
+import { formPartInfo } from './form';
+import { isJsonMediaType, parseJsonBody, readBody } from './body';
+import { RawHeadersView } from './raw-headers';
+
+/** A compiled binder: sync for strings, a promise for bodies. */
+export type Binder = (ex: Exchange) => unknown;
+
+interface Field {
+  readonly key: string;
+  readonly wire: string;
+  readonly coercion: FieldCoercion;
+}
+
+type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
+
+function validator(schema: v.GenericSchema): Validate {
+  const config = v.getGlobalConfig({ abortEarly: false });
+  return (input) => v.safeParse(schema, input, config);
+}
+
+function fieldsOf(schema: v.GenericSchema, wireName: (key: string) => string): Field[] {
+  const entries = objectEntries(schema) ?? {};
+  return Object.entries(entries).map(([key, field]) => ({ key, wire: wireName(key), coercion: fieldCoercion(field) }));
+}
+
+function badRequest(source: SourceLabel, issues: readonly v.BaseIssue<unknown>[]): MalformedRequestError {
+  return new MalformedRequestError(toErrorReason(source, issues));
+}
+
+/** Binds the query string (400 when invalid); the last repeat wins unless the field is an array. */
+export function queryBinder(schema: v.GenericSchema): Binder {
+  const fields = fieldsOf(schema, (k) => k);
+  const validate = validator(schema);
+  return (ex) => {
+    const raw = ex.query.length === 0 ? undefined : parseQuery(ex.query);
+    const input: Record<string, unknown> = {};
+    if (raw) {
+      for (const f of fields) {
+        const values = raw.get(f.wire);
+        if (values === undefined || values.length === 0) continue;
+        input[f.key] = f.coercion.many ? values.map(f.coercion.coerce) : f.coercion.coerce(values[values.length - 1]!);
+      }
+    }
+    const result = validate(input);
+    if (!result.success) throw badRequest('query', result.issues);
+    return result.output;
+  };
+}
+
+/** Binds request headers into a schema: `x_trace_id` / `xTraceId` read `x-trace-id`. */
+export function headersBinder(
+  schema: v.GenericSchema,
+  onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('header', issues),
+): (req: IncomingMessage) => unknown {
+  const fields = fieldsOf(schema, toHeaderName);
+  const validate = validator(schema);
+  return (req) => {
+    const input: Record<string, unknown> = {};
+    const headers = req.headers;
+    for (const f of fields) {
+      if (f.coercion.many) {
+        const list = req.headersDistinct[f.wire];
+        if (list !== undefined) input[f.key] = list.map(f.coercion.coerce);
+        continue;
+      }
+      const value = headers[f.wire];
+      if (value === undefined) continue;
+      input[f.key] = f.coercion.coerce(Array.isArray(value) ? value.join(', ') : value);
+    }
+    const result = validate(input);
+    if (!result.success) {
+      // Report issues with wire header names, not field keys.
+      const byKey = new Map(fields.map((f) => [f.key, f.wire]));
+      throw onError(result.issues.map((i) => renameFirstPathKey(i, byKey)));
+    }
+    return result.output;
+  };
+}
+
+function renameFirstPathKey(issue: v.BaseIssue<unknown>, names: Map<string, string>): v.BaseIssue<unknown> {
+  const first = issue.path?.[0];
+  if (!first || typeof first.key !== 'string' || !names.has(first.key)) return issue;
+  const path = [{ ...first, key: names.get(first.key)! }, ...issue.path!.slice(1)] as unknown as typeof issue.path;
+  return { ...issue, path } as v.BaseIssue<unknown>;
+}
+
+/** Binds cookies by verbatim, case-sensitive name. */
+export function cookiesBinder(
+  schema: v.GenericSchema,
+  onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('cookie', issues),
+): (req: IncomingMessage) => unknown {
+  const fields = fieldsOf(schema, (k) => k);
+  const validate = validator(schema);
+  return (req) => {
+    const jar = parseCookieHeader(req.headers.cookie);
+    const input: Record<string, unknown> = {};
+    for (const f of fields) {
+      const value = jar[f.wire];
+      if (value !== undefined) input[f.key] = f.coercion.coerce(value);
+    }
+    const result = validate(input);
+    if (!result.success) throw onError(result.issues);
+    return result.output;
+  };
+}
+
+/** Binds path slots; any failure (decoding or conversion) is a bare 404. */
+export function pathBinder(schema: v.GenericSchema, slots: readonly string[], where: string): Binder {
+  const entries = objectEntries(schema);
+  if (!entries) throw new WiringError(`${where}: the path source is not an object schema. Fix: declare path as a Struct whose fields name the slots.`);
+  const fields = slots.map((slot) => {
+    const field = entries[slot];
+    if (!field) throw new WiringError(`${where}: path slot "{${slot}}" is not a field of the path schema. Fix: add "${slot}" to the path Struct.`);
+    if (hasDefault(field) || isOptional(field)) throw new WiringError(`${where}: path field "${slot}" has a default or is optional. Fix: path fields are always present; remove the default/optional.`);
+    return { key: slot, coercion: fieldCoercion(field) };
+  });
+  const validate = validator(schema);
+  const n = fields.length;
+  return (ex) => {
+    const input: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const raw = ex.params[i]!;
+      let decoded: string;
+      if (raw.includes('%')) {
+        try {
+          decoded = decodeURIComponent(raw);
+        } catch {
+          throw new NotFoundError();
+        }
+      } else decoded = raw;
+      input[fields[i]!.key] = fields[i]!.coercion.coerce(decoded);
+    }
+    const result = validate(input);
+    if (!result.success) throw new NotFoundError();
+    return result.output;
+  };
+}
+
+/** The body-reading binders share one read per request. */
+function bodyOf(ex: Exchange, limits: Limits): Promise<Buffer> {
+  const state = ex.state as { [kBody]?: Promise<Buffer> };
+  return (state[kBody] ??= readBody(ex.req, limits.maxBodyBytes, limits.requestTimeoutMs));
+}
+const kBody = Symbol('body');
+
+/** Binds the JSON body: 415 other media type, 400 malformed, 422 invalid. */
+export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
+  const validate = validator(schema);
+  return async (ex) => {
+    const type = ex.req.headers['content-type'];
+    if (type !== undefined && !isJsonMediaType(type)) throw new UnsupportedMediaTypeError();
+    const body = await bodyOf(ex, limits);
+    const value = parseJsonBody(body, limits.maxJsonDepth);
+    const result = validate(value);
+    if (!result.success) throw new ValidationFailedError(toErrorReason('json', result.issues));
+    return result.output;
+  };
+}
+
+/** Binds the raw body bytes. */
+export function contentBinder(limits: Limits): Binder {
+  return (ex) => bodyOf(ex, limits);
+}
+
+/** Binds the as-sent request headers view. */
+export const rawHeadersBinder: Binder = (ex) => new RawHeadersView(ex.req.rawHeaders);
+
+interface FormField {
+  readonly key: string;
+  readonly kind: 'file' | 'part' | 'plain';
+  readonly many: boolean;
+  readonly optional: boolean;
+  readonly coercion: FieldCoercion;
+  readonly value: Validate | undefined;
+  readonly headers: ((req: IncomingMessage) => unknown) | undefined;
+}
+
+function missing(key: string, message = 'Missing required field'): ValidationFailedError {
+  return new ValidationFailedError({ reason: `${message} at \`form ${key}\``, issues: [{ path: `form ${key}`, message }] });
+}
+
+/** Binds a multipart/form-data body: 415 not multipart, 400 broken, 413 over a limit, 422 invalid. */
+export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
+  const entries = objectEntries(schema);
+  if (!entries) throw new WiringError(`${where}: the form source is not an object schema. Fix: declare form as a Struct.`);
+  const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
+    const info = formPartInfo(field);
+    const headerSchema = info?.headers;
+    return {
+      key,
+      kind: info ? (info.file ? 'file' : 'part') : 'plain',
+      many: !info && fieldCoercion(field).many,
+      optional: isOptional(field),
+      coercion: fieldCoercion(info?.value ? node(info.value) : (field as SchemaNode)),
+      value: info?.value ? validator(info.value) : undefined,
+      headers: headerSchema ? headersBinder(headerSchema, (issues) => new ValidationFailedError(toErrorReason('form', issues))) : undefined,
+    };
+  });
+  const validate = validator(schema);
+  return async (ex) => {
+    const type = ex.req.headers['content-type'];
+    const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
+    if (!boundary) {
+      if (isMultipartFormData(type)) throw new MalformedRequestError({ reason: 'multipart/form-data without a boundary', issues: [{ path: 'form', message: 'missing boundary' }] });
+      throw new UnsupportedMediaTypeError();
+    }
+    let parts: MultipartPart[];
+    try {
+      parts = await parseMultipart(ex.req, boundary, limits.multipart);
+    } catch (error) {
+      ex.req.resume();
+      if (error instanceof MultipartError) {
+        if (error.kind === 'too-large') throw new PayloadTooLargeError();
+        throw new MalformedRequestError({ reason: `Malformed multipart body: ${error.message}`, issues: [{ path: 'form', message: error.message }] });
+      }
+      throw error;
+    }
+    const input: Record<string, unknown> = {};
+    for (const f of fields) {
+      const matching = parts.filter((p) => p.name === f.key);
+      if (matching.length === 0) {
+        if (!f.optional) throw missing(f.key);
+        continue;
+      }
+      if (f.kind === 'plain') {
+        const texts = matching.map((p) => f.coercion.coerce(p.data.toString('utf8')));
+        input[f.key] = f.many ? texts : texts[texts.length - 1];
+        continue;
+      }
+      const part = matching[matching.length - 1]!;
+      const rawHeaders = new RawHeadersView(part.rawHeaders.flatMap(([k, val]) => [k, val]));
+      const fakeReq = { headers: lowerHeaders(part.rawHeaders), headersDistinct: distinctHeaders(part.rawHeaders) } as unknown as IncomingMessage;
+      const headers = f.headers ? f.headers(fakeReq) : {};
+      if (f.kind === 'file') {
+        if (part.filename === undefined || part.filename === '') throw missing(f.key, 'File part without a filename');
+        input[f.key] = { filename: part.filename, content: part.data, contentType: part.contentType, headers, rawHeaders };
+      } else {
+        const result = f.value!(f.coercion.coerce(part.data.toString('utf8')));
+        if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues.map((i) => ({ ...i, path: [{ key: f.key }, ...(i.path ?? [])] }) as unknown as v.BaseIssue<unknown>)));
+        input[f.key] = { value: result.output, contentType: part.contentType, headers, rawHeaders };
+      }
+    }
+    const result = validate(input);
+    if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues));
+    return result.output;
+  };
+}
+
+function lowerHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, val] of pairs) {
+    const key = k.toLowerCase();
+    out[key] = out[key] === undefined ? val : `${out[key]}, ${val}`;
+  }
+  return out;
+}
+
+function distinctHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, val] of pairs) (out[k.toLowerCase()] ??= []).push(val);
+  return out;
+}

@@ -1,0 +1,111 @@
+import type { IncomingMessage } from 'node:http';
+import { MalformedRequestError, PayloadTooLargeError, RequestTimeoutError } from '../errors/http-error';
+
+function malformed(reason: string): MalformedRequestError {
+  return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });
+}
+
+/**
+ * Reads a request body into one Buffer, refusing more than `limit` bytes (413) — from the
+ * declared `content-length` before reading anything, or as soon as the stream crosses it.
+ */
+export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new PayloadTooLargeError());
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const timer = setTimeout(() => finish(new RequestTimeoutError()), timeoutMs);
+    timer.unref();
+    const finish = (error: Error | undefined): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (error) {
+        // Stop buffering; Node discards the rest of the body once the response is sent.
+        req.resume();
+        reject(error);
+      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) finish(new PayloadTooLargeError());
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => finish(undefined);
+    const onError = (): void => finish(malformed('The request body could not be read'));
+    const onAborted = (): void => finish(malformed('The request body was cut short'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/**
+ * Checks JSON text for nesting deeper than `maxDepth` in one linear pass, without recursion,
+ * before `JSON.parse` (whose own recursion a hostile body could exhaust).
+ */
+export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped char
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** Finds a `__proto__` key or a `constructor.prototype` path anywhere in a parsed value (iteratively). */
+export function hasPrototypeKeys(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Array.isArray(item)) {
+      for (const child of item) stack.push(child);
+      continue;
+    }
+    const obj = item as Record<string, unknown>;
+    if (Object.hasOwn(obj, '__proto__')) return true;
+    const ctor = Object.hasOwn(obj, 'constructor') ? obj.constructor : undefined;
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
+    for (const key in obj) stack.push(obj[key]);
+  }
+  return false;
+}
+
+/** Parses a JSON body with the safety checks: depth, prototype keys, syntax (each a 400). */
+export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
+  const text = body.toString('utf8');
+  if (text.trim().length === 0) throw malformed('The request body is empty; expected JSON');
+  if (jsonDepthExceeds(text, maxDepth)) throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw malformed('The request body is not valid JSON');
+  }
+  if ((text.includes('__proto__') || text.includes('prototype')) && hasPrototypeKeys(value)) {
+    throw malformed('JSON keys "__proto__" and "constructor.prototype" are not accepted');
+  }
+  return value;
+}
+
+/** True for `application/json` and any `application/*+json` (parameters ignored). */
+export function isJsonMediaType(contentType: string): boolean {
+  const semi = contentType.indexOf(';');
+  const type = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}

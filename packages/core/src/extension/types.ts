@@ -1,0 +1,212 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type * as v from 'valibot';
+import type { Closeable } from '../app/lifecycle';
+import type { RouteMeta } from '../meta/meta';
+import type { ResponseKindInfo } from '../responses/response';
+import type { OperationSpec } from '../routes/route-class';
+import type { Middleware } from '../middleware/middleware';
+import type { Limits } from '../app/limits';
+
+/** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
+export type HeaderList = string[];
+
+/**
+ * The per-request context every step sees: core's binders, extension steps, custom routes.
+ * One object per request; nothing else is allocated for routing.
+ */
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  /** The wire method; HEAD stays HEAD. */
+  readonly method: string;
+  /** The request path, without the query string, still percent-encoded. */
+  readonly path: string;
+  /** The raw query string without `?` ('' when absent). */
+  readonly query: string;
+  /** Raw (percent-encoded) slot values in template order. */
+  readonly params: readonly string[];
+  /** `performance.now()` at dispatch on routes a dynamic hook covers, else 0. */
+  readonly receivedAt: number;
+  /** The matched route (undefined while app-wide intercepts run, and on 404/405/OPTIONS). */
+  readonly route: RouteInfo | undefined;
+  /** Values extension steps pass to later steps and to contributed sources. */
+  readonly state: Record<string | symbol, unknown>;
+  /** The status sent (0 until the head is written). */
+  readonly status: number;
+  /**
+   * Sends a complete response: `headers` first, then the route's tail (CORS, middleware), then
+   * `content-length`. A HEAD request gets the head only.
+   */
+  send(status: number, headers: HeaderList, body?: string | Uint8Array): void;
+  /** Sends the head of a streamed response (tail included, no content-length); returns false for HEAD. */
+  sendHead(status: number, headers: HeaderList): boolean;
+  /** Renders an error through the app's exception funnel (handlers, adapter, 500). */
+  fail(error: unknown): void;
+}
+
+/** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
+export interface RouteInfo {
+  readonly method: string;
+  /** The path template, e.g. `/widgets/{widget_id}`. */
+  readonly path: string;
+  /** `operation` for Resource/Endpoint operations, `custom` for extension routes. */
+  readonly kind: 'operation' | 'custom';
+  /** The owning class name (route class or extension name). */
+  readonly owner: string;
+  /** The route class itself, for operations. */
+  readonly ownerClass: (abstract new (...args: never[]) => object) | undefined;
+  /** `readOne`, `get`, …; for custom routes the extension's own label. */
+  readonly operation: string;
+  /** The operation's declaration (sources, returns, meta), for operations. */
+  readonly spec: OperationSpec | undefined;
+  /** Class-level metadata. */
+  readonly classMeta: RouteMeta | undefined;
+  readonly ref: string | undefined;
+  /** The declared responses, in `returns:` order. */
+  readonly responses: readonly ResponseKindInfo[];
+  /** Status when a response does not fix one. */
+  readonly defaultStatus: number;
+  /** The options the route was mounted with (`auth`, `cors`, `middleware`, …). */
+  readonly mountOptions: Readonly<Record<string, unknown>>;
+  /** Excluded from generated documents (spec routes, assets, favicon). */
+  readonly hidden: boolean;
+  /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
+  readonly facts: ReadonlyMap<string, unknown>;
+}
+
+/** The finished route catalogue. */
+export interface RouteCatalogue {
+  readonly routes: readonly RouteInfo[];
+  /** The catalogue entry of a mounted operation of a class, if any. */
+  find(owner: abstract new (...args: never[]) => object, operation: string): RouteInfo | undefined;
+}
+
+/** A value produced for a binding source (e.g. `user`) before core binds its own sources. */
+export type SourceResolver = (ex: Exchange) => unknown;
+
+/** A step that runs after route resolution, before binding; throw an `HTTPError` to reject. */
+export type BeforeStep = (ex: Exchange) => void | Promise<void>;
+
+/** What an extension adds to one route. Every part is decided at wiring. */
+export interface RouteContribution {
+  /** Header-tail position: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
+  readonly order?: number;
+  /** Constant response headers, appended to every response of the route (errors included). */
+  readonly headers?: ReadonlyArray<readonly [string, string]>;
+  /** Headers computed per response (only routes that carry one pay for it). */
+  readonly dynamicHeaders?: (ex: Exchange, status: number) => ReadonlyArray<readonly [string, string]> | undefined;
+  /** Answers the request instead of the handler when it returns a response; runs first. */
+  readonly intercept?: (ex: Exchange) => unknown;
+  /** Steps after intercepts and before binding (authenticate, rate-limit, …). */
+  readonly before?: BeforeStep;
+  /** Binding sources this contribution provides (e.g. `{ user }`), resolved before core's sources. */
+  readonly sources?: Readonly<Record<string, SourceResolver>>;
+  /** Extra headers for the automatic OPTIONS answer at this route's path (e.g. a CORS preflight). */
+  readonly options?: (ex: Exchange) => ReadonlyArray<readonly [string, string]> | undefined;
+  /** Runs after the response has been sent; failures are logged and swallowed. */
+  readonly observe?: (ex: Exchange, status: number, durationMs: number) => void;
+  /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
+  readonly facts?: Readonly<Record<string, unknown>>;
+}
+
+/** Mount-time context a mount option's compiler gets. */
+export interface MountContext {
+  readonly route: RouteInfo;
+  readonly wiring: Wiring;
+}
+
+/** A mount option value that compiles itself per route (the run-time half of a typed mount option). */
+export interface MountOptionValue {
+  readonly [mountOption]: (ctx: MountContext) => RouteContribution | undefined;
+}
+
+/** The symbol a mount option value implements. */
+export const mountOption: unique symbol = Symbol.for('@api/core.mountOption') as never;
+
+/** A contributor called for every route once wiring is finished (including extension routes). */
+export type RouteContributor = (route: RouteInfo) => RouteContribution | undefined;
+
+/** A route added by an extension: an exact method and path, answered by its own handler. */
+export interface CustomRoute {
+  readonly method: string;
+  readonly path: string;
+  /** Who added it (shown in wiring errors): usually the extension name. */
+  readonly owner: string;
+  /** A label for the catalogue, e.g. `openapi` or `asset`. */
+  readonly operation: string;
+  /** Exclude from generated documents. */
+  readonly hidden?: boolean;
+  /** Declared responses (for documents); optional. */
+  readonly responses?: readonly ResponseKindInfo[];
+  readonly classMeta?: RouteMeta;
+  /** Answers the request; use `ex.send` so the route's tail is applied. */
+  handle(ex: Exchange): void | Promise<void>;
+}
+
+/** An HTTP upgrade route (WebSockets): answered on the server's `upgrade` event. */
+export interface UpgradeRoute {
+  readonly path: string;
+  readonly owner: string;
+  handle(req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, params: readonly string[]): void | Promise<void>;
+}
+
+/** An app-wide intercept: runs before routing; returning a response answers the request. */
+export interface AppIntercept {
+  readonly methods?: readonly string[];
+  intercept(ex: Exchange): unknown;
+}
+
+/** The wiring surface an extension gets (the same one every built-in package uses). */
+export interface Wiring {
+  /** The app's class name. */
+  readonly appName: string;
+  /** The app's effective limits. */
+  readonly limits: Limits;
+  /** Logs through the app's logger. */
+  readonly log: Logger;
+  /** Opens a sync resource on the app's sync exit stack. */
+  enter<T extends Closeable>(resource: T): T;
+  /** Opens an async resource on the app's async exit stack. */
+  aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T>;
+  /** Adds an exact route. */
+  addRoute(route: CustomRoute): void;
+  /** Adds an upgrade (WebSocket) route. */
+  addUpgradeRoute(route: UpgradeRoute): void;
+  /** Adds a contributor consulted for every route when wiring finishes. */
+  addContributor(contributor: RouteContributor): void;
+  /** Adds an app-wide intercept that runs before routing. */
+  addIntercept(intercept: AppIntercept): void;
+  /** Runs after `wire()` finished and every route is compiled: read the catalogue. */
+  onWired(callback: (catalogue: RouteCatalogue) => void | Promise<void>): void;
+  /** Runs when the server starts shutting down, before the exit stacks unwind. */
+  onShutdown(callback: () => void | Promise<void>): void;
+  /** Fails wiring with a `WiringError` naming where, what and the fix. */
+  fail(where: string, problem: string, fix: string): never;
+  /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */
+  compileMiddleware(where: string, middleware: readonly Middleware[], order: number): RouteContribution | undefined;
+  /** Binds a headers schema from a request (same mapping as the `headers` source); throws `onError()` on failure. */
+  headerBinder<TSchema extends v.ObjectSchema<v.ObjectEntries, undefined>>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
+  cookieBinder<TSchema extends v.ObjectSchema<v.ObjectEntries, undefined>>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+}
+
+/**
+ * An extension: installed with `this.include(extension)` inside `wire()`; `setup` runs at once
+ * and its return value is what `include` returns.
+ */
+export interface Extension<T = void> {
+  readonly name: string;
+  setup(wiring: Wiring): T;
+}
+
+/** Declares an extension (identity, for inference). */
+export function defineExtension<T>(extension: Extension<T>): Extension<T> {
+  return extension;
+}
+
+/** The logger an app writes to. */
+export interface Logger {
+  info(message: string): void;
+  warn(message: string, error?: unknown): void;
+  error(message: string, error?: unknown): void;
+}

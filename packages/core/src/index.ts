@@ -1,0 +1,124 @@
+// @api/core — the public surface. Curated: nothing internal is re-exported wholesale.
+
+// App, factory and lifecycle
+export { BaseApp, consoleLogger, type AppOptions, type MountOptions } from './app/base-app';
+export { BaseFactory, ExitStack, ExitStacks, type Closeable, type FactoryClass } from './app/lifecycle';
+export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
+export { defineExceptionHandler, type ExceptionHandler, type ExceptionHandlerResult } from './app/exception-handler';
+export { serve, type RunningServer, type ServeOptions } from './server/serve';
+
+// Models and routes
+export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
+export {
+  Endpoint,
+  Resource,
+  RESOURCE_OPERATIONS,
+  ENDPOINT_OPERATIONS,
+  type EndpointClass,
+  type EndpointOperations,
+  type ExactOperation,
+  type Handler,
+  type HandlerInput,
+  type HandlerOutput,
+  type ObjectSchemaLike,
+  type Operation,
+  type OperationSpec,
+  type PathSlots,
+  type ResourceClass,
+  type ResourceOperations,
+  type Returns,
+  type RouteClassOptions,
+  type SourceName,
+} from './routes/route-class';
+export { Tag, type EndpointMeta, type ErrorClass, type OperationMeta, type ResourceMeta, type ResponseDoc, type RouteMeta } from './meta/meta';
+
+// Binding
+export { RawHeadersView } from './binding/raw-headers';
+export { FileFormPart, FormPart, type FileFormPartValue, type FormPartValue } from './binding/form';
+
+// Responses
+export {
+  Accepted,
+  Bytes,
+  BytesResponse,
+  Created,
+  ExceptionResponse,
+  JSONResponse,
+  NoContent,
+  Text,
+  type RawHeaders,
+  type ResponseFields,
+  type ResponseSpec,
+} from './responses/response';
+export { Link, Location, type LinkParams, type PathValues } from './responses/location';
+export { SetCookie, CookieError, parseCookieHeader, type SameSite, type SetCookieOptions } from './cookies/set-cookie';
+
+// Errors
+export { WiringError } from './errors/wiring-error';
+export {
+  AuthenticationRequiredError,
+  BaseHTTPError,
+  ConflictError,
+  DataclassHTTPError,
+  ErrorReason,
+  ForbiddenError,
+  GoneError,
+  HTTPError,
+  InternalServerError,
+  MalformedRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RequestHeaderFieldsTooLargeError,
+  RequestTimeoutError,
+  ServiceUnavailableError,
+  StructHTTPError,
+  TooManyRequestsError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+  type DataclassHTTPErrorClass,
+  type DataclassHTTPErrorOptions,
+  type ErrorBodyAdapter,
+  type HTTPErrorOptions,
+  type ProblemView,
+  type StructHTTPErrorClass,
+  type StructHTTPErrorOptions,
+} from './errors/http-error';
+export type { ErrorReasonValue, ReasonIssue } from './schema/issues';
+
+// Middleware
+export { defineMiddleware, type Middleware, type Request, type ResponseHeadersHook } from './middleware/middleware';
+
+// The wiring extension point (for plugin authors; every built-in package uses only this)
+export {
+  defineExtension,
+  mountOption,
+  type AppIntercept,
+  type BeforeStep,
+  type CustomRoute,
+  type Exchange,
+  type Extension,
+  type HeaderList,
+  type Logger,
+  type MountContext,
+  type MountOptionValue,
+  type RouteCatalogue,
+  type RouteContribution,
+  type RouteContributor,
+  type RouteInfo,
+  type SourceResolver,
+  type UpgradeRoute,
+  type Wiring,
+} from './extension/types';
+export {
+  defineResponseKind,
+  responseInfo,
+  type CustomResponseCompiler,
+  type CustomWriter,
+  type ResponseCompileContext,
+  type ResponseKindInfo,
+  type ResponseSink,
+} from './responses/response';
+export { compileSerializer, type Serializer } from './schema/serializer';
+export { toErrorReason } from './schema/issues';
+export { parseTemplate } from './routing/router';

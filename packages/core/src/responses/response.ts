@@ -1,0 +1,221 @@
+import type * as v from 'valibot';
+import type { SetCookie } from '../cookies/set-cookie';
+import { kResponseKind } from '../symbols';
+import type { Link, Location } from './location';
+
+/** Raw response headers: as-written names, repeats allowed. */
+export type RawHeaders = Readonly<Record<string, string | readonly string[]>> | ReadonlyArray<readonly [string, string]>;
+
+/** Fields every buffered response wrapper carries. */
+export interface ResponseFields<THeaders> {
+  readonly statusCode?: number;
+  readonly headers?: THeaders;
+  readonly rawHeaders?: RawHeaders;
+  readonly cookies?: readonly SetCookie[];
+  readonly location?: Location;
+  readonly links?: Link | readonly Link[];
+}
+
+type HeadersArg<THeaders> = [THeaders] extends [undefined] ? { readonly headers?: undefined } : { readonly headers: THeaders };
+
+/** Base of the buffered wrappers (not exported as a user type). */
+abstract class BufferedResponse<THeaders> {
+  readonly statusCode: number | undefined;
+  readonly headers: THeaders | undefined;
+  readonly rawHeaders: RawHeaders | undefined;
+  readonly cookies: readonly SetCookie[] | undefined;
+  readonly location: Location | undefined;
+  readonly links: Link | readonly Link[] | undefined;
+  constructor(init: ResponseFields<THeaders>) {
+    this.statusCode = init.statusCode;
+    this.headers = init.headers;
+    this.rawHeaders = init.rawHeaders;
+    this.cookies = init.cookies;
+    this.location = init.location;
+    this.links = init.links;
+  }
+}
+
+/**
+ * A declared response shape: what `returns:` holds. Core's wrappers, a plain schema, and
+ * extension-provided kinds (streams) all describe themselves through this one interface.
+ */
+export interface ResponseSpec<TValue = unknown> {
+  readonly [kResponseKind]: ResponseKindInfo;
+  /** Phantom: the value a handler returns for this declaration. */
+  readonly __value?: TValue;
+}
+
+/** Run-time description of a response declaration. */
+export interface ResponseKindInfo {
+  /** `json` (JSONResponse family and plain schemas), `text`, `bytes`, `empty`, or an extension's own kind. */
+  readonly kind: string;
+  /** The wrapper class a returned value is an instance of (undefined: plain values). */
+  readonly cls: (abstract new (...args: never[]) => object) | undefined;
+  /** The body schema, if any. */
+  readonly schema: v.GenericSchema | undefined;
+  /** The typed response headers schema, if any. */
+  readonly headers: v.ObjectSchema<v.ObjectEntries, undefined> | undefined;
+  /** A fixed status (Created → 201); undefined means the operation default or `statusCode`. */
+  readonly status: number | undefined;
+  /** Default media type; undefined means none is sent. */
+  readonly contentType: string | undefined;
+  /** Extension-provided kinds compile their own writer (see the extension API). */
+  readonly compile?: CustomResponseCompiler;
+}
+
+/** Compiles the writer of an extension-provided response kind. */
+export type CustomResponseCompiler = (route: ResponseCompileContext) => CustomWriter;
+/** What an extension's response compiler learns about the route. */
+export interface ResponseCompileContext {
+  readonly method: string;
+  readonly path: string;
+  readonly where: string;
+  readonly defaultStatus: number;
+  fail(problem: string, fix: string): never;
+}
+/** Writes one returned value: `start(status, headers)` sends the head; then write the body. */
+export type CustomWriter = (value: unknown, out: ResponseSink) => void | Promise<void>;
+/** The response surface an extension writer uses: headers are merged with the route's tail. */
+export interface ResponseSink {
+  readonly method: string;
+  readonly res: import('node:http').ServerResponse;
+  readonly req: import('node:http').IncomingMessage;
+  /** Builds the full header list: typed + cookies + raw + location/link + the route's tail. */
+  head(status: number, contentType: string | undefined, fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined }): string[];
+}
+
+function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
+  return { [kResponseKind]: info } as ResponseSpec<T>;
+}
+
+type HeadersOut<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
+type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+
+/**
+ * A JSON response with a status, typed headers, cookies, Location and Link.
+ *
+ * @example
+ * returns: JSONResponse.of(Widget)
+ * return new JSONResponse({ json: widget, statusCode: 201, location: Location.fromPath(`/widgets/${widget.id}`) });
+ */
+export class JSONResponse<T, THeaders = undefined> extends BufferedResponse<THeaders> {
+  readonly json: T;
+  constructor(init: { readonly json: T } & ResponseFields<THeaders> & HeadersArg<THeaders>) {
+    super(init);
+    this.json = init.json;
+  }
+  /** Declares a JSON response of `schema`, with optional typed headers. */
+  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+    schema: TSchema,
+    options: { headers?: THeaders } = {},
+  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    return spec({ kind: 'json', cls: JSONResponse, schema, headers: options.headers, status: undefined, contentType: 'application/json' });
+  }
+}
+
+/** A JSON response forced to 201 (a sibling of `JSONResponse`, not a subclass). */
+export class Created<T, THeaders = undefined> extends BufferedResponse<THeaders> {
+  readonly json: T;
+  constructor(init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>) {
+    super(init);
+    this.json = init.json;
+  }
+  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+    schema: TSchema,
+    options: { headers?: THeaders } = {},
+  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    return spec({ kind: 'json', cls: Created, schema, headers: options.headers, status: 201, contentType: 'application/json' });
+  }
+}
+
+/** A JSON response forced to 202. */
+export class Accepted<T, THeaders = undefined> extends BufferedResponse<THeaders> {
+  readonly json: T;
+  constructor(init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>) {
+    super(init);
+    this.json = init.json;
+  }
+  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+    schema: TSchema,
+    options: { headers?: THeaders } = {},
+  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    return spec({ kind: 'json', cls: Accepted, schema, headers: options.headers, status: 202, contentType: 'application/json' });
+  }
+}
+
+/**
+ * No body. At 204 it sends neither `content-type` nor `content-length`; at another status the
+ * body is still empty and `content-length: 0` frames it.
+ */
+export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> {
+  constructor(init: ResponseFields<THeaders> & Partial<HeadersArg<THeaders>> = {}) {
+    super(init);
+  }
+  static of<THeaders extends HeaderSchema | undefined = undefined>(options: { headers?: THeaders } = {}): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
+    return spec({ kind: 'empty', cls: NoContent, schema: undefined, headers: options.headers, status: undefined, contentType: undefined });
+  }
+}
+
+/** Raw bytes, `application/octet-stream` unless `contentType` says otherwise. */
+export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeaders> {
+  readonly content: Uint8Array;
+  readonly contentType: string | undefined;
+  constructor(init: { readonly content: Uint8Array; readonly contentType?: string } & ResponseFields<THeaders> & HeadersArg<THeaders>) {
+    super(init);
+    this.content = init.content;
+    this.contentType = init.contentType;
+  }
+  static of<THeaders extends HeaderSchema | undefined = undefined>(options: { headers?: THeaders; contentType?: string } = {}): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
+    return spec({ kind: 'bytes', cls: BytesResponse, schema: undefined, headers: options.headers, status: undefined, contentType: options.contentType ?? 'application/octet-stream' });
+  }
+}
+
+/** Plain `text/plain; charset=utf-8` return of a handler declared `returns: Text`. */
+export const Text: ResponseSpec<string> = spec({ kind: 'text', cls: undefined, schema: undefined, headers: undefined, status: undefined, contentType: 'text/plain; charset=utf-8' });
+/** Plain `application/octet-stream` return of a handler declared `returns: Bytes`. */
+export const Bytes: ResponseSpec<Uint8Array> = spec({ kind: 'bytes', cls: undefined, schema: undefined, headers: undefined, status: undefined, contentType: 'application/octet-stream' });
+
+/**
+ * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.
+ *
+ * @example
+ * return new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'Duplicate', status: 409 } });
+ */
+export class ExceptionResponse<TBody, THeaders = undefined> {
+  readonly statusCode: number;
+  readonly json: TBody;
+  readonly headers: THeaders | undefined;
+  readonly cookies: readonly SetCookie[] | undefined;
+  constructor(init: { readonly statusCode: number; readonly json: TBody; readonly cookies?: readonly SetCookie[] } & HeadersArg<THeaders>) {
+    if (!Number.isInteger(init.statusCode) || init.statusCode < 400 || init.statusCode > 599) {
+      throw new TypeError(`ExceptionResponse: statusCode ${init.statusCode} is outside 400–599`);
+    }
+    this.statusCode = init.statusCode;
+    this.json = init.json;
+    this.headers = init.headers;
+    this.cookies = init.cookies;
+  }
+  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+    schema: TSchema,
+    options: { headers?: THeaders } = {},
+  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    return spec({ kind: 'json', cls: ExceptionResponse, schema, headers: options.headers, status: undefined, contentType: 'application/json' });
+  }
+}
+
+/** Declares a plain JSON value of `schema` (what a bare schema in `returns:` means). */
+export function plainJson<TSchema extends v.GenericSchema>(schema: TSchema): ResponseSpec<v.InferOutput<TSchema>> {
+  return spec({ kind: 'json', cls: undefined, schema, headers: undefined, status: undefined, contentType: 'application/json' });
+}
+
+/** Extension API: declares a response kind compiled by its own writer (used by @api/streaming). */
+export function defineResponseKind<TValue>(info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler }): ResponseSpec<TValue> {
+  return spec(info);
+}
+
+/** The run-time info of a `returns:` entry (a spec or a bare schema). */
+export function responseInfo(entry: unknown): ResponseKindInfo | undefined {
+  if (entry && typeof entry === 'object' && kResponseKind in entry) return (entry as ResponseSpec)[kResponseKind];
+  return undefined;
+}

@@ -1,0 +1,246 @@
+import type * as v from 'valibot';
+import type { SetCookie } from '../cookies/set-cookie';
+import type { Exchange, HeaderList } from '../extension/types';
+import { assertHeaderValue, formatLink } from '../http/headers';
+import { toHeaderName } from '../http/header-names';
+import { compileSerializer } from '../schema/serializer';
+import { objectEntries } from '../schema/introspect';
+import type { Link, Location, UrlResolver } from './location';
+import {
+  Accepted,
+  BytesResponse,
+  Created,
+  ExceptionResponse,
+  JSONResponse,
+  NoContent,
+  type ResponseFields,
+  type ResponseKindInfo,
+  type ResponseSink,
+} from './response';
+
+/** Writes a handler's returned value. */
+export type Writer = (value: unknown, ex: Exchange) => void | Promise<void>;
+
+/** Writes typed response headers into a header list. */
+export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
+
+/** Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted. */
+export function compileTypedHeaders(schema: v.GenericSchema | undefined): TypedHeadersWriter | undefined {
+  const entries = schema ? objectEntries(schema) : undefined;
+  if (!entries) return undefined;
+  const fields = Object.keys(entries).map((key) => [key, toHeaderName(key)] as const);
+  return (values, out) => {
+    if (values === null || typeof values !== 'object') return;
+    const obj = values as Record<string, unknown>;
+    for (const [key, wire] of fields) {
+      const value = obj[key];
+      if (value === undefined || value === null) continue;
+      const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as number | boolean | bigint);
+      assertHeaderValue(wire, text);
+      out.push(wire, text);
+    }
+  };
+}
+
+function pushCookies(cookies: readonly SetCookie[], out: HeaderList): void {
+  const seen = new Set<string>();
+  for (const cookie of cookies) {
+    if (seen.has(cookie.name)) throw new TypeError(`two Set-Cookie values for cookie "${cookie.name}" in one response`);
+    seen.add(cookie.name);
+    out.push('set-cookie', cookie.toHeader());
+  }
+}
+
+/** Response fields as read from a wrapper instance (every field may be undefined). */
+export type FieldsLike = { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined };
+
+function pushRaw(raw: NonNullable<ResponseFields<unknown>['rawHeaders']>, out: HeaderList): void {
+  const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(raw)
+    ? (raw as ReadonlyArray<readonly [string, string]>)
+    : Object.entries(raw as Record<string, string | readonly string[]>);
+  for (const [name, value] of pairs) {
+    if (typeof value === 'string') {
+      assertHeaderValue(name, value);
+      out.push(name, value);
+    } else
+      for (const item of value) {
+        assertHeaderValue(name, item);
+        out.push(name, item);
+      }
+  }
+}
+
+/** Resolves a Location/Link target to a header-safe URI. */
+function resolveUri(target: Location['target'], resolver: UrlResolver, ex: Exchange): string {
+  if (target.kind === 'url') return target.url;
+  const path = target.kind === 'path' ? target.path : resolver.pathFor(target);
+  return resolver.base(ex.req.headers) + path;
+}
+
+/** Appends typed headers, cookies, raw headers, then Location and Link (in that order). */
+export function pushFields(
+  fields: FieldsLike,
+  typed: TypedHeadersWriter | undefined,
+  resolver: UrlResolver,
+  ex: Exchange,
+  out: HeaderList,
+): void {
+  if (typed && fields.headers !== undefined) typed(fields.headers, out);
+  if (fields.cookies) pushCookies(fields.cookies, out);
+  if (fields.rawHeaders) pushRaw(fields.rawHeaders, out);
+  if (fields.location) {
+    const uri = resolveUri(fields.location.target, resolver, ex);
+    assertHeaderValue('location', uri);
+    out.push('location', encodeLocation(uri));
+  }
+  if (fields.links) {
+    const links: readonly Link[] = Array.isArray(fields.links) ? (fields.links as readonly Link[]) : [fields.links as Link];
+    if (links.length > 0) {
+      const value = links.map((l) => formatLink(encodeLocation(resolveUri(l.target, resolver, ex)), l.params)).join(', ');
+      assertHeaderValue('link', value);
+      out.push('link', value);
+    }
+  }
+}
+
+let encodeLocation: (uri: string) => string = (uri) => uri;
+/** Installs the URI encoder (kept in one place with the header helpers). */
+export function setUriEncoder(encoder: (uri: string) => string): void {
+  encodeLocation = encoder;
+}
+
+/** Everything a writer needs to know about its route, decided at wiring. */
+export interface WriterContext {
+  readonly defaultStatus: number;
+  readonly resolver: UrlResolver;
+  readonly where: string;
+  readonly method: string;
+  readonly path: string;
+  fail(problem: string, fix: string): never;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** Compiles the writer of one declared response kind. */
+export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
+  if (info.compile) {
+    const custom = info.compile({ method: ctx.method, path: ctx.path, where: ctx.where, defaultStatus: ctx.defaultStatus, fail: ctx.fail });
+    const typed = compileTypedHeaders(info.headers);
+    return (value, ex) => {
+      const sink: ResponseSink = {
+        method: ex.method,
+        req: ex.req,
+        res: ex.res,
+        head: (status, contentType, fields) => {
+          const out: HeaderList = contentType === undefined ? [] : ['content-type', contentType];
+          pushFields(fields, typed, ctx.resolver, ex, out);
+          return out;
+        },
+      };
+      return custom(value, sink);
+    };
+  }
+  const typed = compileTypedHeaders(info.headers);
+  const status = info.status;
+  switch (info.kind) {
+    case 'json': {
+      const serialize = compileSerializer(info.schema);
+      const contentType = info.contentType ?? JSON_TYPE;
+      if (info.cls === undefined) {
+        const head = ['content-type', contentType];
+        const fixed = status ?? ctx.defaultStatus;
+        return (value, ex) => ex.send(fixed, head.slice(), serialize(value));
+      }
+      return (value, ex) => {
+        const r = value as JSONResponse<unknown, unknown>;
+        const out: HeaderList = ['content-type', contentType];
+        pushFields(r, typed, ctx.resolver, ex, out);
+        ex.send(status ?? r.statusCode ?? ctx.defaultStatus, out, serialize(r.json));
+      };
+    }
+    case 'text': {
+      const contentType = info.contentType ?? 'text/plain; charset=utf-8';
+      return (value, ex) => ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], String(value));
+    }
+    case 'bytes': {
+      const contentType = info.contentType ?? 'application/octet-stream';
+      if (info.cls === undefined) return (value, ex) => ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], value as Uint8Array);
+      return (value, ex) => {
+        const r = value as BytesResponse<unknown>;
+        const out: HeaderList = [];
+        pushFields(r, typed, ctx.resolver, ex, out);
+        if (!hasHeader(out, 'content-type')) out.unshift('content-type', r.contentType ?? contentType);
+        ex.send(r.statusCode ?? ctx.defaultStatus, out, r.content);
+      };
+    }
+    case 'empty':
+      return (value, ex) => {
+        const r = value instanceof NoContent ? value : undefined;
+        const out: HeaderList = [];
+        if (r) pushFields(r, typed, ctx.resolver, ex, out);
+        ex.send(r?.statusCode ?? 204, out, undefined);
+      };
+    default:
+      return ctx.fail(`response kind "${info.kind}" has no writer`, 'declare responses with JSONResponse.of, Created.of, NoContent.of, BytesResponse.of, Text, Bytes, a schema, or an extension kind');
+  }
+}
+
+function hasHeader(out: HeaderList, name: string): boolean {
+  for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() === name) return true;
+  return false;
+}
+
+/**
+ * Writes a response object that no declaration describes (middleware intercepts, exception
+ * responses): bodies are encoded with `JSON.stringify`.
+ */
+export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver): void {
+  const out: HeaderList = [];
+  if (value instanceof JSONResponse || value instanceof Created || value instanceof Accepted) {
+    out.push('content-type', JSON_TYPE);
+    pushFields(value, undefined, resolver, ex, out);
+    pushUntypedHeaders(value.headers, out);
+    const status = value instanceof Created ? 201 : value instanceof Accepted ? 202 : (value.statusCode ?? 200);
+    ex.send(status, out, JSON.stringify(value.json) ?? 'null');
+  } else if (value instanceof NoContent) {
+    pushFields(value, undefined, resolver, ex, out);
+    pushUntypedHeaders(value.headers, out);
+    ex.send(value.statusCode ?? 204, out, undefined);
+  } else if (value instanceof BytesResponse) {
+    pushFields(value, undefined, resolver, ex, out);
+    pushUntypedHeaders(value.headers, out);
+    if (!hasHeader(out, 'content-type')) out.unshift('content-type', value.contentType ?? 'application/octet-stream');
+    ex.send(value.statusCode ?? 200, out, value.content);
+  } else if (value instanceof ExceptionResponse) {
+    out.push('content-type', JSON_TYPE);
+    pushUntypedHeaders(value.headers, out);
+    if (value.cookies) pushCookies(value.cookies, out);
+    ex.send(value.statusCode, out, JSON.stringify(value.json) ?? 'null');
+  } else {
+    throw new TypeError('an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined');
+  }
+}
+
+function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
+  if (headers === null || typeof headers !== 'object') return;
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as number);
+    const wire = toHeaderName(key);
+    assertHeaderValue(wire, text);
+    out.push(wire, text);
+  }
+}
+
+/** Compiles the writer for an exception handler's declared `ExceptionResponse.of(...)` (typed headers). */
+export function exceptionResponseWriter(info: ResponseKindInfo): (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void {
+  const serialize = compileSerializer(info.schema);
+  const typed = compileTypedHeaders(info.headers);
+  return (value, ex) => {
+    const out: HeaderList = ['content-type', JSON_TYPE];
+    if (typed) typed(value.headers, out);
+    else pushUntypedHeaders(value.headers, out);
+    if (value.cookies) pushCookies(value.cookies, out);
+    ex.send(value.statusCode, out, serialize(value.json));
+  };
+}

@@ -1,0 +1,147 @@
+import * as v from 'valibot';
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  BaseApp,
+  Created,
+  Endpoint,
+  JSONResponse,
+  Location,
+  NoContent,
+  RawHeadersView,
+  Resource,
+  Struct,
+  Text,
+} from '../index';
+
+const Widget = Struct('Widget', { id: v.string(), name: v.string(), priceCents: v.number() });
+const WidgetIn = Struct('WidgetIn', { name: v.string(), priceCents: v.number() });
+const WidgetPath = Struct('WidgetPath', { widget_id: v.string() });
+const Page = Struct('Page', { limit: v.optional(v.number(), 20), offset: v.optional(v.number(), 0) });
+
+describe('operation inference', () => {
+  it('infers every declared source and nothing else', () => {
+    class Widgets extends Resource('/widgets') {
+      readOne = this.operation({ path: WidgetPath, params: Page, rawHeaders: true, content: true, returns: Widget }, (input) => {
+        expectTypeOf(input.path).toEqualTypeOf<{ widget_id: string }>();
+        expectTypeOf(input.params).toEqualTypeOf<{ limit: number; offset: number }>();
+        expectTypeOf(input.rawHeaders).toEqualTypeOf<RawHeadersView>();
+        expectTypeOf(input.content).toEqualTypeOf<Buffer>();
+        // @ts-expect-error json was not declared
+        void input.json;
+        return { id: input.path.widget_id, name: 'n', priceCents: 1 };
+      });
+    }
+    expectTypeOf<Widgets>().toHaveProperty('readOne');
+  });
+
+  it('checks the return value against returns', () => {
+    class Widgets extends Resource('/widgets') {
+      // @ts-expect-error priceCents must be a number
+      create = this.operation({ json: WidgetIn, returns: Widget }, ({ json }) => ({ id: '1', name: json.name, priceCents: 'x' }));
+    }
+    void Widgets;
+  });
+
+  it('types wrapper unions', () => {
+    class Spot extends Endpoint('/spot') {
+      get = this.operation({ returns: [JSONResponse.of(Widget), NoContent.of()] }, () =>
+        Math.random() > 0.5 ? new NoContent() : new JSONResponse({ json: { id: '1', name: 'n', priceCents: 1 } }),
+      );
+      post = this.operation({ returns: Created.of(Widget) }, () => new Created({ json: { id: '1', name: 'n', priceCents: 1 } }));
+      put = this.operation({ returns: Text }, () => 'plain');
+    }
+    void Spot;
+  });
+
+  it('rejects a wrapper the union does not declare', () => {
+    class Spot extends Endpoint('/spot') {
+      // @ts-expect-error NoContent is not declared
+      get = this.operation({ returns: JSONResponse.of(Widget) }, () => new NoContent());
+    }
+    void Spot;
+  });
+});
+
+describe('path rules at compile time', () => {
+  it('rejects a path schema that misses a mount slot', () => {
+    class Parts extends Resource('/widgets/{widget_id}/parts') {
+      // @ts-expect-error the path schema misses slot widget_id
+      readMany = this.operation({ path: Struct('P', { other: v.string() }), returns: v.array(Widget) }, () => []);
+    }
+    void Parts;
+  });
+
+  it('rejects extra path fields on exact routes when mounted', () => {
+    class Widgets extends Resource('/widgets') {
+      readMany = this.operation({ path: WidgetPath, returns: v.array(Widget) }, () => []);
+    }
+    class Health extends Endpoint('/healthz') {
+      get = this.operation({ path: WidgetPath, returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+    }
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        // @ts-expect-error readMany is exact: widget_id extends nothing
+        this.includeResource(new Widgets());
+        // @ts-expect-error an Endpoint path is exact
+        this.includeEndpoint(new Health());
+      }
+    }
+    void App;
+  });
+
+  it('rejects mounting a class with no operation', () => {
+    class Empty extends Resource('/empty') {
+      other = 1;
+    }
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        // @ts-expect-error no operation in common with a Resource
+        this.includeResource(new Empty());
+      }
+    }
+    void App;
+  });
+
+  it('accepts item fields beyond the slots on item operations', () => {
+    class Parts extends Resource('/widgets/{widget_id}/parts') {
+      readOne = this.operation({ path: Struct('PartPath', { widget_id: v.string(), part_id: v.number() }), returns: Widget }, ({ path }) => {
+        expectTypeOf(path.part_id).toEqualTypeOf<number>();
+        return { id: path.widget_id, name: '', priceCents: 0 };
+      });
+    }
+    void Parts;
+  });
+});
+
+describe('Location', () => {
+  it('only names operations the class defines', () => {
+    class Widgets extends Resource('/widgets') {
+      readOne = this.operation({ path: WidgetPath, returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+    }
+    Location.fromOperation(Widgets, 'readOne', { path: { widget_id: '1' } });
+    // @ts-expect-error updateFull is not defined on Widgets
+    Location.fromOperation(Widgets, 'updateFull');
+  });
+});
+
+describe('BaseApp', () => {
+  it('requires wire()', () => {
+    // @ts-expect-error non-abstract class does not implement wire
+    class NoWire extends BaseApp {}
+    void NoWire;
+  });
+
+  it('types the factory', () => {
+    class Factory {
+      createThing(): number {
+        return 1;
+      }
+    }
+    class App extends BaseApp.withFactory(Factory) {
+      protected override async wire(): Promise<void> {
+        expectTypeOf(this.factory.createThing()).toEqualTypeOf<number>();
+      }
+    }
+    void App;
+  });
+});

@@ -1,0 +1,219 @@
+import type * as v from 'valibot';
+import type { OperationMeta, RouteMeta } from '../meta/meta';
+import type { ResponseSpec } from '../responses/response';
+import type { RawHeadersView } from '../binding/raw-headers';
+import type { FormInput } from '../binding/form';
+import { kOperation, kRouteClass } from '../symbols';
+
+/** An object schema as accepted by the `path`, `params`, `headers`, `cookies` and `form` sources. */
+export type ObjectSchemaLike = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+
+/** What a handler may return, as declared in `returns:` (one entry or a union list). */
+export type ReturnsEntry = ResponseSpec<unknown> | v.GenericSchema;
+export type Returns = ReturnsEntry | readonly ReturnsEntry[];
+
+/** The declaration of one operation: its binding sources, its responses and its metadata. */
+export interface OperationSpec {
+  /** Path slots (404 when a value fails conversion). */
+  readonly path?: ObjectSchemaLike;
+  /** The query string (400 when invalid). */
+  readonly params?: ObjectSchemaLike;
+  /** Request headers: field `x_trace_id` or `xTraceId` reads header `x-trace-id` (400 when invalid). */
+  readonly headers?: ObjectSchemaLike;
+  /** Cookies, by verbatim name (400 when invalid). */
+  readonly cookies?: ObjectSchemaLike;
+  /** The JSON body (400 malformed, 422 invalid, 415 for another media type). */
+  readonly json?: v.GenericSchema;
+  /** The raw body as a Buffer. */
+  readonly content?: true;
+  /** A case-insensitive, immutable view of the request headers as sent. */
+  readonly rawHeaders?: true;
+  /** A multipart/form-data body (415 not multipart, 400 broken, 422 invalid). */
+  readonly form?: ObjectSchemaLike;
+  /** The authenticated user, produced by a mount option (e.g. `auth` from @api/auth). */
+  readonly user?: v.GenericSchema;
+  /** The declared response(s); omitted means the handler returns nothing (204). */
+  readonly returns?: Returns;
+  readonly meta?: OperationMeta;
+}
+
+/** Binding source names, in the handler's argument. */
+export type SourceName = 'path' | 'params' | 'headers' | 'cookies' | 'json' | 'content' | 'rawHeaders' | 'form' | 'user';
+
+type SourceValue<K, S> = K extends 'content'
+  ? Buffer
+  : K extends 'rawHeaders'
+    ? RawHeadersView
+    : K extends 'form'
+      ? S extends ObjectSchemaLike
+        ? FormInput<S>
+        : never
+      : S extends v.GenericSchema
+        ? v.InferOutput<S>
+        : never;
+
+/** The single argument a handler receives: one key per declared binding source. */
+export type HandlerInput<S extends OperationSpec> = {
+  readonly [K in keyof S as K extends SourceName ? K : never]: SourceValue<K, S[K]>;
+};
+
+type ReturnOf1<R> = R extends ResponseSpec<infer T> ? T : R extends v.GenericSchema ? v.InferOutput<R> : never;
+/** The value a handler returns for its `returns:` declaration. */
+export type HandlerOutput<S extends OperationSpec> = S extends { readonly returns: infer R }
+  ? R extends readonly unknown[]
+    ? ReturnOf1<R[number]>
+    : ReturnOf1<R>
+  : void | undefined;
+
+/** A handler: sync or async, receiving the declared sources. */
+export type Handler<S extends OperationSpec> = (input: HandlerInput<S>) => HandlerOutput<S> | Promise<HandlerOutput<S>>;
+
+/** Names of the `{slots}` in a path template. */
+export type PathSlots<TPath extends string> = TPath extends `${string}{${infer Slot}}${infer Rest}` ? Slot | PathSlots<Rest> : never;
+
+type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
+type MissingSlots<S, TPath extends string> = S extends { readonly path: infer P } ? Exclude<PathSlots<TPath>, keyof EntriesOf<P>> : never;
+type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P } ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>> : never;
+
+declare const extraPathFields: unique symbol;
+declare const missingPathSlots: unique symbol;
+
+/** A declared operation (what `this.operation(...)` returns). */
+export interface Operation<S extends OperationSpec = OperationSpec, TExtra extends string = string> {
+  readonly [kOperation]: true;
+  readonly spec: S;
+  readonly handler: (input: never) => unknown;
+  /** Phantom: path fields beyond the mount's slots (must be `never` on exact routes). */
+  readonly [extraPathFields]?: TExtra;
+}
+
+/** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
+export type ExactOperation = Operation<OperationSpec, never>;
+
+type SpecCheck<S, TPath extends string> = [MissingSlots<S, TPath>] extends [never]
+  ? unknown
+  : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` };
+
+/** Class-level options of `Resource(...)` and `Endpoint(...)`. */
+export interface RouteClassOptions {
+  /** A name for reverse routing: `Location.fromRef('<ref>.readOne', ...)`. */
+  readonly ref?: string;
+  /** OpenAPI metadata for every operation of the class. */
+  readonly meta?: RouteMeta;
+}
+
+/** What core records about a route class. */
+export interface RouteClassInfo {
+  readonly kind: 'resource' | 'endpoint';
+  readonly path: string;
+  readonly ref: string | undefined;
+  readonly meta: RouteMeta | undefined;
+}
+
+abstract class RouteBase<TPath extends string> {
+  /**
+   * Declares an operation: its binding sources and responses, and its handler. The handler's
+   * argument and return types are inferred from the schemas.
+   */
+  protected operation<const S extends OperationSpec>(
+    spec: S & SpecCheck<S, TPath>,
+    handler: Handler<S>,
+  ): Operation<S, ExtraFields<S, TPath>> {
+    return { [kOperation]: true, spec, handler: handler as (input: never) => unknown };
+  }
+}
+
+/** The instance shape of a `Resource` subclass: any of six CRUD operations. */
+export interface ResourceOperations {
+  create?: ExactOperation;
+  readMany?: ExactOperation;
+  readOne?: Operation;
+  updateFull?: Operation;
+  updatePartial?: Operation;
+  delete?: Operation;
+}
+
+/** The instance shape of an `Endpoint` subclass: any of five verbs on an exact path. */
+export interface EndpointOperations {
+  get?: ExactOperation;
+  post?: ExactOperation;
+  put?: ExactOperation;
+  patch?: ExactOperation;
+  delete?: ExactOperation;
+}
+
+/** The constructor `Resource(...)` returns: extend it. */
+export type ResourceClass<TPath extends string> = abstract new () => RouteBase<TPath>;
+/** The constructor `Endpoint(...)` returns: extend it. */
+export type EndpointClass<TPath extends string> = abstract new () => RouteBase<TPath>;
+
+function checkPath(kind: string, path: string): void {
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw new TypeError(`${kind}(${JSON.stringify(path)}): a mount path starts with "/"`);
+  }
+}
+
+/**
+ * Declares a REST collection mounted at `path`. Operations: `create` (POST, 201), `readMany`
+ * (GET), `readOne` (GET), `updateFull` (PUT), `updatePartial` (PATCH), `delete` (DELETE); item
+ * operations extend the mount with their path fields beyond its slots.
+ *
+ * @example
+ * class WidgetResource extends Resource('/widgets', { ref: 'widgets' }) {
+ *   constructor(private readonly store: WidgetStore) { super(); }
+ *   readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => this.store.get(path.widget_id));
+ * }
+ */
+export function Resource<const TPath extends string>(path: TPath, options: RouteClassOptions = {}): ResourceClass<TPath> {
+  checkPath('Resource', path);
+  abstract class ResourceBase extends RouteBase<TPath> {}
+  const info: RouteClassInfo = { kind: 'resource', path, ref: options.ref, meta: options.meta };
+  Object.defineProperty(ResourceBase, kRouteClass, { value: info });
+  return ResourceBase as unknown as ResourceClass<TPath>;
+}
+
+/**
+ * Declares single routes on an exact path: any of `get`, `post`, `put`, `patch`, `delete`, each
+ * 200 by default. For health checks, webhook receivers and legacy paths.
+ *
+ * @example
+ * class HealthEndpoint extends Endpoint('/healthz') {
+ *   get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
+ * }
+ */
+export function Endpoint<const TPath extends string>(path: TPath, options: RouteClassOptions = {}): EndpointClass<TPath> {
+  checkPath('Endpoint', path);
+  abstract class EndpointBase extends RouteBase<TPath> {}
+  const info: RouteClassInfo = { kind: 'endpoint', path, ref: options.ref, meta: options.meta };
+  Object.defineProperty(EndpointBase, kRouteClass, { value: info });
+  return EndpointBase as unknown as EndpointClass<TPath>;
+}
+
+/** The route-class info of an instance, or undefined when it is not a Resource/Endpoint. */
+export function routeClassInfo(instance: object): RouteClassInfo | undefined {
+  return (instance.constructor as { [kRouteClass]?: RouteClassInfo })[kRouteClass];
+}
+
+/** True when a value is an operation declared with `this.operation`. */
+export function isOperation(value: unknown): value is Operation {
+  return typeof value === 'object' && value !== null && kOperation in value;
+}
+
+/** Resource operation names with their HTTP method, item-ness and default status. */
+export const RESOURCE_OPERATIONS = {
+  create: { method: 'POST', item: false, status: 201 },
+  readMany: { method: 'GET', item: false, status: 200 },
+  readOne: { method: 'GET', item: true, status: 200 },
+  updateFull: { method: 'PUT', item: true, status: 200 },
+  updatePartial: { method: 'PATCH', item: true, status: 200 },
+  delete: { method: 'DELETE', item: true, status: 200 },
+} as const;
+
+/** Endpoint verbs with their HTTP method. */
+export const ENDPOINT_OPERATIONS = {
+  get: { method: 'GET', item: false, status: 200 },
+  post: { method: 'POST', item: false, status: 200 },
+  put: { method: 'PUT', item: false, status: 200 },
+  patch: { method: 'PATCH', item: false, status: 200 },
+  delete: { method: 'DELETE', item: false, status: 200 },
+} as const;

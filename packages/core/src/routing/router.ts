@@ -1,0 +1,162 @@
+import { WiringError } from '../errors/wiring-error';
+
+/** One path's routes, keyed by method, with its precomputed `Allow` header. */
+export interface PathEntry<R> {
+  readonly template: string;
+  readonly methods: Map<string, R>;
+  allow: string;
+}
+
+/** A lookup result: the path's entry and the raw (still percent-encoded) slot values. */
+export interface Match<R> {
+  readonly entry: PathEntry<R>;
+  readonly route: R | undefined;
+  readonly params: readonly string[];
+}
+
+interface TrieNode<R> {
+  statics: Map<string, TrieNode<R>> | undefined;
+  param: TrieNode<R> | undefined;
+  entry: PathEntry<R> | undefined;
+}
+
+function newNode<R>(): TrieNode<R> {
+  return { statics: undefined, param: undefined, entry: undefined };
+}
+
+/** Splits a template into segments; `{name}` segments are slots. */
+export function parseTemplate(template: string): { segments: string[]; slots: string[] } {
+  const segments = template.split('/').slice(1);
+  const slots: string[] = [];
+  for (const seg of segments) {
+    if (seg.startsWith('{')) {
+      if (!seg.endsWith('}') || seg.length < 3) throw new WiringError(`path "${template}": segment "${seg}" is not a valid {slot}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`);
+      const name = seg.slice(1, -1);
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new WiringError(`path "${template}": slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`);
+      if (slots.includes(name)) throw new WiringError(`path "${template}": slot "{${name}}" appears twice. Fix: give each slot its own name.`);
+      slots.push(name);
+    } else if (seg.includes('{') || seg.includes('}')) {
+      throw new WiringError(`path "${template}": segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`);
+    }
+  }
+  return { segments, slots };
+}
+
+function allowHeader(methods: Iterable<string>): string {
+  const list = [...methods];
+  if (list.includes('GET') && !list.includes('HEAD')) list.push('HEAD');
+  if (!list.includes('OPTIONS')) list.push('OPTIONS');
+  return list.join(', ');
+}
+
+/**
+ * The router: static paths in one exact map; templated paths bucketed by segment count and
+ * matched segment by segment on their static parts (a static segment is preferred over a slot;
+ * the method is chosen at the end). No regular expressions, no scans of a route table, no
+ * ordering rules.
+ */
+export class Router<R> {
+  readonly #static = new Map<string, PathEntry<R>>();
+  readonly #buckets = new Map<number, TrieNode<R>>();
+  readonly #entries: PathEntry<R>[] = [];
+
+  /** Adds a route; the same (method, template) twice is a `WiringError`. */
+  add(method: string, template: string, route: R, describe: (existing: R) => string): void {
+    const { segments, slots } = parseTemplate(template);
+    let entry: PathEntry<R> | undefined;
+    if (slots.length === 0) {
+      entry = this.#static.get(template);
+      if (!entry) {
+        entry = { template, methods: new Map(), allow: '' };
+        this.#static.set(template, entry);
+        this.#entries.push(entry);
+      }
+    } else {
+      let node = this.#buckets.get(segments.length);
+      if (!node) {
+        node = newNode();
+        this.#buckets.set(segments.length, node);
+      }
+      for (const seg of segments) {
+        if (seg.startsWith('{')) {
+          node.param ??= newNode();
+          node = node.param;
+        } else {
+          node.statics ??= new Map();
+          let next = node.statics.get(seg);
+          if (!next) {
+            next = newNode();
+            node.statics.set(seg, next);
+          }
+          node = next;
+        }
+      }
+      if (node.entry && node.entry.template !== template) {
+        throw new WiringError(`path "${template}" has the same shape as "${node.entry.template}" (only slot names differ). Fix: mount both under one template.`);
+      }
+      entry = node.entry ??= { template, methods: new Map(), allow: '' };
+      if (!this.#entries.includes(entry)) this.#entries.push(entry);
+    }
+    const existing = entry.methods.get(method);
+    if (existing !== undefined) {
+      throw new WiringError(`${describe(existing)} and another route both answer ${method} ${template}. Fix: mount one of them at another path, or split methods so each is answered once.`);
+    }
+    entry.methods.set(method, route);
+    entry.allow = allowHeader(entry.methods.keys());
+  }
+
+  /** Every path entry, in registration order. */
+  entries(): readonly PathEntry<R>[] {
+    return this.#entries;
+  }
+
+  /** Finds the route for `method` at `path` (HEAD falls back to GET). */
+  find(method: string, path: string): Match<R> | undefined {
+    const entry = this.#static.get(path);
+    if (entry !== undefined) return { entry, route: pick(entry, method), params: EMPTY };
+    return this.#findTemplated(method, path);
+  }
+
+  #findTemplated(method: string, path: string): Match<R> | undefined {
+    if (this.#buckets.size === 0) return undefined;
+    const segments = path.split('/');
+    // segments[0] is '' for a path starting with '/'
+    const root = this.#buckets.get(segments.length - 1);
+    if (!root) return undefined;
+    const params: string[] = [];
+    let fallback: Match<R> | undefined;
+    const walk = (node: TrieNode<R>, i: number): Match<R> | undefined => {
+      if (i === segments.length) {
+        const entry = node.entry;
+        if (!entry) return undefined;
+        const route = pick(entry, method);
+        const match = { entry, route, params: params.slice() };
+        if (route !== undefined) return match;
+        fallback ??= match;
+        return undefined;
+      }
+      const seg = segments[i]!;
+      const next = node.statics?.get(seg);
+      if (next) {
+        const found = walk(next, i + 1);
+        if (found) return found;
+      }
+      if (node.param && seg.length > 0) {
+        params.push(seg);
+        const found = walk(node.param, i + 1);
+        params.pop();
+        if (found) return found;
+      }
+      return undefined;
+    };
+    return walk(root, 1) ?? fallback;
+  }
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+function pick<R>(entry: PathEntry<R>, method: string): R | undefined {
+  const route = entry.methods.get(method);
+  if (route !== undefined || method !== 'HEAD') return route;
+  return entry.methods.get('GET');
+}

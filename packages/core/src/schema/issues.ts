@@ -1,0 +1,70 @@
+import type * as v from 'valibot';
+
+/** One failure found while validating a request value. */
+export interface ReasonIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The params of the 400 and 422 errors: names fields and paths, never submitted values. */
+export interface ErrorReasonValue {
+  readonly reason: string;
+  readonly issues: ReasonIssue[];
+}
+
+/** Where a value came from: decides how an issue path is spelled. */
+export type SourceLabel = 'json' | 'query' | 'header' | 'cookie' | 'form' | 'path';
+
+function typeName(input: unknown): string {
+  if (input === null) return 'null';
+  if (Array.isArray(input)) return 'array';
+  return typeof input;
+}
+
+function formatPath(source: SourceLabel, issue: v.BaseIssue<unknown>): string {
+  const keys = issue.path ?? [];
+  if (source === 'json') {
+    let out = '$';
+    for (const item of keys) {
+      const key = item.key as unknown;
+      if (typeof key === 'number') out += `[${key}]`;
+      else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += `.${key}`;
+      else out += `[${JSON.stringify(String(key))}]`;
+    }
+    return out;
+  }
+  const name = keys.map((k) => String(k.key as unknown)).join('.');
+  const label = source === 'query' ? 'query parameter' : source;
+  return `${label} ${name}`.trim();
+}
+
+// Messages are built from the schema's side only (kind, expectation, input *type*); the
+// submitted value, which valibot puts into `received` and `message`, never reaches a client.
+function formatMessage(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind === 'schema') {
+    const last = issue.path?.[issue.path.length - 1];
+    if (issue.input === undefined && last && last.value === undefined) return 'Missing required field';
+    if (issue.type === 'object' || issue.type === 'strict_object') {
+      if (issue.input !== undefined && typeName(issue.input) === 'object') return 'Unexpected field';
+    }
+    const expected = issue.type === 'literal' || issue.type === 'picklist' || issue.type === 'enum' || issue.type === 'union' || issue.type === 'variant'
+      ? issue.expected ?? issue.type
+      : issue.type === 'strict_object' || issue.type === 'loose_object' ? 'object' : issue.expected ?? issue.type;
+    return `Expected ${expected}, got ${typeName(issue.input)}`;
+  }
+  const what = issue.type.replace(/_/g, ' ');
+  return issue.expected ? `Invalid ${what}: expected ${issue.expected}` : `Invalid ${what}`;
+}
+
+/**
+ * Turns valibot issues into an `ErrorReason`: the first failure as `reason`, all of them as `issues`.
+ */
+export function toErrorReason(source: SourceLabel, issues: readonly v.BaseIssue<unknown>[]): ErrorReasonValue {
+  const list: ReasonIssue[] = [];
+  for (const issue of issues) {
+    list.push({ path: formatPath(source, issue), message: formatMessage(issue) });
+    // nested issues of a union are represented by the union's own issue
+  }
+  const first = list[0] ?? { path: source === 'json' ? '$' : source, message: 'Invalid value' };
+  return { reason: `${first.message} at \`${first.path}\``, issues: list };
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { BaseApp } from '../app/base-app';
+
+/** Options of `serve()`. */
+export interface ServeOptions {
+  /** Port to listen on (0 picks a free one). Default 8000. */
+  readonly port?: number;
+  /** Host to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+  /** Install SIGTERM/SIGINT handlers that shut down gracefully. Default true. */
+  readonly signals?: boolean;
+  /** Log the listening address and shutdown progress. Default true. */
+  readonly quiet?: boolean;
+}
+
+/** A running server. */
+export interface RunningServer {
+  readonly server: Server;
+  readonly port: number;
+  readonly url: string;
+  /** Graceful shutdown: stop accepting, finish in-flight requests (up to the limit), tear the app down. */
+  close(): Promise<void>;
+}
+
+const PROBLEM = (status: number, type: string, title: string): string => {
+  const body = JSON.stringify({ type, title, status });
+  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+};
+
+/**
+ * Serves an app on node:http: starts it (runs `wire()`), listens, and on SIGTERM/SIGINT stops
+ * accepting, finishes in-flight requests within the shutdown limit, then tears the app down.
+ *
+ * @example
+ * const running = await serve(new App(), { port: 8000 });
+ */
+export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): Promise<RunningServer> {
+  await app.start();
+  const limits = app.limits;
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: 5_000,
+    },
+    app.listener,
+  );
+  // One over the limit so the app sees the overflow and answers 431 itself.
+  server.maxHeadersCount = limits.maxHeaders + 1;
+  if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const code = error.code;
+    if (code === 'HPE_HEADER_OVERFLOW') socket.end(PROBLEM(431, 'request-header-fields-too-large', 'Request Header Fields Too Large'));
+    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(PROBLEM(408, 'request-timeout', 'Request Timeout'));
+    else if (code === 'ECONNRESET') socket.destroy();
+    else socket.end(PROBLEM(400, 'malformed-request', 'Bad Request'));
+  });
+  const log = (message: string): void => {
+    if (!options.quiet) console.log(message);
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8000, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log(`${app.constructor.name} listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      log(`${app.constructor.name} shutting down: no new connections, finishing in-flight requests`);
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), limits.shutdownTimeoutMs).unref());
+      const outcome = await Promise.race([app.drain().then(() => 'idle' as const), deadline]);
+      if (outcome === 'timeout') log(`${app.constructor.name}: shutdown deadline reached; closing remaining connections`);
+      server.closeAllConnections();
+      await stopped;
+      await app.close();
+      log(`${app.constructor.name} stopped`);
+    })());
+
+  if (options.signals ?? true) {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      log(`${signal} received`);
+      close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('shutdown failed', error);
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { server, port: address.port, url, close };
+}
