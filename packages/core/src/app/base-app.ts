@@ -37,7 +37,7 @@ import {
 } from '../routes/route-class';
 import { plainJson, responseInfo, ExceptionResponse, type ResponseKindInfo } from '../responses/response';
 import { compileWriter, exceptionResponseWriter, setUriEncoder, type Writer } from '../responses/writers';
-import { encodeUriReference } from '../http/headers';
+import { encodeUriReference } from '../http';
 import { objectEntries } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
 import {
@@ -199,13 +199,13 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Mounts a `Resource`. */
   protected includeResource<TRoute extends ResourceOperations>(resource: TRoute, options?: MountOptions<TRoute>): void {
     this.#assertWiring('includeResource');
-    this.#mount(resource, 'resource', (options ?? {}) as MountOptions & Record<string, unknown>);
+    this.#mount(resource, 'resource', (options ?? {}) as unknown as MountOptions & Record<string, unknown>);
   }
 
   /** Mounts an `Endpoint`. */
   protected includeEndpoint<TRoute extends EndpointOperations>(endpoint: TRoute, options?: MountOptions<TRoute>): void {
     this.#assertWiring('includeEndpoint');
-    this.#mount(endpoint, 'endpoint', (options ?? {}) as MountOptions & Record<string, unknown>);
+    this.#mount(endpoint, 'endpoint', (options ?? {}) as unknown as MountOptions & Record<string, unknown>);
   }
 
   /** Installs an extension; returns what its `setup` returns. */
@@ -675,7 +675,7 @@ function compileRoute(pending: PendingRoute, contributions: RouteContribution[],
     for (const [name, value] of c.headers ?? []) {
       const lower = name.toLowerCase();
       const prior = constantNames.get(lower);
-      if (prior !== undefined && prior !== i) {
+      if (prior !== undefined) {
         throw new WiringError(`${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`);
       }
       constantNames.set(lower, i);

@@ -1,4 +1,4 @@
-import type { MultipartLimits } from '../multipart/multipart';
+import type { MultipartLimits } from '../multipart';
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */
 export interface Limits {

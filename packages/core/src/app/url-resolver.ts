@@ -1,5 +1,5 @@
 import { WiringError } from '../errors/wiring-error';
-import { encodePathSegment } from '../http/headers';
+import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
 import type { RouteInfo } from '../extension/types';
 

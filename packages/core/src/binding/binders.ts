@@ -10,9 +10,9 @@ import {
 } from '../errors/http-error';
 import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
-import { parseQuery } from '../http/query';
-import { toHeaderName } from '../http/header-names';
-import { isMultipartFormData, MultipartError, parseBoundary, parseMultipart, type MultipartPart } from '../multipart/multipart';
+import { parseQuery } from '../http';
+import { toHeaderName } from '../http';
+import { isMultipartFormData, MultipartError, parseBoundary, parseMultipart, type MultipartPart } from '../multipart';
 import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, node, objectEntries, type SchemaNode } from '../schema/introspect';

@@ -6,6 +6,7 @@ import type { ResponseKindInfo } from '../responses/response';
 import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
 import type { Limits } from '../app/limits';
+import type { ObjectSchemaLike } from '../routes/route-class';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
 export type HeaderList = string[];
@@ -185,9 +186,9 @@ export interface Wiring {
   /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */
   compileMiddleware(where: string, middleware: readonly Middleware[], order: number): RouteContribution | undefined;
   /** Binds a headers schema from a request (same mapping as the `headers` source); throws `onError()` on failure. */
-  headerBinder<TSchema extends v.ObjectSchema<v.ObjectEntries, undefined>>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  headerBinder<TSchema extends ObjectSchemaLike>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
   /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
-  cookieBinder<TSchema extends v.ObjectSchema<v.ObjectEntries, undefined>>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  cookieBinder<TSchema extends ObjectSchemaLike>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
 }
 
 /**

@@ -16,7 +16,8 @@ export interface Request<THeaders = Record<string, never>> {
 /** Response headers a hook contributes: a constant, or computed per response. */
 export type ResponseHeadersHook<THeaders> =
   | Readonly<Record<string, string>>
-  | ((request: Request<THeaders>, status: number) => Readonly<Record<string, string>> | undefined);
+  // Method-style (bivariant) so a Middleware<H> fits a list of Middleware.
+  | { hook(request: Request<THeaders>, status: number): Readonly<Record<string, string>> | undefined }['hook'];
 
 /**
  * Middleware: a structurally typed object (no base class) with any of `responseHeaders`,

@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
 import type { Exchange, HeaderList } from '../extension/types';
-import { assertHeaderValue, formatLink } from '../http/headers';
-import { toHeaderName } from '../http/header-names';
+import { assertHeaderValue, formatLink } from '../http';
+import { toHeaderName } from '../http';
 import { compileSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import type { Link, Location, UrlResolver } from './location';

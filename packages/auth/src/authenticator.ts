@@ -1,0 +1,272 @@
+import type * as v from 'valibot';
+import {
+  AuthenticationRequiredError,
+  mountOption,
+  WiringError,
+  type Exchange,
+  type MountContext,
+  type MountOptionValue,
+  type ObjectSchemaLike,
+  type Operation,
+  type RouteContribution,
+} from '@api/core';
+import { SecurityScheme } from './security-scheme';
+
+/** The user schema an authenticator declares: `User` gates, `v.nullable(User)` accepts anonymous callers. */
+export type UserSchema = v.GenericSchema;
+
+type MaybePromise<T> = T | Promise<T>;
+
+/** Which request parts an authenticator reads. */
+export type AuthKind = 'headers' | 'cookies' | 'hybrid';
+
+/** What @api/openapi reads from the catalogue (`route.facts.get('auth')`). */
+export interface AuthFacts {
+  readonly kind: AuthKind;
+  readonly scheme: SecurityScheme;
+  readonly anonymous: boolean;
+  readonly userSchema: UserSchema;
+}
+
+declare const userType: unique symbol;
+
+/**
+ * A compiled authenticator: a typed mount option (`auth:`) for `includeResource`,
+ * `includeEndpoint` (and WebSocket mounts). Build one with `auth`, `bearerAuth`, `basicAuth`,
+ * `cookieAuth` or `hybridAuth`.
+ */
+export interface Authenticator<TUser extends UserSchema = UserSchema> extends MountOptionValue {
+  readonly kind: AuthKind;
+  readonly user: TUser;
+  /** True when the user schema is nullable: anonymous callers reach handlers with `user: null`. */
+  readonly anonymous: IsNullable<TUser>;
+  readonly scheme: SecurityScheme;
+  /** Runs the authenticator against a request (for other transports, e.g. WebSocket handshakes). */
+  resolve(ex: Pick<Exchange, 'req'>): Promise<unknown>;
+  /** Phantom: keeps `Authenticator<User>` and `Authenticator<Nullable<User>>` apart (invariant). */
+  readonly [userType]?: (user: TUser) => TUser;
+}
+
+type Nullable = v.NullableSchema<v.GenericSchema, unknown> | v.NullishSchema<v.GenericSchema, unknown>;
+/** `true` for a nullable user schema (anonymous-accepting), else `false`. */
+export type IsNullable<TUser> = TUser extends Nullable ? true : false;
+
+function isNullable(schema: UserSchema): boolean {
+  const t = (schema as { type: string }).type;
+  return t === 'nullable' || t === 'nullish';
+}
+function core(schema: UserSchema): unknown {
+  let s = schema as { type: string; wrapped?: unknown };
+  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped) s = s.wrapped as typeof s;
+  return s;
+}
+function schemaName(schema: UserSchema): string {
+  const s = core(schema) as { [k: symbol]: { name?: string } | undefined; type: string };
+  const name = s[Symbol.for('@api/core.struct')]?.name ?? s.type;
+  return isNullable(schema) ? `v.nullable(${name})` : name;
+}
+
+interface Definition {
+  readonly kind: AuthKind;
+  readonly label: string;
+  readonly user: UserSchema;
+  readonly headers: ObjectSchemaLike | undefined;
+  readonly cookies: ObjectSchemaLike | undefined;
+  readonly authenticate: (input: { headers?: unknown; cookies?: unknown }) => MaybePromise<unknown>;
+  readonly scheme: unknown;
+  readonly defaultScheme: () => SecurityScheme;
+}
+
+function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> {
+  const anonymous = isNullable(def.user);
+  let scheme: SecurityScheme;
+  if (def.scheme === undefined) scheme = def.defaultScheme();
+  else if (def.scheme instanceof SecurityScheme) scheme = def.scheme;
+  else {
+    throw new WiringError(`${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`);
+  }
+  let bindHeaders: ((req: Exchange['req']) => unknown) | undefined;
+  let bindCookies: ((req: Exchange['req']) => unknown) | undefined;
+  const unauthenticated = (): Error => new AuthenticationRequiredError();
+
+  const resolve = async (ex: Pick<Exchange, 'req'>): Promise<unknown> => {
+    const input: { headers?: unknown; cookies?: unknown } = {};
+    // A required header or cookie that is missing is a 401 before authenticate runs.
+    if (bindHeaders) input.headers = bindHeaders(ex.req);
+    if (bindCookies) input.cookies = bindCookies(ex.req);
+    const user = await def.authenticate(input);
+    if (user === null || user === undefined) {
+      if (!anonymous) throw new AuthenticationRequiredError();
+      return null;
+    }
+    return user;
+  };
+
+  const compile = ({ route, wiring }: MountContext): RouteContribution => {
+    const where = `${route.owner}.${route.operation}`;
+    bindHeaders ??= def.headers ? wiring.headerBinder(def.headers, def.label, unauthenticated) : undefined;
+    bindCookies ??= def.cookies ? wiring.cookieBinder(def.cookies, def.label, unauthenticated) : undefined;
+    const declared = route.spec?.user;
+    if (route.kind === 'operation') {
+      if (declared === undefined) {
+        if (anonymous) {
+          wiring.fail(where, `the mount's authenticator accepts anonymous callers (${schemaName(def.user)}) but the operation declares no user`, `declare user: ${schemaName(def.user)} so the handler sees who called (null for anonymous), or use a gating authenticator`);
+        }
+      } else {
+        if (isNullable(declared) !== anonymous) {
+          wiring.fail(
+            where,
+            anonymous
+              ? `declares user: ${schemaName(declared)}, but the authenticator accepts anonymous callers and may pass null`
+              : `declares user: ${schemaName(declared)}, but the authenticator gates (it never passes null)`,
+            anonymous ? `declare user: ${schemaName(def.user)}` : `declare user: ${schemaName(def.user)}, or make the authenticator's user nullable to accept anonymous callers`,
+          );
+        }
+        if (core(declared) !== core(def.user)) {
+          wiring.fail(where, `declares user: ${schemaName(declared)}, but the authenticator returns ${schemaName(def.user)}`, `declare user: ${schemaName(def.user)}, or mount an authenticator that returns ${schemaName(declared)}`);
+        }
+      }
+    }
+    const facts: AuthFacts = { kind: def.kind, scheme, anonymous, userSchema: def.user };
+    return { order: 50, sources: { user: resolve }, facts: { auth: facts } };
+  };
+
+  return {
+    kind: def.kind,
+    user: def.user as TUser,
+    anonymous: anonymous as IsNullable<TUser>,
+    scheme,
+    resolve,
+    [mountOption]: compile,
+  };
+}
+
+type Out<T> = T extends v.GenericSchema ? v.InferOutput<T> : never;
+/**
+ * What `authenticate` returns: the user, or null/undefined when the caller presented no
+ * credentials (a gating authenticator then answers 401; an anonymous-accepting one passes null).
+ */
+type UserResult<TUser extends UserSchema> = Out<TUser> | null | undefined;
+
+/** Options shared by every authenticator. */
+interface CommonOptions<TUser extends UserSchema> {
+  /** The user schema: `User` gates; `v.nullable(User)` accepts anonymous callers. */
+  readonly user: TUser;
+  /** How the authenticator shows up in OpenAPI. */
+  readonly openapiSecurity?: SecurityScheme;
+}
+
+/** Options of a header authenticator (`Auth[THeaders, TUser]`). */
+export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+  /** Headers bound like the `headers` source (`authorization` → `authorization`). */
+  readonly headers: THeaders;
+  /** Returns the user; throw an HTTP error (e.g. 401) for bad credentials; null = none presented. */
+  authenticate(input: { headers: Out<THeaders> }): MaybePromise<UserResult<TUser>>;
+}
+
+/**
+ * A header authenticator. Advertised as HTTP bearer unless `openapiSecurity` says otherwise.
+ *
+ * @example
+ * const tokenAuth = auth({
+ *   headers: Struct('Credentials', { authorization: v.string() }),
+ *   user: User,
+ *   authenticate: ({ headers }) => users.get(headers.authorization) ?? raise(new AuthenticationRequiredError()),
+ * });
+ */
+export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
+  return build({
+    kind: 'headers',
+    label: 'auth({ headers })',
+    user: options.user,
+    headers: options.headers,
+    cookies: undefined,
+    authenticate: (input) => options.authenticate(input as { headers: Out<THeaders> }),
+    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    defaultScheme: () => SecurityScheme.httpBearer(),
+  });
+}
+
+/** A header authenticator advertised as HTTP bearer. */
+export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
+  return auth({ ...options, openapiSecurity: options.openapiSecurity ?? SecurityScheme.httpBearer() });
+}
+
+/** A header authenticator advertised as HTTP basic. */
+export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
+  return auth({ ...options, openapiSecurity: options.openapiSecurity ?? SecurityScheme.httpBasic() });
+}
+
+/** Options of a cookie authenticator (`CookieAuth[TCookies, TUser]`). */
+export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+  /** Cookies bound by verbatim, case-sensitive name. */
+  readonly cookies: TCookies;
+  authenticate(input: { cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+}
+
+/**
+ * A cookie authenticator (browsers; also WebSocket handshakes). Advertised as an API key in the
+ * cookie when it reads a single cookie.
+ *
+ * @example
+ * const sessionAuth = cookieAuth({ cookies: Struct('Session', { session_id: v.string() }), user: User, authenticate: … });
+ */
+export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends UserSchema>(options: CookieAuthOptions<TCookies, TUser>): Authenticator<TUser> {
+  const names = Object.keys(options.cookies.entries);
+  return build({
+    kind: 'cookies',
+    label: 'cookieAuth({ cookies })',
+    user: options.user,
+    headers: undefined,
+    cookies: options.cookies,
+    authenticate: (input) => options.authenticate(input as { cookies: Out<TCookies> }),
+    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    defaultScheme: () => (names.length === 1 ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' }) : SecurityScheme.httpBearer()),
+  });
+}
+
+/** Options of a hybrid authenticator (`HybridAuth[THeaders, TCookies, TUser]`). */
+export interface HybridAuthOptions<THeaders extends ObjectSchemaLike, TCookies extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+  readonly headers: THeaders;
+  readonly cookies: TCookies;
+  authenticate(input: { headers: Out<THeaders>; cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+}
+
+/** Reads headers and cookies: bearer-token clients and cookie-carrying browsers on the same routes. */
+export function hybridAuth<THeaders extends ObjectSchemaLike, TCookies extends ObjectSchemaLike, TUser extends UserSchema>(
+  options: HybridAuthOptions<THeaders, TCookies, TUser>,
+): Authenticator<TUser> {
+  return build({
+    kind: 'hybrid',
+    label: 'hybridAuth({ headers, cookies })',
+    user: options.user,
+    headers: options.headers,
+    cookies: options.cookies,
+    authenticate: (input) => options.authenticate(input as { headers: Out<THeaders>; cookies: Out<TCookies> }),
+    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    defaultScheme: () => SecurityScheme.httpBearer(),
+  });
+}
+
+// ------------------------------------------------------------------ mount option typing
+
+type Ops<TRoute> = { [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never }[keyof TRoute];
+type DeclaredUsers<TRoute> = Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
+type HasUserless<TRoute> = true extends (Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never) ? true : false;
+
+/**
+ * The authenticators a mount accepts, computed from its operations' `user` declarations
+ * (the spec's table): when operations declare `user`, exactly that schema (gating `User`, or
+ * anonymous-accepting `v.nullable(User)` only if every operation declares it); when none
+ * does, any gating authenticator.
+ */
+export type AuthFor<TRoute> = [DeclaredUsers<TRoute>] extends [never]
+  ? AnyGating
+  : HasUserless<TRoute> extends true
+    ? DeclaredUsers<TRoute> extends Nullable
+      ? never
+      : Authenticator<DeclaredUsers<TRoute>>
+    : Authenticator<DeclaredUsers<TRoute>>;
+
+/** Any gating authenticator (its user schema is not nullable). */
+export type AnyGating = MountOptionValue & { readonly kind: AuthKind; readonly anonymous: false };

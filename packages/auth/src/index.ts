@@ -1,0 +1,31 @@
+// @api/auth — authenticators as a typed mount option, through core's public extension point only.
+import type { AuthFor } from './authenticator';
+
+export {
+  auth,
+  basicAuth,
+  bearerAuth,
+  cookieAuth,
+  hybridAuth,
+  type AnyGating,
+  type AuthFacts,
+  type AuthFor,
+  type AuthKind,
+  type AuthOptions,
+  type Authenticator,
+  type CookieAuthOptions,
+  type HybridAuthOptions,
+  type IsNullable,
+  type UserSchema,
+} from './authenticator';
+export { SecurityScheme, type ApiKeyLocation, type SecuritySchemeObject } from './security-scheme';
+
+declare module '@api/core' {
+  interface MountOptions<TRoute extends object> {
+    /**
+     * One authentication policy for the whole mount (every method, before the body is read).
+     * Its user schema must match every operation's `user` declaration.
+     */
+    readonly auth?: AuthFor<TRoute>;
+  }
+}

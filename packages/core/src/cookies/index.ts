@@ -1,0 +1,1 @@
+export { CookieError, SetCookie, parseCookieHeader, type SameSite, type SetCookieOptions } from './set-cookie';

@@ -1,0 +1,5 @@
+export { toHeaderName } from './header-name';
+export { assertHeaderValue } from './header-value';
+export { formatLink, type LinkParams } from './link';
+export { parseQuery } from './query';
+export { encodePathSegment, encodeUriReference } from './uri';

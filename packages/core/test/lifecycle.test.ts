@@ -1,0 +1,159 @@
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClient } from '@api/testing';
+import { BaseApp, BaseFactory, Endpoint, serve, Struct, WiringError } from '../src/index';
+import { memoryLogger } from './fixtures';
+
+const events: string[] = [];
+afterEach(() => {
+  events.length = 0;
+});
+
+function resource(name: string): { close(): void } {
+  events.push(`open ${name}`);
+  return { close: () => void events.push(`close ${name}`) };
+}
+function asyncResource(name: string): AsyncDisposable {
+  events.push(`open ${name}`);
+  return { [Symbol.asyncDispose]: async () => void events.push(`close ${name}`) };
+}
+
+class Factory extends BaseFactory {
+  createDb(): { close(): void } {
+    return this.enter(resource('db'));
+  }
+  async createQueue(): Promise<AsyncDisposable> {
+    return this.aenter(Promise.resolve(asyncResource('queue')));
+  }
+}
+
+const Health = Struct('Health', { status: v.string() });
+class HealthEndpoint extends Endpoint('/healthz') {
+  get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
+}
+
+class App extends BaseApp.withFactory(Factory) {
+  wires = 0;
+  protected override async wire(): Promise<void> {
+    this.wires++;
+    this.factory.createDb();
+    await this.factory.createQueue();
+    this.enter(resource('app-sync'));
+    await this.aenter(asyncResource('app-async'));
+    this.includeEndpoint(new HealthEndpoint());
+  }
+}
+
+describe('BaseApp lifecycle', () => {
+  it('runs wire() once and tears down in reverse order, async stack first', async () => {
+    const app = new App({ logger: memoryLogger() });
+    const client = new TestClient(app);
+    await client.start();
+    await client.start();
+    expect((await client.get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(app.wires).toBe(1);
+    await client.close();
+    expect(events).toEqual(['open db', 'open queue', 'open app-sync', 'open app-async', 'close app-async', 'close queue', 'close app-sync', 'close db']);
+  });
+
+  it('uses a prebuilt factory when one is supplied', async () => {
+    const built: string[] = [];
+    class StubFactory extends Factory {
+      override createDb(): { close(): void } {
+        built.push('stub');
+        return { close: () => undefined };
+      }
+    }
+    const stub = new StubFactory(new (await import('../src/index')).ExitStacks());
+    const app = new App({ factory: stub, logger: memoryLogger() });
+    await new TestClient(app).start();
+    expect(built).toEqual(['stub']);
+    await app.close();
+  });
+
+  it('tears down what was entered when wire() fails partway, and rethrows', async () => {
+    class Failing extends BaseApp.withFactory(Factory) {
+      protected override async wire(): Promise<void> {
+        this.factory.createDb();
+        await this.aenter(asyncResource('half'));
+        throw new WiringError('Failing.wire: boom. Fix: none.');
+      }
+    }
+    const client = new TestClient(new Failing({ logger: memoryLogger() }));
+    await expect(client.start()).rejects.toBeInstanceOf(WiringError);
+    expect(events).toEqual(['open db', 'open half', 'close half', 'close db']);
+  });
+
+  it('rejects mounting outside wire()', () => {
+    class Late extends BaseApp {
+      protected override async wire(): Promise<void> {}
+      mountLate(): void {
+        this.includeEndpoint(new HealthEndpoint());
+      }
+    }
+    expect(() => new Late().mountLate()).toThrow(/called outside wire\(\)/);
+  });
+});
+
+describe('BaseFactory.open', () => {
+  it('works with await using and unwinds async first, each stack in reverse', async () => {
+    {
+      await using factory = await Factory.open();
+      factory.createDb();
+      await factory.createQueue();
+    }
+    expect(events).toEqual(['open db', 'open queue', 'close queue', 'close db']);
+  });
+
+  it('unwinds a callback scope even when it throws', async () => {
+    await expect(
+      Factory.open(async (factory) => {
+        factory.createDb();
+        throw new Error('inside');
+      }),
+    ).rejects.toThrow('inside');
+    expect(events).toEqual(['open db', 'close db']);
+  });
+});
+
+describe('serve()', () => {
+  it('serves over a real socket and is usable as a plain listener', async () => {
+    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const res = await fetch(`${running.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    await running.close();
+    expect(events.at(-1)).toBe('close db');
+  });
+
+  it('finishes in-flight requests before tearing the app down', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    class Slow extends Endpoint('/slow') {
+      get = this.operation({ returns: Health }, async () => {
+        events.push('handler started');
+        await gate;
+        events.push('handler finished');
+        return { status: 'slow' };
+      });
+    }
+    class SlowApp extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.enter(resource('svc'));
+        this.includeEndpoint(new Slow());
+      }
+    }
+    const running = await serve(new SlowApp({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const pending = fetch(`${running.url}/slow`);
+    while (!events.includes('handler started')) await new Promise((r) => setTimeout(r, 5));
+    const closed = running.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).not.toContain('close svc');
+    release();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'slow' });
+    await closed;
+    expect(events).toEqual(['open svc', 'handler started', 'handler finished', 'close svc']);
+  });
+});

@@ -1,0 +1,129 @@
+import { request } from 'node:http';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestClient } from '@api/testing';
+import { BaseApp, Endpoint, FileFormPart, serve, Struct, type LimitsOptions, type RunningServer } from '../src/index';
+import { memoryLogger } from './fixtures';
+
+const clients: TestClient[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+class Sink extends Endpoint('/sink') {
+  post = this.operation({ json: v.unknown(), returns: Struct('Ok', { ok: v.boolean() }) }, () => ({ ok: true }));
+  put = this.operation({ content: true, returns: Struct('Len', { length: v.number() }) }, ({ content }) => ({ length: content.length }));
+}
+class Small extends Endpoint('/small') {
+  post = this.operation({ content: true, returns: Struct('Len2', { length: v.number() }) }, ({ content }) => ({ length: content.length }));
+}
+class Upload extends Endpoint('/upload') {
+  post = this.operation({ form: Struct('Up', { file: FileFormPart() }), returns: Struct('Size', { size: v.number() }) }, ({ form }) => ({ size: form.file.content.length }));
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new Sink());
+    this.includeEndpoint(new Small(), { limits: { maxBodyBytes: 10 } });
+    this.includeEndpoint(new Upload());
+  }
+}
+function client(limits: LimitsOptions = {}): TestClient {
+  const c = new TestClient(new App({ logger: memoryLogger(), limits }));
+  clients.push(c);
+  return c;
+}
+
+const TOO_LARGE = { type: 'payload-too-large', title: 'Payload too large', status: 413 };
+
+describe('limits', () => {
+  it('refuses a body over the limit with 413, from content-length or while streaming', async () => {
+    const c = client({ maxBodyBytes: 1000 });
+    const res = await c.put('/sink', { content: 'x'.repeat(1001) });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual(TOO_LARGE);
+    expect((await c.put('/sink', { content: 'x'.repeat(1000) })).json()).toEqual({ length: 1000 });
+  });
+
+  it('applies per-mount limits', async () => {
+    const c = client();
+    expect((await c.post('/small', { content: '0123456789' })).status).toBe(200);
+    expect((await c.post('/small', { content: '0123456789A' })).status).toBe(413);
+  });
+
+  it('counts chunked bodies as they arrive', async () => {
+    const running = await serve(new App({ logger: memoryLogger(), limits: { maxBodyBytes: 100 } }), { port: 0, signals: false, quiet: true });
+    servers.push(running);
+    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${running.url}/sink`, { method: 'PUT', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 5; i++) req.write('x'.repeat(50));
+      req.end();
+    });
+    expect(status.status).toBe(413);
+    expect(JSON.parse(status.body)).toEqual(TOO_LARGE);
+  });
+
+  it('refuses JSON nested deeper than the limit with 400, without recursion', async () => {
+    const c = client({ maxJsonDepth: 64 });
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const res = await c.post('/sink', { content: deep, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ type: 'malformed-request', detail: 'JSON nesting is deeper than 64 levels' });
+    const ok = '['.repeat(64) + ']'.repeat(64);
+    expect((await c.post('/sink', { content: ok, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+  });
+
+  it('refuses __proto__ and constructor.prototype keys with 400', async () => {
+    const c = client();
+    for (const body of ['{"a":{"__proto__":{"admin":true}}}', '[{"constructor":{"prototype":{"x":1}}}]']) {
+      const res = await c.post('/sink', { content: body, headers: { 'content-type': 'application/json' } });
+      expect(res.status, body).toBe(400);
+      expect(res.json()).toMatchObject({ detail: 'JSON keys "__proto__" and "constructor.prototype" are not accepted' });
+    }
+    expect((await c.post('/sink', { json: { constructor: 'fine', prototype: 1 } })).status).toBe(200);
+  });
+
+  it('refuses too many headers with 431', async () => {
+    const c = client({ maxHeaders: 20 });
+    const headers: [string, string][] = Array.from({ length: 25 }, (_, i) => [`x-h${i}`, 'v']);
+    const res = await c.get('/sink', { headers });
+    expect(res.status).toBe(431);
+    expect(res.json()).toEqual({ type: 'request-header-fields-too-large', title: 'Request header fields too large', status: 431 });
+  });
+
+  it('refuses a file over the multipart limit with 413', async () => {
+    const c = client({ multipart: { maxFileSize: 100 } });
+    const ok = await c.post('/upload', { files: { file: { filename: 'a.bin', content: Buffer.alloc(100) } } });
+    expect(ok.json()).toEqual({ size: 100 });
+    const res = await c.post('/upload', { files: { file: { filename: 'a.bin', content: Buffer.alloc(101) } } });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual(TOO_LARGE);
+  });
+
+  it('answers 408 when the body does not arrive within the request timeout', async () => {
+    const running = await serve(new App({ logger: memoryLogger(), limits: { requestTimeoutMs: 300 } }), { port: 0, signals: false, quiet: true });
+    servers.push(running);
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${running.url}/sink`, { method: 'PUT', headers: { 'content-length': '100' } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.write('only a little');
+    });
+    expect(result.status).toBe(408);
+    expect(JSON.parse(result.body)).toEqual({ type: 'request-timeout', title: 'Request timeout', status: 408 });
+  });
+
+  it('never accepts a zero or negative limit', () => {
+    expect(() => new App({ limits: { maxBodyBytes: 0 } })).toThrow(/must be a positive number/);
+    expect(() => new App({ limits: { requestTimeoutMs: -1 } })).toThrow(/never 0 or unlimited/);
+  });
+});
