@@ -1,9 +1,12 @@
 import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
+import { CORS, cors } from '@api/cors';
+import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
 import { requestLog, type RequestLogLine } from './extensions/request-log';
 import { Factory } from './factory';
 import type { User } from './models';
 import { SessionEndpoint } from './operations/session';
+import { MeEndpoint, ProfileEndpoint, SpotlightEndpoint } from './operations/users';
 import { FormRawHeadersEndpoint, HealthEndpoint, RawHealthEndpoint } from './operations/system';
 import { FeaturedWidgetEndpoint, WidgetResource } from './operations/widgets';
 
@@ -21,6 +24,8 @@ export const USERS: ReadonlyMap<string, User> = new Map([
 ]);
 
 export interface DemoOptions extends AppOptions<Factory> {
+  /** The app-default CORS policy (default: from `DEMO_CORS_ORIGINS`, else wildcard). */
+  readonly cors?: CORS;
   /** Collects one entry per request (tests read it). */
   readonly requestLog?: RequestLogLine[];
 }
@@ -28,23 +33,40 @@ export interface DemoOptions extends AppOptions<Factory> {
 /** The reference app: `wire()` reads as the whole topology. */
 export class DemoApp extends BaseApp.withFactory(Factory) {
   readonly #requestLog: RequestLogLine[] | undefined;
+  readonly #cors: CORS;
 
   constructor(options: DemoOptions = {}) {
     super(options);
     this.#requestLog = options.requestLog;
+    this.#cors = options.cors ?? corsFromEnv(process.env.DEMO_CORS_ORIGINS);
   }
 
   protected override async wire(): Promise<void> {
     const store = this.factory.createWidgetStore();
+    const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
+    this.include(cors(this.#cors));
     this.include(requestLog(this.#requestLog ? { sink: this.#requestLog } : {}));
     this.includeExceptionHandler(duplicateName);
 
-    this.includeResource(new WidgetResource(store));
+    this.includeResource(new WidgetResource(store), { auth: tokenAuth });
+    this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
+    this.includeEndpoint(new SpotlightEndpoint(), { auth: optionalTokenAuth });
+    this.includeEndpoint(new ProfileEndpoint(), { auth: sessionAuth });
     this.includeEndpoint(new FeaturedWidgetEndpoint());
     this.includeEndpoint(new SessionEndpoint(USERS));
     this.includeEndpoint(new HealthEndpoint());
     this.includeEndpoint(new RawHealthEndpoint());
     this.includeEndpoint(new FormRawHeadersEndpoint());
   }
+}
+
+const EXPOSED = ['location', 'link', 'x-request-id'];
+
+/** `DEMO_CORS_ORIGINS=https://a.example,https://b.example` → an allow-list with credentials; unset → wildcard. */
+export function corsFromEnv(origins: string | undefined): CORS {
+  const list = origins?.split(',').map((o) => o.trim()).filter(Boolean) ?? [];
+  return list.length === 0
+    ? new CORS({ allowOrigins: '*', exposeHeaders: EXPOSED })
+    : new CORS({ allowOrigins: list, allowCredentials: true, exposeHeaders: EXPOSED });
 }

@@ -97,7 +97,7 @@ describe('WiringError', () => {
     }
     expect((await wiringError((a) => a.mountEndpoint(new H(), { auth: { some: 'thing' } }))).message).toMatch(/mount option "auth" is not a value core can compile/);
     class Typo extends Endpoint('/t') {
-      get = this.operation({ returns: Health, jsn: Health } as never, () => ({ status: '' }));
+      get = this.operation({ returns: Health, jsn: Health } as { returns: typeof Health }, () => ({ status: '' }));
     }
     expect((await wiringError((a) => a.mountEndpoint(new Typo()))).message).toMatch(/Typo\.get: unknown operation key "jsn"/);
   });

@@ -1,1 +1,7 @@
-export { CookieError, SetCookie, parseCookieHeader, type SameSite, type SetCookieOptions } from './set-cookie';
+export {
+  CookieError,
+  SetCookie,
+  parseCookieHeader,
+  type SameSite,
+  type SetCookieOptions,
+} from './set-cookie';

@@ -114,7 +114,9 @@ describe('SetCookie', () => {
   });
 
   it('enforces the __Host- prefix', () => {
-    expect(new SetCookie('__Host-id', 'v').toHeader()).toBe('__Host-id=v; Path=/; Secure; HttpOnly; SameSite=Lax');
+    expect(new SetCookie('__Host-id', 'v').toHeader()).toBe(
+      '__Host-id=v; Path=/; Secure; HttpOnly; SameSite=Lax',
+    );
     expect(() => new SetCookie('__Host-id', 'v', { secure: false })).toThrow('attribute "secure"');
     expect(() => new SetCookie('__Host-id', 'v', { path: '/a' })).toThrow('attribute "path"');
     expect(() => new SetCookie('__Host-id', 'v', { domain: 'example.com' })).toThrow('attribute "domain"');
@@ -152,7 +154,12 @@ describe('parseCookieHeader', () => {
   });
 
   it('strips one pair of surrounding quotes', () => {
-    expect({ ...parseCookieHeader('a="1"; b=""x""; c="; d=""') }).toEqual({ a: '1', b: '"x"', c: '"', d: '' });
+    expect({ ...parseCookieHeader('a="1"; b=""x""; c="; d=""') }).toEqual({
+      a: '1',
+      b: '"x"',
+      c: '"',
+      d: '',
+    });
   });
 
   it('skips nameless and =-less fragments', () => {

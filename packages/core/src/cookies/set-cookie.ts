@@ -122,7 +122,10 @@ export class SetCookie {
 
     if (typeof name !== 'string' || !isToken(name)) throw fail('name', 'must be a non-empty RFC 6265 token');
     if (typeof value !== 'string' || !isCookieValue(value)) {
-      throw fail('value', 'must contain only RFC 6265 cookie-octets (no space, \'"\', ",", ";", "\\" or non-ASCII)');
+      throw fail(
+        'value',
+        'must contain only RFC 6265 cookie-octets (no space, \'"\', ",", ";", "\\" or non-ASCII)',
+      );
     }
     const {
       maxAge,
@@ -142,8 +145,12 @@ export class SetCookie {
     if (typeof path !== 'string' || path.charCodeAt(0) !== 0x2f || path.includes(';')) {
       throw fail('path', 'must start with "/" and contain no ";"');
     }
-    if (hasBadAttributeChar(path, false)) throw fail('path', 'must contain no control or non-ASCII characters');
-    if (domain !== undefined && (typeof domain !== 'string' || domain === '' || hasBadAttributeChar(domain, true))) {
+    if (hasBadAttributeChar(path, false))
+      throw fail('path', 'must contain no control or non-ASCII characters');
+    if (
+      domain !== undefined &&
+      (typeof domain !== 'string' || domain === '' || hasBadAttributeChar(domain, true))
+    ) {
       throw fail('domain', 'must be non-empty and contain no ";", space, control or non-ASCII characters');
     }
     if (!Object.hasOwn(SAME_SITE_WIRE, sameSite)) throw fail('sameSite', 'must be "lax", "strict" or "none"');

@@ -7,9 +7,9 @@ describe('formatLink', () => {
   });
 
   it('adds title and type in order, escaping quotes and backslashes', () => {
-    expect(formatLink('/w?page=2', { mediaType: 'application/json', title: 'Say "hi" \\o/', rel: 'next' })).toBe(
-      '</w?page=2>; rel="next"; title="Say \\"hi\\" \\\\o/"; type="application/json"',
-    );
+    expect(
+      formatLink('/w?page=2', { mediaType: 'application/json', title: 'Say "hi" \\o/', rel: 'next' }),
+    ).toBe('</w?page=2>; rel="next"; title="Say \\"hi\\" \\\\o/"; type="application/json"');
   });
 
   it('percent-encodes the uri, including angle brackets', () => {
@@ -36,6 +36,8 @@ describe('formatLink', () => {
   });
 
   it('neutralises CR/LF in the uri by encoding', () => {
-    expect(formatLink('/x\r\nset-cookie: a=1', { rel: 'self' })).toBe('</x%0D%0Aset-cookie:%20a=1>; rel="self"');
+    expect(formatLink('/x\r\nset-cookie: a=1', { rel: 'self' })).toBe(
+      '</x%0D%0Aset-cookie:%20a=1>; rel="self"',
+    );
   });
 });

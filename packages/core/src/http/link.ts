@@ -52,7 +52,7 @@ function encodeExtValue(value: string): string {
       (b >= 0x30 && b <= 0x39) ||
       (b >= 0x41 && b <= 0x5a) ||
       (b >= 0x61 && b <= 0x7a) ||
-      (b < 0x80 && "!#$&+-.^_`|~".includes(ch))
+      (b < 0x80 && '!#$&+-.^_`|~'.includes(ch))
     ) {
       out += ch;
     } else {
@@ -78,7 +78,8 @@ function encodeExtValue(value: string): string {
  */
 export function formatLink(uri: string, params: LinkParams): string {
   const { rel, title, mediaType } = params;
-  if (typeof rel !== 'string' || rel.trim() === '') throw new TypeError('Link rel must be a non-empty string');
+  if (typeof rel !== 'string' || rel.trim() === '')
+    throw new TypeError('Link rel must be a non-empty string');
   assertNoLineBreak('rel', rel);
   let out = `<${encodeUriReference(uri)}>; rel=${quote(rel)}`;
   if (title !== undefined) {

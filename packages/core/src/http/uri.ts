@@ -42,7 +42,10 @@ function encodeNonAscii(s: string, i: number): [string, number] {
     return [pct(0xe0 | (cp >> 12)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63)), used];
   }
   return [
-    pct(0xf0 | (cp >> 18)) + pct(0x80 | ((cp >> 12) & 63)) + pct(0x80 | ((cp >> 6) & 63)) + pct(0x80 | (cp & 63)),
+    pct(0xf0 | (cp >> 18)) +
+      pct(0x80 | ((cp >> 12) & 63)) +
+      pct(0x80 | ((cp >> 6) & 63)) +
+      pct(0x80 | (cp & 63)),
     used,
   ];
 }

@@ -18,7 +18,10 @@ describe('isMultipartFormData', () => {
 
 describe('parseBoundary', () => {
   it.each([
-    ['multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW', '----WebKitFormBoundary7MA4YWxkTrZu0gW'],
+    [
+      'multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW',
+      '----WebKitFormBoundary7MA4YWxkTrZu0gW',
+    ],
     ['multipart/form-data; boundary="a b:c"', 'a b:c'],
     ['multipart/form-data;boundary=abc;charset=utf-8', 'abc'],
     ['MULTIPART/FORM-DATA; BOUNDARY = abc ', 'abc'],

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MultipartError, defaultMultipartLimits, parseMultipart, type MultipartPart } from './index';
 
@@ -53,11 +54,17 @@ const tricky = Buffer.concat([
 const sample = body([
   { headers: ['Content-Disposition: form-data; name="title"'], data: 'Hello, wörld' },
   {
-    headers: ['Content-Disposition: form-data; name="file"; filename="a.bin"', 'Content-Type: application/octet-stream'],
+    headers: [
+      'Content-Disposition: form-data; name="file"; filename="a.bin"',
+      'Content-Type: application/octet-stream',
+    ],
     data: tricky,
   },
   { headers: ['content-disposition: form-data; name="empty"'], data: '' },
-  { headers: ['Content-Disposition: form-data; name="doc"; filename=""', 'X-Extra:  spaced  '], data: '\r\n' },
+  {
+    headers: ['Content-Disposition: form-data; name="doc"; filename=""', 'X-Extra:  spaced  '],
+    data: '\r\n',
+  },
 ]);
 
 function summary(parts: MultipartPart[]): unknown {
@@ -113,12 +120,24 @@ describe('parseMultipart', () => {
       const files = Array.from({ length: 3 }, () => {
         const data = Buffer.alloc(Math.floor(rand() * 20000));
         // Bias towards CR, LF and '-' so partial delimiters are common.
-        for (let i = 0; i < data.length; i++) data[i] = rand() < 0.3 ? [13, 10, 45][Math.floor(rand() * 3)]! : Math.floor(rand() * 256);
+        for (let i = 0; i < data.length; i++)
+          data[i] = rand() < 0.3 ? [13, 10, 45][Math.floor(rand() * 3)]! : Math.floor(rand() * 256);
         return data;
       });
-      const raw = body(files.map((data, i) => ({ headers: [`Content-Disposition: form-data; name="f${i}"; filename="f"`], data })));
-      const parts = await parseMultipart(chunked(raw, () => 1 + Math.floor(rand() * 300)), B);
-      expect(parts.map((p) => p.data.equals(files[Number(p.name.slice(1))]!)), `seed ${seed}`).toEqual([true, true, true]);
+      const raw = body(
+        files.map((data, i) => ({
+          headers: [`Content-Disposition: form-data; name="f${i}"; filename="f"`],
+          data,
+        })),
+      );
+      const parts = await parseMultipart(
+        chunked(raw, () => 1 + Math.floor(rand() * 300)),
+        B,
+      );
+      expect(
+        parts.map((p) => p.data.equals(files[Number(p.name.slice(1))]!)),
+        `seed ${seed}`,
+      ).toEqual([true, true, true]);
     }
   });
 
@@ -160,7 +179,10 @@ describe('parseMultipart', () => {
 
   it('unescapes quoted names and keeps lone backslashes', async () => {
     const raw = body([
-      { headers: ['Content-Disposition: form-data; name="say \\"hi\\" \\\\ now"; filename="C:\\dir\\a.txt"'], data: 'x' },
+      {
+        headers: ['Content-Disposition: form-data; name="say \\"hi\\" \\\\ now"; filename="C:\\dir\\a.txt"'],
+        data: 'x',
+      },
     ]);
     const [part] = await parseMultipart(whole(raw), B);
     expect(part?.name).toBe('say "hi" \\ now');
@@ -170,11 +192,16 @@ describe('parseMultipart', () => {
   it('decodes filename* (RFC 5987) and prefers it over filename', async () => {
     const raw = body([
       {
-        headers: [`Content-Disposition: form-data; name=f; filename="euro.txt"; filename*=UTF-8''%E2%82%AC%20rates.txt`],
+        headers: [
+          `Content-Disposition: form-data; name=f; filename="euro.txt"; filename*=UTF-8''%E2%82%AC%20rates.txt`,
+        ],
         data: 'x',
       },
       { headers: [`Content-Disposition: form-data; name=g; filename*=iso-8859-1'en'caf%E9`], data: 'y' },
-      { headers: [`Content-Disposition: form-data; name=h; filename="ok.txt"; filename*=UTF-8''%FF%ZZ`], data: 'z' },
+      {
+        headers: [`Content-Disposition: form-data; name=h; filename="ok.txt"; filename*=UTF-8''%FF%ZZ`],
+        data: 'z',
+      },
       { headers: ['Content-Disposition: form-data; name="über"; filename="naïve.txt"'], data: 'w' },
     ]);
     const parts = await parseMultipart(whole(raw), B);
@@ -220,7 +247,10 @@ describe('parseMultipart errors', () => {
     ['no Content-Disposition', `--${B}\r\nContent-Type: text/plain\r\n\r\nx\r\n--${B}--`],
     ['an empty header block', `--${B}\r\n\r\nx\r\n--${B}--`],
     ['no name', `--${B}\r\nContent-Disposition: form-data; filename="a"\r\n\r\nx\r\n--${B}--`],
-    ['a non form-data disposition', `--${B}\r\nContent-Disposition: attachment; name="a"\r\n\r\nx\r\n--${B}--`],
+    [
+      'a non form-data disposition',
+      `--${B}\r\nContent-Disposition: attachment; name="a"\r\n\r\nx\r\n--${B}--`,
+    ],
     ['an unterminated quote', `--${B}\r\nContent-Disposition: form-data; name="a\r\n\r\nx\r\n--${B}--`],
     ['a header line without a colon', `--${B}\r\n${cd('a')}\r\nbogus\r\n\r\nx\r\n--${B}--`],
     ['a folded header line', `--${B}\r\n${cd('a')}\r\n x: y\r\n\r\nx\r\n--${B}--`],
@@ -273,7 +303,10 @@ describe('parseMultipart errors', () => {
     const fields = (n: number, files = 0): Buffer =>
       body([
         ...Array.from({ length: n }, (_, i) => ({ headers: [cd(`f${i}`)], data: 'v' })),
-        ...Array.from({ length: files }, (_, i) => ({ headers: [`${cd(`u${i}`)}; filename="x"`], data: 'v' })),
+        ...Array.from({ length: files }, (_, i) => ({
+          headers: [`${cd(`u${i}`)}; filename="x"`],
+          data: 'v',
+        })),
       ]);
     expect(await parseMultipart(whole(fields(3, 5)), B, { maxFields: 3 })).toHaveLength(8);
     const e = await failure(parseMultipart(whole(fields(4)), B, { maxFields: 3 }));
@@ -281,7 +314,9 @@ describe('parseMultipart errors', () => {
   });
 
   it('rejects too many parts', async () => {
-    const raw = body(Array.from({ length: 4 }, (_, i) => ({ headers: [`${cd(`u${i}`)}; filename="x"`], data: 'v' })));
+    const raw = body(
+      Array.from({ length: 4 }, (_, i) => ({ headers: [`${cd(`u${i}`)}; filename="x"`], data: 'v' })),
+    );
     expect(await parseMultipart(whole(raw), B, { maxParts: 4 })).toHaveLength(4);
     expect((await failure(parseMultipart(whole(raw), B, { maxParts: 3 }))).kind).toBe('too-many');
   });
@@ -307,6 +342,33 @@ describe('parseMultipart errors', () => {
     expect(e.kind).toBe('too-large');
     expect(pulled).toBe(6); // head + 4 full blocks fit; the 5th block crosses the limit
     expect(returned).toBe(false);
+  });
+
+  it('leaves a refused Node stream undestroyed and drainable with resume()', async () => {
+    let reads = 0;
+    const head = Buffer.from(`--${B}\r\n${cd('f')}\r\n\r\n`);
+    const stream = new Readable({
+      highWaterMark: 1024,
+      read() {
+        reads++;
+        this.push(reads === 1 ? head : reads < 200 ? Buffer.alloc(1024, 0x61) : null);
+      },
+    });
+    const e = await failure(parseMultipart(stream, B, { maxFieldSize: 4096 }));
+    expect(e.kind).toBe('too-large');
+    expect(stream.destroyed).toBe(false);
+    expect(reads).toBeLessThan(20);
+    const ended = new Promise<void>((resolve) => stream.once('end', resolve));
+    stream.resume();
+    await ended;
+    expect(reads).toBe(200);
+  });
+
+  it('reads a Node stream to its end on success', async () => {
+    const stream = Readable.from([sample.subarray(0, 100), sample.subarray(100)], { objectMode: false });
+    const parts = await parseMultipart(stream, B);
+    expect(parts).toHaveLength(4);
+    expect(stream.readableEnded).toBe(true);
   });
 
   it('propagates errors from the body stream', async () => {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { isValidBoundary } from './boundary';
 import { decodeExtValue, parseHeaderParams } from './header-params';
 import { MultipartError } from './multipart-error';
@@ -309,7 +310,9 @@ class MultipartParser {
 function toBuffer(chunk: Buffer | Uint8Array): Buffer {
   if (Buffer.isBuffer(chunk)) return chunk;
   if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  throw new TypeError('parseMultipart: body chunks must be Buffer or Uint8Array (was the stream given an encoding?)');
+  throw new TypeError(
+    'parseMultipart: body chunks must be Buffer or Uint8Array (was the stream given an encoding?)',
+  );
 }
 
 /**
@@ -317,9 +320,10 @@ function toBuffer(chunk: Buffer | Uint8Array): Buffer {
  *
  * Chunks are scanned as they arrive (a delimiter may straddle chunks); only a short tail is ever
  * carried between chunks, plus the bytes of the part being read. On any refusal it throws a
- * {@link MultipartError} at once and stops pulling chunks, *without* calling the iterator's
- * `return()` — so a Node request is not destroyed, and the caller decides whether to drain it or to
- * close the connection after sending the error response. On success the body has been read to its end.
+ * {@link MultipartError} at once and stops pulling chunks without destroying the source: a Node
+ * `Readable` (e.g. `IncomingMessage`) is detached and left paused, so the caller can `req.resume()`
+ * to discard the rest, or close the connection after responding; another iterable is left
+ * un-returned. On success the body has been read to its end.
  * Chunks must not be mutated after they are yielded (true of Node streams and fetch bodies).
  *
  * @param body - The request body, e.g. an `IncomingMessage`.
@@ -340,13 +344,23 @@ export async function parseMultipart(
     throw new MultipartError('malformed', 'Multipart boundary must be 1 to 70 visible ASCII characters');
   }
   const parser = new MultipartParser(boundary, { ...defaultMultipartLimits, ...limits });
-  // Manual iteration: a `for await` would call `return()` on a throw, which destroys a Node request
-  // (and its socket) before the error response can be written.
-  const iterator = body[Symbol.asyncIterator]();
+  // A `for await` would call `return()` on a throw, and a Node stream's default iterator then
+  // destroys the request (and its socket) before the error response can be written. A Node stream
+  // is therefore read through a non-destroying iterator that is detached on refusal (so `resume()`
+  // drains it); any other iterable is simply left un-returned.
+  const nodeStream = body instanceof Readable;
+  const iterator = (
+    nodeStream ? body.iterator({ destroyOnReturn: false }) : body[Symbol.asyncIterator]()
+  ) as AsyncIterator<Buffer | Uint8Array>;
   for (;;) {
     const step = await iterator.next();
     if (step.done === true) break;
-    parser.write(toBuffer(step.value));
+    try {
+      parser.write(toBuffer(step.value));
+    } catch (error) {
+      if (nodeStream) await iterator.return?.();
+      throw error;
+    }
   }
   parser.end();
   return parser.parts;

@@ -36,7 +36,7 @@ export class Location {
   /** Points at a mounted operation of a route class, filling its path slots. */
   static fromOperation<TClass extends abstract new (...args: never[]) => object>(
     owner: TClass,
-    operation: OperationNames<InstanceType<TClass>>,
+    operation: keyof InstanceType<TClass> & string,
     options: { path?: PathValues } = {},
   ): Location {
     return new Location({ kind: 'operation', owner, operation, path: options.path });
@@ -79,7 +79,7 @@ export class Link {
 
   static fromOperation<TClass extends abstract new (...args: never[]) => object>(
     owner: TClass,
-    operation: OperationNames<InstanceType<TClass>>,
+    operation: keyof InstanceType<TClass> & string,
     options: LinkParams & { path?: PathValues },
   ): Link {
     return new Link({ kind: 'operation', owner, operation, path: options.path }, options);
