@@ -143,7 +143,7 @@ describe('cookie and hybrid authenticators', () => {
 async function wiringError(mount: (app: { endpoint(e: object, o: MountOptions): void }) => void): Promise<string> {
   class Bad extends BaseApp {
     protected override async wire(): Promise<void> {
-      mount({ endpoint: (e, o) => this.includeEndpoint(e as never, o) });
+      mount({ endpoint: (e, o) => this.includeEndpoint(e, o) });
     }
   }
   const error = await new TestClient(new Bad()).start().then(() => undefined, (e: unknown) => e);
@@ -166,7 +166,7 @@ describe('user checks at wiring (the spec table)', () => {
   }
 
   it('gating × user: User | null is a WiringError', async () => {
-    expect(await wiringError((a) => a.endpoint(new DeclaresNullable(), { auth: tokenAuth as never }))).toMatch(
+    expect(await wiringError((a) => a.endpoint(new DeclaresNullable(), { auth: tokenAuth }))).toMatch(
       /^DeclaresNullable\.get: declares user: v\.nullable\(User\), but the authenticator gates \(it never passes null\)\. Fix: /,
     );
   });
@@ -184,7 +184,7 @@ describe('user checks at wiring (the spec table)', () => {
   });
 
   it('a different user schema is a WiringError', async () => {
-    expect(await wiringError((a) => a.endpoint(new DeclaresAdmin(), { auth: tokenAuth as never }))).toMatch(/declares user: Admin, but the authenticator returns User/);
+    expect(await wiringError((a) => a.endpoint(new DeclaresAdmin(), { auth: tokenAuth }))).toMatch(/declares user: Admin, but the authenticator returns User/);
   });
 
   it('an openapiSecurity that is not a SecurityScheme is a WiringError', () => {

@@ -73,6 +73,8 @@ interface Definition {
   readonly headers: ObjectSchemaLike | undefined;
   readonly cookies: ObjectSchemaLike | undefined;
   readonly authenticate: (input: { headers?: unknown; cookies?: unknown }) => MaybePromise<unknown>;
+  /** Whether `openapiSecurity` was given at all (given as undefined/null is a WiringError). */
+  readonly schemeGiven: boolean;
   readonly scheme: unknown;
   readonly defaultScheme: () => SecurityScheme;
 }
@@ -80,7 +82,7 @@ interface Definition {
 function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> {
   const anonymous = isNullable(def.user);
   let scheme: SecurityScheme;
-  if (def.scheme === undefined) scheme = def.defaultScheme();
+  if (!def.schemeGiven) scheme = def.defaultScheme();
   else if (def.scheme instanceof SecurityScheme) scheme = def.scheme;
   else {
     throw new WiringError(`${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`);
@@ -182,19 +184,20 @@ export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema
     headers: options.headers,
     cookies: undefined,
     authenticate: (input) => options.authenticate(input as { headers: Out<THeaders> }),
-    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    schemeGiven: 'openapiSecurity' in options,
+    scheme: options.openapiSecurity,
     defaultScheme: () => SecurityScheme.httpBearer(),
   });
 }
 
 /** A header authenticator advertised as HTTP bearer. */
 export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
-  return auth({ ...options, openapiSecurity: options.openapiSecurity ?? SecurityScheme.httpBearer() });
+  return auth('openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBearer() });
 }
 
 /** A header authenticator advertised as HTTP basic. */
 export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
-  return auth({ ...options, openapiSecurity: options.openapiSecurity ?? SecurityScheme.httpBasic() });
+  return auth('openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBasic() });
 }
 
 /** Options of a cookie authenticator (`CookieAuth[TCookies, TUser]`). */
@@ -220,7 +223,8 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
     headers: undefined,
     cookies: options.cookies,
     authenticate: (input) => options.authenticate(input as { cookies: Out<TCookies> }),
-    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    schemeGiven: 'openapiSecurity' in options,
+    scheme: options.openapiSecurity,
     defaultScheme: () => (names.length === 1 ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' }) : SecurityScheme.httpBearer()),
   });
 }
@@ -243,7 +247,8 @@ export function hybridAuth<THeaders extends ObjectSchemaLike, TCookies extends O
     headers: options.headers,
     cookies: options.cookies,
     authenticate: (input) => options.authenticate(input as { headers: Out<THeaders>; cookies: Out<TCookies> }),
-    scheme: 'openapiSecurity' in options ? options.openapiSecurity : undefined,
+    schemeGiven: 'openapiSecurity' in options,
+    scheme: options.openapiSecurity,
     defaultScheme: () => SecurityScheme.httpBearer(),
   });
 }

@@ -113,7 +113,7 @@ describe('the wiring extension point', () => {
     clients.push(c);
     await c.start();
     const routes = catalogue!.routes.map((r) => `${r.method} ${r.path} ${r.owner}.${r.operation}${r.hidden ? ' hidden' : ''}`);
-    expect(routes).toEqual(['GET /ext/hello tracing.hello hidden', 'GET /widgets/{widget_id} Widgets.readOne', 'GET /widgets Widgets.readMany', 'GET /open Open.get']);
+    expect(routes).toEqual(['GET /ext/hello tracing.hello hidden', 'GET /widgets Widgets.readMany', 'GET /widgets/{widget_id} Widgets.readOne', 'GET /open Open.get']);
     const readOne = catalogue!.find(Widgets, 'readOne')!;
     expect(readOne.facts.get('fakeAuth')).toEqual({ scheme: 'x-user', route: 'GET /widgets/{widget_id}' });
     expect(readOne.spec?.path).toBe(WidgetPath);

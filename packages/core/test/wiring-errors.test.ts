@@ -28,7 +28,8 @@ const Health = Struct('Health', { status: v.string() });
 describe('WiringError', () => {
   it('path slot missing from the path schema', async () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
-      readOne = this.operation({ path: Struct('P', { part_id: v.string() }) as never, returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      // @ts-expect-error also a compile error: the path schema misses slot widget_id
+      readOne = this.operation({ path: Struct('P', { part_id: v.string() }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
     }
     const e = await wiringError((a) => a.mountResource(new Parts()));
     expect(e.message).toBe('Parts.readOne: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the path schema has no field "widget_id". Fix: add "widget_id" to the path Struct.');
@@ -36,6 +37,7 @@ describe('WiringError', () => {
 
   it('a defaulted or optional path field', async () => {
     class Widgets extends Resource('/widgets') {
+      // @ts-expect-error also a compile error: path fields cannot be optional or defaulted
       readOne = this.operation({ path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
     }
     const e = await wiringError((a) => a.mountResource(new Widgets()));

@@ -63,7 +63,7 @@ describe('wildcard policy (app default)', () => {
     const c = client();
     const res = await c.options('/widgets', { headers: { origin: 'https://any.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
     expect(res.status).toBe(204);
-    expect(res.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+    expect(res.headers.get('allow')).toBe('POST, GET, HEAD, OPTIONS');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE');
     expect(res.headers.get('access-control-allow-headers')).toBe('content-type, authorization');
@@ -77,7 +77,7 @@ describe('wildcard policy (app default)', () => {
     expect(res.headers.get('access-control-allow-methods')).toBeUndefined();
     const plain = await c.options('/widgets');
     expect(plain.headers.get('access-control-allow-methods')).toBeUndefined();
-    expect(plain.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+    expect(plain.headers.get('allow')).toBe('POST, GET, HEAD, OPTIONS');
   });
 
   it('leaves opted-out mounts alone', async () => {

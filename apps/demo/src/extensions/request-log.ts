@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { defineExtension, Struct, type Extension, type Logger } from '@api/core';
 
-const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.pipe(v.string(), v.regex(/^[\w.\-]{1,128}$/))) });
+const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/))) });
 const kRequestId = Symbol('requestId');
 
 /** What the extension records per request (exposed for tests). */

@@ -138,7 +138,7 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[] = [];
   readonly #shutdown: (() => void | Promise<void>)[] = [];
   readonly #appMiddleware: Middleware[] = [];
-  readonly #handlers = new Map<Function, ExceptionHandler>();
+  readonly #handlers = new Map<object, ExceptionHandler>();
   readonly #upgrades: UpgradeRoute[] = [];
   #adapter: ErrorBodyAdapter | undefined;
   #runtime: Runtime | undefined;
@@ -238,14 +238,14 @@ export abstract class BaseApp<TFactory = undefined> {
       const ok = info ? info.cls === ExceptionResponse : typeof entry === 'function' && 'status' in entry && 'type' in entry;
       if (!ok) throw new WiringError(`${where}: handler for ${handler.exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTPError class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`);
     }
-    this.#handlers.set(handler.exception, handler as unknown as ExceptionHandler);
+    this.#handlers.set(handler.exception, handler);
   }
 
   /** Replaces the Problem-family body app-wide; at most once. */
   protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
     if (this.#adapter) throw new WiringError(`${this.constructor.name}.includeErrorAdapter: an error adapter is already registered. Fix: register one adapter per app.`);
-    this.#adapter = adapter as unknown as ErrorBodyAdapter;
+    this.#adapter = adapter;
   }
 
   /** The app's effective limits. */
@@ -367,13 +367,10 @@ export abstract class BaseApp<TFactory = undefined> {
 
   #wiringApi(): Wiring {
     if (this.#wiring) return this.#wiring;
-    const app = this;
     const appName = this.constructor.name;
     this.#wiring = {
       appName,
-      get limits() {
-        return app.#limits;
-      },
+      limits: this.#limits,
       log: this.#log,
       enter: (resource) => this.#stacks.sync.push(resource, 'extension enter'),
       aenter: async (resource) => this.#stacks.async.push(await resource, 'extension aenter'),
@@ -447,7 +444,7 @@ export abstract class BaseApp<TFactory = undefined> {
     const { slots } = parseTemplate(info.path);
     const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
     let count = 0;
-    for (const [name, op] of Object.entries(table)) {
+    for (const [name, op] of Object.entries(table) as [string, { method: string; item: boolean; status: number }][]) {
       const operation = (instance as Record<string, unknown>)[name];
       if (operation === undefined) continue;
       const where = `${cls.name}.${name}`;
@@ -562,7 +559,7 @@ export abstract class BaseApp<TFactory = undefined> {
     const intercepts: { methods: ReadonlySet<string> | undefined; intercept: (ex: Exchange) => unknown }[] = [];
     for (const mw of this.#appMiddleware) {
       if (!mw.intercept) continue;
-      const hook = middlewareHook(mw, `${appName}.includeMiddleware`);
+      const hook = middlewareHook(mw);
       intercepts.push({ methods: mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined, intercept: (ex) => mw.intercept!(hook(ex)) });
     }
     for (const i of this.#intercepts) intercepts.push({ methods: i.methods ? new Set(i.methods) : undefined, intercept: (ex) => i.intercept(ex) });
@@ -597,7 +594,7 @@ function normalizeReturns(where: string, spec: OperationSpec): ResponseKindInfo[
   for (const entry of list) {
     const info = responseInfo(entry);
     if (info) out.push(info);
-    else if (entry && typeof entry === 'object' && 'kind' in entry && (entry as { kind: unknown }).kind === 'schema') {
+    else if (entry && typeof entry === 'object' && 'kind' in entry && (entry).kind === 'schema') {
       out.push(responseInfo(plainJson(entry as v.GenericSchema))!);
     } else {
       throw new WiringError(`${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`);
@@ -618,11 +615,35 @@ function checkMiddleware(where: string, mw: Middleware): void {
   if (mw.responseHeaders !== undefined && typeof mw.responseHeaders !== 'function' && typeof mw.responseHeaders !== 'object') throw new WiringError(`${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`);
 }
 
-/** Builds the `Request<H>` a hook receives (headers bound from the hook's own schema). */
-function middlewareHook(mw: Middleware, where: string): (ex: Exchange) => Request<unknown> {
+interface Hook {
+  /** The hook's request view; throws 400 when a required hook header is missing (cached per request). */
+  (ex: Exchange): Request<unknown>;
+  /** True when the view binds headers (and so can fail). */
+  readonly binds: boolean;
+}
+
+/** Builds the `Request<H>` a hook receives (headers bound from the hook's own schema, once per request). */
+function middlewareHook(mw: Middleware): Hook {
   const bind = mw.headers ? headersBinder(mw.headers, (issues) => new MalformedRequestError(toErrorReason('header', issues))) : undefined;
-  void where;
-  return (ex) => ({ headers: bind ? bind(ex.req) : {}, method: ex.method, path: ex.path, receivedAt: ex.receivedAt });
+  const key = Symbol('middleware request');
+  const hook = (ex: Exchange): Request<unknown> => {
+    if (!bind) return { headers: {}, method: ex.method, path: ex.path, receivedAt: ex.receivedAt };
+    const cached = ex.state[key] as Request<unknown> | undefined;
+    if (cached) return cached;
+    const request = { headers: bind(ex.req), method: ex.method, path: ex.path, receivedAt: ex.receivedAt };
+    ex.state[key] = request;
+    return request;
+  };
+  return Object.assign(hook, { binds: bind !== undefined });
+}
+
+/** Like the hook, but undefined instead of throwing (for headers and observers after the fact). */
+function softly(hook: Hook, ex: Exchange): Request<unknown> | undefined {
+  try {
+    return hook(ex);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Compiles a list of middleware into one contribution at an order position. */
@@ -632,13 +653,17 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
   const dynamic: ((ex: Exchange, status: number) => [string, string][] | undefined)[] = [];
   const intercepts: ((ex: Exchange) => unknown)[] = [];
   const observers: ((ex: Exchange, status: number, ms: number) => void)[] = [];
+  const early: Hook[] = [];
   for (const mw of list) {
     checkMiddleware(where, mw);
-    const hook = middlewareHook(mw, where);
+    const hook = middlewareHook(mw);
     const rh = mw.responseHeaders;
+    // A hook that reads headers binds them before the handler runs: a missing required header is a 400.
+    if (hook.binds && (typeof rh === 'function' || mw.observe)) early.push(hook);
     if (typeof rh === 'function') {
       dynamic.push((ex, status) => {
-        const out = rh(hook(ex), status);
+        const request = softly(hook, ex);
+        const out = request ? rh(request, status) : undefined;
         return out ? Object.entries(out).map(([k, val]) => [k.toLowerCase(), val]) : undefined;
       });
     } else if (rh) {
@@ -648,7 +673,12 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
       const methods = mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined;
       intercepts.push((ex) => (methods && !methods.has(ex.method) ? undefined : mw.intercept!(hook(ex))));
     }
-    if (mw.observe) observers.push((ex, status, ms) => mw.observe!(hook(ex), status, ms));
+    if (mw.observe) {
+      observers.push((ex, status, ms) => {
+        const request = softly(hook, ex);
+        if (request) mw.observe!(request, status, ms);
+      });
+    }
   }
   const contribution: { -readonly [K in keyof RouteContribution]: RouteContribution[K] } = { order };
   if (headers.length) contribution.headers = headers;
@@ -663,6 +693,7 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
     };
   }
   if (observers.length) contribution.observe = (ex, status, ms) => observers.forEach((o) => o(ex, status, ms));
+  if (early.length) contribution.before = (ex) => void early.forEach((hook) => hook(ex));
   return contribution;
 }
 

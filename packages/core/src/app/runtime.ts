@@ -45,13 +45,13 @@ export class CompiledRoute {
 
 /** The request path: built once when wiring finishes. */
 export class Runtime {
-  readonly #handlerCache = new Map<Function, ExceptionHandler | null>();
+  readonly #handlerCache = new Map<object, ExceptionHandler | null>();
 
   constructor(
     readonly router: Router<CompiledRoute>,
     readonly fallback: CompiledRoute,
     readonly appIntercepts: ReadonlyArray<{ methods: ReadonlySet<string> | undefined; intercept: (ex: Exchange) => unknown }>,
-    readonly handlers: ReadonlyMap<Function, ExceptionHandler>,
+    readonly handlers: ReadonlyMap<object, ExceptionHandler>,
     readonly handlerWriters: ReadonlyMap<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void>,
     readonly adapter: CompiledAdapter | undefined,
     readonly resolver: UrlResolver,
@@ -133,6 +133,8 @@ export class Runtime {
 
   #options(ex: ExchangeImpl, routes: ReadonlyMap<string, CompiledRoute>, allow: string, params: readonly string[]): void {
     ex.params = params;
+    // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
+    ex.compiled = routes.values().next().value;
     const head: HeaderList = ['allow', allow];
     for (const route of routes.values()) {
       if (!route.options) continue;
@@ -219,7 +221,7 @@ export class Runtime {
     const cached = this.#handlerCache.get(ctor);
     if (cached !== undefined) return cached ?? undefined;
     let found: ExceptionHandler | undefined;
-    for (let c: Function | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) {
+    for (let c: object | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null) {
       found = this.handlers.get(c);
       if (found) break;
     }
@@ -360,7 +362,13 @@ export class ExchangeImpl implements Exchange {
     for (let i = 0; i < tail.length; i++) headers.push(tail[i]!);
     if (route.dynamic) {
       for (const hook of route.dynamic) {
-        const pairs = hook(this, status);
+        let pairs: ReadonlyArray<readonly [string, string]> | undefined;
+        try {
+          pairs = hook(this, status);
+        } catch (error) {
+          // The response is already decided; a failing header hook cannot change it.
+          this.runtime.log.error(`${this.method} ${this.path}: a response-header hook failed (headers skipped)`, error);
+        }
         if (pairs) for (const [k, val] of pairs) headers.push(k, val);
       }
     }

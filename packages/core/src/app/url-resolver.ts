@@ -12,7 +12,7 @@ function first(value: string | string[] | undefined): string | undefined {
   return (comma < 0 ? v : v.slice(0, comma)).trim() || undefined;
 }
 
-const HOST = /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 const PREFIX = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]+)+$/;
 
 /** Reads `APP_BASE_URL` / `APP_TRUST_FORWARDED` once at wiring. */

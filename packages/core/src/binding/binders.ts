@@ -15,7 +15,7 @@ import { toHeaderName } from '../http';
 import { isMultipartFormData, MultipartError, parseBoundary, parseMultipart, type MultipartPart } from '../multipart';
 import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
-import { hasDefault, isOptional, node, objectEntries, type SchemaNode } from '../schema/introspect';
+import { hasDefault, isOptional, node, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { formPartInfo } from './form';
 import { isJsonMediaType, parseJsonBody, readBody } from './body';
@@ -99,8 +99,8 @@ export function headersBinder(
 function renameFirstPathKey(issue: v.BaseIssue<unknown>, names: Map<string, string>): v.BaseIssue<unknown> {
   const first = issue.path?.[0];
   if (!first || typeof first.key !== 'string' || !names.has(first.key)) return issue;
-  const path = [{ ...first, key: names.get(first.key)! }, ...issue.path!.slice(1)] as unknown as typeof issue.path;
-  return { ...issue, path } as v.BaseIssue<unknown>;
+  const path = [{ ...first, key: names.get(first.key)! }, ...issue.path.slice(1)] as unknown as typeof issue.path;
+  return { ...issue, path };
 }
 
 /** Binds cookies by verbatim, case-sensitive name. */
@@ -210,7 +210,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       kind: info ? (info.file ? 'file' : 'part') : 'plain',
       many: !info && fieldCoercion(field).many,
       optional: isOptional(field),
-      coercion: fieldCoercion(info?.value ? node(info.value) : (field as SchemaNode)),
+      coercion: fieldCoercion(info?.value ? node(info.value) : (field)),
       value: info?.value ? validator(info.value) : undefined,
       headers: headerSchema ? headersBinder(headerSchema, (issues) => new ValidationFailedError(toErrorReason('form', issues))) : undefined,
     };

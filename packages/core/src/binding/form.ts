@@ -67,7 +67,7 @@ export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = und
 /** The marker info of a form field schema, if it is a FormPart/FileFormPart. */
 export function formPartInfo(schema: unknown): FormPartInfo | undefined {
   let s = schema as { [kFormPart]?: FormPartInfo; wrapped?: unknown } | undefined;
-  while (s && !s[kFormPart] && s.wrapped) s = s.wrapped as typeof s;
+  while (s && !s[kFormPart] && s.wrapped) s = s.wrapped;
   return s?.[kFormPart];
 }
 

@@ -360,7 +360,7 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
 
   constructor(params: object) {
     super();
-    this.#params = { ...params } as Record<string, unknown>;
+    this.#params = { ...params };
     this.message = `${this.constructor.name} (${this.status})`;
   }
 

@@ -72,7 +72,7 @@ export interface ResponseCompileContext {
   readonly path: string;
   readonly where: string;
   readonly defaultStatus: number;
-  fail(problem: string, fix: string): never;
+  readonly fail: (problem: string, fix: string) => never;
 }
 /** Writes one returned value: `start(status, headers)` sends the head; then write the body. */
 export type CustomWriter = (value: unknown, out: ResponseSink) => void | Promise<void>;
@@ -86,7 +86,7 @@ export interface ResponseSink {
 }
 
 function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
-  return { [kResponseKind]: info } as ResponseSpec<T>;
+  return { [kResponseKind]: info };
 }
 
 type HeadersOut<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;

@@ -21,6 +21,13 @@ import {
 /** Writes a handler's returned value. */
 export type Writer = (value: unknown, ex: Exchange) => void | Promise<void>;
 
+/** A header value's text: strings verbatim, objects as JSON, scalars via String(). */
+function headerText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
 /** Writes typed response headers into a header list. */
 export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
 
@@ -35,7 +42,7 @@ export function compileTypedHeaders(schema: v.GenericSchema | undefined): TypedH
     for (const [key, wire] of fields) {
       const value = obj[key];
       if (value === undefined || value === null) continue;
-      const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as number | boolean | bigint);
+      const text = headerText(value);
       assertHeaderValue(wire, text);
       out.push(wire, text);
     }
@@ -116,7 +123,7 @@ export interface WriterContext {
   readonly where: string;
   readonly method: string;
   readonly path: string;
-  fail(problem: string, fix: string): never;
+  readonly fail: (problem: string, fix: string) => never;
 }
 
 const JSON_TYPE = 'application/json';
@@ -225,7 +232,7 @@ function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
   if (headers === null || typeof headers !== 'object') return;
   for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
     if (value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value as number);
+    const text = headerText(value);
     const wire = toHeaderName(key);
     assertHeaderValue(wire, text);
     out.push(wire, text);

@@ -102,6 +102,14 @@ describe('path rules at compile time', () => {
     void App;
   });
 
+  it('rejects a defaulted or optional path field', () => {
+    class Widgets extends Resource('/widgets') {
+      // @ts-expect-error widget_id has a default
+      readOne = this.operation({ path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+    }
+    void Widgets;
+  });
+
   it('accepts item fields beyond the slots on item operations', () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
       readOne = this.operation({ path: Struct('PartPath', { widget_id: v.string(), part_id: v.number() }), returns: Widget }, ({ path }) => {

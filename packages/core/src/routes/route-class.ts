@@ -90,9 +90,16 @@ export interface Operation<S extends OperationSpec = OperationSpec, TExtra exten
 /** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
 export type ExactOperation = Operation<OperationSpec, never>;
 
-type SpecCheck<S, TPath extends string> = [MissingSlots<S, TPath>] extends [never]
+type OptionalKinds = v.OptionalSchema<v.GenericSchema, unknown> | v.ExactOptionalSchema<v.GenericSchema, unknown> | v.NullishSchema<v.GenericSchema, unknown> | v.UndefinedableSchema<v.GenericSchema, unknown>;
+type DefaultedPathFields<S> = S extends { readonly path: infer P } ? { [K in keyof EntriesOf<P>]: EntriesOf<P>[K] extends OptionalKinds ? K : never }[keyof EntriesOf<P>] : never;
+declare const defaultedPathFields: unique symbol;
+
+type SpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>] extends [never]
   ? unknown
-  : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` };
+  : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` }) &
+  ([DefaultedPathFields<S>] extends [never]
+    ? unknown
+    : { readonly [defaultedPathFields]: `path fields cannot be optional or defaulted: ${DefaultedPathFields<S> & string}` });
 
 /** Class-level options of `Resource(...)` and `Endpoint(...)`. */
 export interface RouteClassOptions {
@@ -119,7 +126,7 @@ abstract class RouteBase<TPath extends string> {
     spec: S & SpecCheck<S, TPath>,
     handler: Handler<S>,
   ): Operation<S, ExtraFields<S, TPath>> {
-    return { [kOperation]: true, spec, handler: handler as (input: never) => unknown };
+    return { [kOperation]: true, spec, handler: handler };
   }
 }
 
@@ -169,7 +176,7 @@ export function Resource<const TPath extends string>(path: TPath, options: Route
   abstract class ResourceBase extends RouteBase<TPath> {}
   const info: RouteClassInfo = { kind: 'resource', path, ref: options.ref, meta: options.meta };
   Object.defineProperty(ResourceBase, kRouteClass, { value: info });
-  return ResourceBase as unknown as ResourceClass<TPath>;
+  return ResourceBase;
 }
 
 /**
@@ -186,7 +193,7 @@ export function Endpoint<const TPath extends string>(path: TPath, options: Route
   abstract class EndpointBase extends RouteBase<TPath> {}
   const info: RouteClassInfo = { kind: 'endpoint', path, ref: options.ref, meta: options.meta };
   Object.defineProperty(EndpointBase, kRouteClass, { value: info });
-  return EndpointBase as unknown as EndpointClass<TPath>;
+  return EndpointBase;
 }
 
 /** The route-class info of an instance, or undefined when it is not a Resource/Endpoint. */

@@ -15,7 +15,7 @@ export interface SchemaNode {
 }
 
 export function node(schema: v.GenericSchema | v.GenericSchemaAsync): SchemaNode {
-  return schema as unknown as SchemaNode;
+  return schema;
 }
 
 const WRAPPERS = new Set(['optional', 'exact_optional', 'nullish', 'nullable', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
@@ -87,6 +87,6 @@ export function arrayItem(schema: SchemaNode): SchemaNode | undefined {
 
 /** The entries of an object schema, or undefined when it is not an object schema. */
 export function objectEntries(schema: v.GenericSchema | SchemaNode): Record<string, SchemaNode> | undefined {
-  const s = unwrap(schema as SchemaNode);
+  const s = unwrap(schema);
   return s.type === 'object' || s.type === 'strict_object' || s.type === 'loose_object' ? s.entries : undefined;
 }

@@ -26,14 +26,14 @@ function formatPath(source: SourceLabel, issue: v.BaseIssue<unknown>): string {
   if (source === 'json') {
     let out = '$';
     for (const item of keys) {
-      const key = item.key as unknown;
+      const key = item.key;
       if (typeof key === 'number') out += `[${key}]`;
       else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += `.${key}`;
       else out += `[${JSON.stringify(String(key))}]`;
     }
     return out;
   }
-  const name = keys.map((k) => String(k.key as unknown)).join('.');
+  const name = keys.map((k) => String(k.key)).join('.');
   const label = source === 'query' ? 'query parameter' : source;
   return `${label} ${name}`.trim();
 }

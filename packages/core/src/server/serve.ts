@@ -40,7 +40,8 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
   const limits = app.limits;
   const server = createServer(
     {
-      headersTimeout: limits.headersTimeoutMs,
+      // node:http requires headersTimeout <= requestTimeout
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: 5_000,
     },
