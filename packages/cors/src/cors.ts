@@ -111,10 +111,11 @@ export class CORS implements MountOptionValue {
       throw new WiringError(`${where}: allowCredentials with allowOrigins '*'. Fix: list the exact origins that may send credentials.`);
     }
     if (!this.wildcard) {
-      if (!Array.isArray(this.allowOrigins) || this.allowOrigins.length === 0) {
+      const list: readonly string[] = Array.isArray(this.allowOrigins) ? (this.allowOrigins as readonly string[]) : [];
+      if (list.length === 0) {
         throw new WiringError(`${where}: allowOrigins must be '*' or a non-empty list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`);
       }
-      for (const origin of this.allowOrigins) {
+      for (const origin of list) {
         if (origin === 'null') throw new WiringError(`${where}: the "null" origin is never allowed (sandboxed documents and file: pages share it). Fix: remove it.`);
         if (!ORIGIN.test(origin) || Number(origin.split(':')[2] ?? 0) > 65535) {
           throw new WiringError(`${where}: ${JSON.stringify(origin)} is not an origin. Fix: write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example".`);
