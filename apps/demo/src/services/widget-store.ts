@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { createRequire } from 'node:module';
+import type * as Sqlite from 'node-sqlite3-wasm';
 import { DuplicateNameError } from '../errors';
 import type { Widget } from '../models';
 
@@ -10,6 +11,10 @@ interface Row {
   name: string;
   price_cents: number;
 }
+
+// node-sqlite3-wasm is CommonJS; load it the same way under Node and under vitest.
+const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as typeof Sqlite;
+type Database = Sqlite.Database;
 
 const toWidget = (row: Row): Widget => ({ id: row.id, name: row.name, priceCents: row.price_cents });
 
