@@ -161,7 +161,7 @@ describe('lifecycle', () => {
   it('opens the SQLite store through the factory and closes it at shutdown', async () => {
     const { Factory } = await import('../src/factory');
     const { FactoryHarness } = await import('@api/testing');
-    const harness = await FactoryHarness.open(Factory);
+    const harness = new FactoryHarness(Factory);
     const store = harness.factory.createWidgetStore(':memory:');
     expect(store.isOpen).toBe(true);
     await harness.close();
