@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
@@ -120,6 +121,34 @@ describe('limits', () => {
     });
     expect(result.status).toBe(408);
     expect(JSON.parse(result.body)).toEqual({ type: 'request-timeout', title: 'Request timeout', status: 408 });
+  });
+
+  it('answers 408 with a Problem when the request head does not arrive in time', async () => {
+    const running = await serve(new App({ logger: memoryLogger(), limits: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } }), { port: 0, signals: false, quiet: true });
+    servers.push(running);
+    const started = Date.now();
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect(running.port, '127.0.0.1', () => socket.write('GET /sink HTTP/1.1\r\nHost: x\r\n'));
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString()));
+      socket.on('close', () => resolve(out));
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(text.startsWith('HTTP/1.1 408 Request Timeout\r\n')).toBe(true);
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('{"type":"request-timeout","title":"Request timeout","status":408}');
+  });
+
+  it('answers an unparseable request with a 400 Problem', async () => {
+    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    servers.push(running);
+    const text = await new Promise<string>((resolve) => {
+      const socket = connect(running.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let out = '';
+      socket.on('data', (d: Buffer) => (out += d.toString()));
+      socket.on('close', () => resolve(out));
+    });
+    expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'malformed-request', status: 400 });
   });
 
   it('never accepts a zero or negative limit', () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
+import { MalformedRequestError, RequestHeaderFieldsTooLargeError, RequestTimeoutError, type HTTPError } from '../errors/http-error';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -23,9 +24,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const PROBLEM = (status: number, type: string, title: string): string => {
-  const body = JSON.stringify({ type, title, status });
-  return `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+/** A raw HTTP/1.1 Problem answer for errors node:http reports before there is a request object. */
+const PROBLEM = (error: HTTPError, reason: string): string => {
+  const body = error.problemJson();
+  return `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 };
 
 /**
@@ -44,6 +46,8 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: 5_000,
+      // How often node:http checks the timeouts above (its default, 30 s, would let them overrun).
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
     },
     app.listener,
   );
@@ -56,10 +60,13 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       return;
     }
     const code = error.code;
-    if (code === 'HPE_HEADER_OVERFLOW') socket.end(PROBLEM(431, 'request-header-fields-too-large', 'Request Header Fields Too Large'));
-    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(PROBLEM(408, 'request-timeout', 'Request Timeout'));
+    if (code === 'HPE_HEADER_OVERFLOW') socket.end(PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large'));
+    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(PROBLEM(new RequestTimeoutError(), 'Request Timeout'));
     else if (code === 'ECONNRESET') socket.destroy();
-    else socket.end(PROBLEM(400, 'malformed-request', 'Bad Request'));
+    else {
+      const reason = 'The request could not be parsed as HTTP/1.1';
+      socket.end(PROBLEM(new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] }), 'Bad Request'));
+    }
   });
   const log = (message: string): void => {
     if (!options.quiet) console.log(message);
