@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
@@ -123,6 +125,22 @@ describe('serve()', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
     await running.close();
+    expect(events.at(-1)).toBe('close db');
+  });
+
+  it('works as a plain http.createServer listener, starting the app on the first request', async () => {
+    const app = new App({ logger: memoryLogger() });
+    const server = createServer(app.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(app.serving).toBe(false);
+    const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${port}/healthz`), fetch(`http://127.0.0.1:${port}/healthz`)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await a.json()).toEqual({ status: 'ok' });
+    expect(app.wires).toBe(1);
+    expect(app.serving).toBe(true);
+    await new Promise((resolve) => server.close(resolve));
+    await app.close();
     expect(events.at(-1)).toBe('close db');
   });
 

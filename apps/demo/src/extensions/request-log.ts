@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { defineExtension, Struct, type Extension, type Logger } from '@api/core';
+import { defineExtension, defineMiddleware, Struct, type Extension, type Logger, type Request } from '@api/core';
 
-const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/))) });
-const kRequestId = Symbol('requestId');
+const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.string()) });
+const VALID_ID = /^[\w.-]{1,128}$/;
 
 /** What the extension records per request (exposed for tests). */
 export interface RequestLogLine {
@@ -15,7 +15,8 @@ export interface RequestLogLine {
 }
 
 /**
- * A third-party-style extension written only against core's public extension API: every
+ * A third-party-style extension written only against core's public API: it compiles one
+ * middleware object and contributes it to every route (unrouted answers included). Each
  * response carries `x-request-id` (the caller's, when it sent a valid one, else a fresh UUID),
  * and one log line is written per request.
  */
@@ -24,30 +25,28 @@ export function requestLog(options: { logger?: Logger; sink?: RequestLogLine[] }
     name: 'request-log',
     setup(wiring) {
       const log = options.logger ?? wiring.log;
-      const bindHeaders = wiring.headerBinder(RequestIdHeaders, 'request-log');
-      const idOf = (ex: { req: Parameters<typeof bindHeaders>[0]; state: Record<string | symbol, unknown> }): string => {
-        let id = ex.state[kRequestId] as string | undefined;
+      // The request view is built once per request, so it can key the request's id.
+      const ids = new WeakMap<Request<unknown>, string>();
+      const idOf = (request: Request<{ x_request_id?: string | undefined }>): string => {
+        let id = ids.get(request);
         if (id === undefined) {
-          let sent: string | undefined;
-          try {
-            sent = bindHeaders(ex.req).x_request_id;
-          } catch {
-            sent = undefined; // an invalid id is replaced, never echoed
-          }
-          id = sent ?? randomUUID();
-          ex.state[kRequestId] = id;
+          const sent = request.headers.x_request_id;
+          id = sent !== undefined && VALID_ID.test(sent) ? sent : randomUUID(); // an invalid id is replaced, never echoed
+          ids.set(request, id);
         }
         return id;
       };
-      wiring.addContributor(() => ({
-        order: 25,
-        dynamicHeaders: (ex) => [['x-request-id', idOf(ex)]],
-        observe: (ex, status, durationMs) => {
-          const line: RequestLogLine = { requestId: idOf(ex), method: ex.method, path: ex.path, status, durationMs };
+      const middleware = defineMiddleware({
+        headers: RequestIdHeaders,
+        responseHeaders: (request) => ({ 'x-request-id': idOf(request) }),
+        observe: (request, status, durationMs) => {
+          const line: RequestLogLine = { requestId: idOf(request), method: request.method, path: request.path, status, durationMs };
           options.sink?.push(line);
           log.info(`${line.method} ${line.path} ${status} ${durationMs.toFixed(1)}ms id=${line.requestId}`);
         },
-      }));
+      });
+      const contribution = wiring.compileMiddleware('request-log', [middleware], 25);
+      wiring.addContributor(() => contribution);
     },
   });
 }

@@ -132,6 +132,24 @@ describe('Location', () => {
   });
 });
 
+describe('mount options follow what is installed', () => {
+  it('has no auth or cors option unless their packages are imported', () => {
+    class Health extends Endpoint('/healthz') {
+      get = this.operation({ returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+    }
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Health(), { middleware: [], limits: { maxBodyBytes: 10 } });
+        // @ts-expect-error `auth` exists only when @api/auth is imported
+        this.includeEndpoint(new Health(), { auth: {} });
+        // @ts-expect-error `cors` exists only when @api/cors is imported
+        this.includeEndpoint(new Health(), { cors: {} });
+      }
+    }
+    void App;
+  });
+});
+
 describe('BaseApp', () => {
   it('requires wire()', () => {
     // @ts-expect-error non-abstract class does not implement wire
