@@ -91,18 +91,23 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   let bindCookies: ((req: Exchange['req']) => unknown) | undefined;
   const unauthenticated = (): Error => new AuthenticationRequiredError();
 
-  const resolve = async (ex: Pick<Exchange, 'req'>): Promise<unknown> => {
-    const input: { headers?: unknown; cookies?: unknown } = {};
-    // A required header or cookie that is missing is a 401 before authenticate runs.
-    if (bindHeaders) input.headers = bindHeaders(ex.req);
-    if (bindCookies) input.cookies = bindCookies(ex.req);
-    const user = await def.authenticate(input);
+  const settle = (user: unknown): unknown => {
     if (user === null || user === undefined) {
       if (!anonymous) throw new AuthenticationRequiredError();
       return null;
     }
     return user;
   };
+  // Synchronous authenticators stay synchronous: no promise on the request path unless needed.
+  const resolveNow = (ex: Pick<Exchange, 'req'>): unknown => {
+    const input: { headers?: unknown; cookies?: unknown } = {};
+    // A required header or cookie that is missing is a 401 before authenticate runs.
+    if (bindHeaders) input.headers = bindHeaders(ex.req);
+    if (bindCookies) input.cookies = bindCookies(ex.req);
+    const user = def.authenticate(input);
+    return user instanceof Promise ? user.then(settle) : settle(user);
+  };
+  const resolve = async (ex: Pick<Exchange, 'req'>): Promise<unknown> => resolveNow(ex);
 
   const compile = ({ route, wiring }: MountContext): RouteContribution => {
     const where = `${route.owner}.${route.operation}`;
@@ -130,7 +135,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
       }
     }
     const facts: AuthFacts = { kind: def.kind, scheme, anonymous, userSchema: def.user };
-    return { order: 50, sources: { user: resolve }, facts: { auth: facts } };
+    return { order: 50, sources: { user: resolveNow }, facts: { auth: facts } };
   };
 
   return {

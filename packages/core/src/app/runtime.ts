@@ -20,6 +20,9 @@ import type { ExceptionHandler } from './exception-handler';
 import type { Limits } from './limits';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
+// The router's answers carry no per-request data: one instance each serves every miss.
+const NOT_FOUND = new NotFoundError();
+const METHOD_NOT_ALLOWED = new MethodNotAllowedError();
 
 /** A route compiled at wiring: every decision is already made. */
 export class CompiledRoute {
@@ -77,7 +80,7 @@ export class Runtime {
     const q = url.indexOf('?');
     const ex = new ExchangeImpl(this, req, res, req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q + 1));
     this.inFlight++;
-    res.once('close', () => this.#done());
+    res.once('close', this.#onClose);
     if (this.draining) res.setHeader('connection', 'close');
     if (req.rawHeaders.length > this.limits.maxHeaders * 2) {
       ex.fail(new RequestHeaderFieldsTooLargeError());
@@ -89,6 +92,8 @@ export class Runtime {
     }
     this.route(ex);
   }
+
+  readonly #onClose = (): void => this.#done();
 
   #done(): void {
     this.inFlight--;
@@ -114,7 +119,7 @@ export class Runtime {
   route(ex: ExchangeImpl): void {
     const match = this.router.find(ex.method, ex.path);
     if (match === undefined) {
-      ex.fail(new NotFoundError());
+      ex.fail(NOT_FOUND);
       return;
     }
     if (ex.method === 'OPTIONS') {
@@ -123,7 +128,7 @@ export class Runtime {
     }
     const route = match.route;
     if (route === undefined) {
-      ex.fail(new MethodNotAllowedError(), ['allow', match.entry.allow]);
+      ex.fail(METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
       return;
     }
     ex.params = match.params;

@@ -158,7 +158,7 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 /** The body-reading binders share one read per request. */
 function bodyOf(ex: Exchange, limits: Limits): Promise<Buffer> {
   const state = ex.state as { [kBody]?: Promise<Buffer> };
-  return (state[kBody] ??= readBody(ex.req, limits.maxBodyBytes, limits.requestTimeoutMs));
+  return (state[kBody] ??= readBody(ex.req, limits.maxBodyBytes));
 }
 const kBody = Symbol('body');
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MalformedRequestError, PayloadTooLargeError, RequestTimeoutError } from '../errors/http-error';
+import { MalformedRequestError, PayloadTooLargeError } from '../errors/http-error';
 
 function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });
@@ -8,20 +8,18 @@ function malformed(reason: string): MalformedRequestError {
 /**
  * Reads a request body into one Buffer, refusing more than `limit` bytes (413) — from the
  * declared `content-length` before reading anything, or as soon as the stream crosses it.
+ * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new PayloadTooLargeError());
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const timer = setTimeout(() => finish(new RequestTimeoutError()), timeoutMs);
-    timer.unref();
     const finish = (error: Error | undefined): void => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);

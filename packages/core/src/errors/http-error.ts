@@ -31,11 +31,26 @@ export interface ErrorBodyAdapter<TSchema extends v.GenericSchema = v.GenericSch
 }
 
 /**
+ * An `Error` whose construction skips stack capture: HTTP errors are answers, not bugs, and
+ * capturing a stack costs more than the rest of a 404 (they are never logged as failures).
+ */
+const StacklessError = function StacklessError(this: unknown, message?: string): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Reflect.construct(Error, message === undefined ? [] : [message], new.target ?? StacklessError) as Error;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+} as unknown as new (message?: string) => Error;
+StacklessError.prototype = Object.create(Error.prototype, { constructor: { value: StacklessError, writable: true, configurable: true } }) as Error;
+
+/**
  * The abstract root of every framework error. Every concrete error declares its status.
  * Never subclass the root directly: use `HTTPError.define`, `DataclassHTTPError.define` or
  * `StructHTTPError.define`.
  */
-export abstract class BaseHTTPError extends Error {
+export abstract class BaseHTTPError extends StacklessError {
   /** The HTTP status; declared once on the class. */
   static readonly status: number = 500;
 
@@ -63,6 +78,7 @@ export interface CompiledAdapter {
 
 const PROBLEM_JSON = 'application/problem+json';
 const staticBodies = new WeakMap<object, string>();
+const problemHeads = new WeakMap<object, string>();
 
 function checkStatus(where: string, status: number): void {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
@@ -122,8 +138,14 @@ export abstract class HTTPError extends BaseHTTPError {
   }
 
   private problemHead(): string {
-    const docs = this.docs;
-    return `{"type":${JSON.stringify(this.type)},"title":${JSON.stringify(this.title)},"status":${this.status}${docs === undefined ? '' : `,"docs":${JSON.stringify(docs)}`}`;
+    const cls = this.constructor;
+    let head = problemHeads.get(cls);
+    if (head === undefined) {
+      const docs = this.docs;
+      head = `{"type":${JSON.stringify(this.type)},"title":${JSON.stringify(this.title)},"status":${this.status}${docs === undefined ? '' : `,"docs":${JSON.stringify(docs)}`}`;
+      problemHeads.set(cls, head);
+    }
+    return head;
   }
 
   render(adapter?: CompiledAdapter): RenderedError {
@@ -148,12 +170,20 @@ export abstract class HTTPError extends BaseHTTPError {
       static override readonly status = options.status;
       static override readonly docs = options.docs;
       constructor(message?: string) {
-        super(message ?? options.title);
+        super(message);
       }
     }
     return Defined;
   }
 }
+
+// `message` reads the detail (parameterized) or the title, computed only when someone asks.
+Object.defineProperty(HTTPError.prototype, 'message', {
+  configurable: true,
+  get(this: HTTPError): string {
+    return this.detail ?? this.title;
+  },
+});
 
 /** Renders a `str.format`-style template: `{name}` placeholders, `{{` / `}}` literal braces. */
 export function renderTemplate(template: string, params: Record<string, unknown>): string {
@@ -237,7 +267,6 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   constructor(params: TParams) {
     super();
     this.#params = params;
-    this.message = this.detail ?? '';
   }
 
   /** The typed params of this occurrence. */
