@@ -332,8 +332,10 @@ async function runSlow(route: CompiledRoute, ex: ExchangeImpl): Promise<void> {
     if (value instanceof Promise) value = await value;
     input[keys[i]!] = value;
   }
-  const out = await route.handler!(input);
-  await route.write!(out, ex);
+  let out = route.handler!(input);
+  if (out instanceof Promise) out = await out;
+  const written = route.write!(out, ex);
+  if (written instanceof Promise) await written;
 }
 
 /** The per-request context. */

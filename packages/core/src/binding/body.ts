@@ -22,8 +22,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       done = true;
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
+        req.off('error', onError);
       if (error) {
         // Stop buffering; Node discards the rest of the body once the response is sent.
         req.resume();
@@ -36,12 +35,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       else chunks.push(chunk);
     };
     const onEnd = (): void => finish(undefined);
+    // A client that disconnects mid-body surfaces as 'error' (ECONNRESET / aborted).
     const onError = (): void => finish(malformed('The request body could not be read'));
-    const onAborted = (): void => finish(malformed('The request body was cut short'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-    req.on('aborted', onAborted);
   });
 }
 
@@ -88,14 +86,16 @@ export function hasPrototypeKeys(value: unknown): boolean {
 export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
   const text = body.toString('utf8');
   if (text.trim().length === 0) throw malformed('The request body is empty; expected JSON');
-  if (jsonDepthExceeds(text, maxDepth)) throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
+  // Valid JSON nested deeper than maxDepth needs at least 2 × (maxDepth + 1) characters.
+  if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth)) throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw malformed('The request body is not valid JSON');
   }
-  if ((text.includes('__proto__') || text.includes('prototype')) && hasPrototypeKeys(value)) {
+  // One scan finds both "__proto__" and "prototype"; the exact walk runs only then.
+  if (text.includes('proto') && hasPrototypeKeys(value)) {
     throw malformed('JSON keys "__proto__" and "constructor.prototype" are not accepted');
   }
   return value;
