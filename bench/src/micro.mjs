@@ -197,6 +197,8 @@ if (!existsSync(join(BENCH, 'servers/api.mjs'))) {
     if (typeof api.listener === 'function') {
       viaListener('api', api.listener);
       viaFakes('api-fake', api.listener);
+      // Same routes, plus middleware/auth/CORS mounted on other paths: /info must not pay for them.
+      viaFakes('api-busy-fake', (await server('api-busy')).listener);
     } else notes.push('servers/api.mjs exports no `listener` ((req, res) function): @api is skipped.');
   } catch (e) {
     notes.push(`servers/api.mjs does not load (${e.message}): @api is skipped.`);

@@ -41,7 +41,7 @@ const WIRERS = {
         }
       }
       // Wiring happens by the time serve() has resolved (listening on an ephemeral port).
-      await serve(new App(), { port: 0, host: '127.0.0.1' });
+      await serve(new App(), { port: 0, host: '127.0.0.1', quiet: true, signals: false });
     };
   },
   async fastify(n) {
