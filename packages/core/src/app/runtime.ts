@@ -11,7 +11,7 @@ import {
   type RenderedError,
 } from '../errors/http-error';
 import type { Exchange, HeaderList, Logger, RouteInfo, SourceResolver, BeforeStep, UpgradeRoute } from '../extension/types';
-import type { Router } from '../routing/router';
+import { pick, type Router } from '../routing/router';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc, type Writer } from '../responses/writers';
@@ -80,7 +80,8 @@ export class Runtime {
     const q = url.indexOf('?');
     const ex = new ExchangeImpl(this, req, res, req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q + 1));
     this.inFlight++;
-    res.once('close', this.#onClose);
+    // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
+    res.on('close', this.#onClose);
     if (this.draining) res.setHeader('connection', 'close');
     if (req.rawHeaders.length > this.limits.maxHeaders * 2) {
       ex.fail(new RequestHeaderFieldsTooLargeError());
@@ -117,6 +118,16 @@ export class Runtime {
   }
 
   route(ex: ExchangeImpl): void {
+    // Exact paths first, without allocating a match.
+    const entry = this.router.findStatic(ex.path);
+    if (entry !== undefined && ex.method !== 'OPTIONS') {
+      const route = pick(entry, ex.method);
+      if (route !== undefined) {
+        ex.compiled = route;
+        runRoute(route, ex);
+        return;
+      }
+    }
     const match = this.router.find(ex.method, ex.path);
     if (match === undefined) {
       ex.fail(NOT_FOUND);

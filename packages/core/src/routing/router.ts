@@ -110,6 +110,11 @@ export class Router<R> {
     return this.#entries;
   }
 
+  /** The entry of a static path (no allocation: the hot path for exact routes). */
+  findStatic(path: string): PathEntry<R> | undefined {
+    return this.#static.get(path);
+  }
+
   /** Finds the route for `method` at `path` (HEAD falls back to GET). */
   find(method: string, path: string): Match<R> | undefined {
     const entry = this.#static.get(path);
@@ -155,7 +160,8 @@ export class Router<R> {
 
 const EMPTY: readonly string[] = Object.freeze([]);
 
-function pick<R>(entry: PathEntry<R>, method: string): R | undefined {
+/** The route of an entry for a method; HEAD falls back to GET. */
+export function pick<R>(entry: PathEntry<R>, method: string): R | undefined {
   const route = entry.methods.get(method);
   if (route !== undefined || method !== 'HEAD') return route;
   return entry.methods.get('GET');
