@@ -1,11 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../config/tsup';
 
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  // Workspace packages are bundled from their built dist; the SQLite driver stays external (wasm file).
-  external: ['node-sqlite3-wasm'],
-});
+// The demo is an app: one entry, no .d.ts; the SQLite driver stays external (it loads its .wasm file).
+export default packageBuild({ entry: ['src/main.ts'], dts: false, external: ['node-sqlite3-wasm'] });

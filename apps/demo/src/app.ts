@@ -65,7 +65,11 @@ const EXPOSED = ['location', 'link', 'x-request-id'];
 
 /** `DEMO_CORS_ORIGINS=https://a.example,https://b.example` → an allow-list with credentials; unset → wildcard. */
 export function corsFromEnv(origins: string | undefined): CORS {
-  const list = origins?.split(',').map((o) => o.trim()).filter(Boolean) ?? [];
+  const list =
+    origins
+      ?.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean) ?? [];
   return list.length === 0
     ? new CORS({ allowOrigins: '*', exposeHeaders: EXPOSED })
     : new CORS({ allowOrigins: list, allowCredentials: true, exposeHeaders: EXPOSED });

@@ -26,18 +26,24 @@ export function authenticators(users: Users) {
   };
   return {
     /** Gating bearer auth: 401 `authentication-required` without a header, `invalid-token` for a bad one. */
-    tokenAuth: bearerAuth({ headers: Credentials, user: User, authenticate: ({ headers }) => lookup(bearerToken(headers.authorization)) }),
+    tokenAuth: bearerAuth({
+      headers: Credentials,
+      user: User,
+      authenticate: ({ headers }) => lookup(bearerToken(headers.authorization)),
+    }),
     /** Optional bearer auth: no header → anonymous (`user: null`); a bad token is still 401. */
     optionalTokenAuth: bearerAuth({
       headers: OptionalCredentials,
       user: v.nullable(User),
-      authenticate: ({ headers }) => (headers.authorization === undefined ? null : lookup(bearerToken(headers.authorization))),
+      authenticate: ({ headers }) =>
+        headers.authorization === undefined ? null : lookup(bearerToken(headers.authorization)),
     }),
     /** Cookie auth on the `session_id` cookie (browsers, and the chat WebSocket later). */
     sessionAuth: cookieAuth({
       cookies: SessionCookies,
       user: User,
-      authenticate: ({ cookies }) => users.get(cookies.session_id) ?? raise(new AuthenticationRequiredError()),
+      authenticate: ({ cookies }) =>
+        users.get(cookies.session_id) ?? raise(new AuthenticationRequiredError()),
     }),
   };
 }

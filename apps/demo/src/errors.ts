@@ -12,7 +12,11 @@ export class WidgetNotFoundError extends DataclassHTTPError.define(WidgetNotFoun
 }) {}
 
 /** 401 for a token that is present but unknown. */
-export class InvalidTokenError extends HTTPError.define({ type: 'invalid-token', title: 'Invalid token', status: 401 }) {}
+export class InvalidTokenError extends HTTPError.define({
+  type: 'invalid-token',
+  title: 'Invalid token',
+  status: 401,
+}) {}
 
 /** Raised by the store when a unique widget name is taken (translated to 409 by a handler). */
 export class DuplicateNameError extends Error {

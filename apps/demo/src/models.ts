@@ -18,7 +18,11 @@ export const WidgetPatch = Struct('WidgetPatch', {
 });
 
 /** A stored widget. */
-export const Widget = Struct('Widget', { id: v.string(), ...WidgetIn.entries }, { description: 'A widget in the catalogue.' });
+export const Widget = Struct(
+  'Widget',
+  { id: v.string(), ...WidgetIn.entries },
+  { description: 'A widget in the catalogue.' },
+);
 export type Widget = v.InferOutput<typeof Widget>;
 
 /** Path of an item route; slots are snake_case. */
@@ -37,7 +41,10 @@ export const Deleted = Struct('Deleted', { id: v.string(), deleted: v.literal(tr
 export const Health = Struct('Health', { status: v.string() });
 
 /** The multipart body of POST /form-raw-headers. */
-export const BlobHeaders = Struct('BlobHeaders', { content_type: v.optional(v.string()), x_checksum: v.optional(v.string()) });
+export const BlobHeaders = Struct('BlobHeaders', {
+  content_type: v.optional(v.string()),
+  x_checksum: v.optional(v.string()),
+});
 
 /** What POST /form-raw-headers reports about the request and its `blob` part. */
 export const FormReport = Struct('FormReport', {
@@ -45,7 +52,10 @@ export const FormReport = Struct('FormReport', {
   partHeaderNames: v.array(v.string()),
   partChecksumValues: v.array(v.string()),
   partContentType: v.nullable(v.string()),
-  partTypedHeaders: Struct('PartTypedHeaders', { contentType: v.nullable(v.string()), xChecksum: v.nullable(v.string()) }),
+  partTypedHeaders: Struct('PartTypedHeaders', {
+    contentType: v.nullable(v.string()),
+    xChecksum: v.nullable(v.string()),
+  }),
 });
 
 /** POST /session body. */

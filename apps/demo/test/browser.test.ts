@@ -17,11 +17,16 @@ let browser: Browser;
 let pagePort: number;
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   pages = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<!doctype html><title>second origin</title><p>calls the API</p>');
@@ -30,12 +35,18 @@ beforeAll(async () => {
   process.env.DEMO_DB = ':memory:';
   // The allowed origin is http://localhost:<pagePort>; http://127.0.0.1:<pagePort> is another origin.
   const policy = new CORS({ allowOrigins: [`http://localhost:${pagePort}`], allowCredentials: true });
-  api = await serve(new DemoApp({ cors: policy, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }), {
-    port: 0,
-    host: '127.0.0.1',
-    signals: false,
-    quiet: true,
-  });
+  api = await serve(
+    new DemoApp({
+      cors: policy,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    }),
+    {
+      port: 0,
+      host: '127.0.0.1',
+      signals: false,
+      quiet: true,
+    },
+  );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -88,7 +99,12 @@ async function runCalls(pageOrigin: string): Promise<Record<string, Outcome>> {
           headers: { authorization: 'Bearer token', 'content-type': 'application/json' },
           body: JSON.stringify({ name: `from-browser-${Math.random()}`, priceCents: 5 }),
         }),
-        login: await call('/session', { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: '{"token":"token"}' }),
+        login: await call('/session', {
+          method: 'POST',
+          credentials: 'include',
+          headers: { 'content-type': 'application/json' },
+          body: '{"token":"token"}',
+        }),
         profile: await call('/profile', { credentials: 'include' }),
       };
     }, apiOrigin);
@@ -103,7 +119,11 @@ describe('CORS in a real browser (headless Chromium)', () => {
     expect(outcome.simpleGet).toEqual({ ok: true, status: 200, body: { status: 'ok' } });
     expect(outcome.preflightedPost).toMatchObject({ ok: true, status: 201, body: { priceCents: 5 } });
     expect(outcome.login).toEqual({ ok: true, status: 204, body: null });
-    expect(outcome.profile).toEqual({ ok: true, status: 200, body: { id: 'user-id', name: 'user-name', maySeeSpotlight: true } });
+    expect(outcome.profile).toEqual({
+      ok: true,
+      status: 200,
+      body: { id: 'user-id', name: 'user-name', maySeeSpotlight: true },
+    });
   }, 60_000);
 
   it('blocks the same calls from an origin not on the list', async () => {

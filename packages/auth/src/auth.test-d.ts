@@ -8,7 +8,11 @@ const Admin = Struct('Admin', { id: v.string(), admin: v.literal(true) });
 const Credentials = Struct('Credentials', { authorization: v.string() });
 const gating = bearerAuth({ headers: Credentials, user: User, authenticate: () => ({ id: '1' }) });
 const anonymous = bearerAuth({ headers: Credentials, user: v.nullable(User), authenticate: () => null });
-const admins = bearerAuth({ headers: Credentials, user: Admin, authenticate: () => ({ id: '1', admin: true as const }) });
+const admins = bearerAuth({
+  headers: Credentials,
+  user: Admin,
+  authenticate: () => ({ id: '1', admin: true as const }),
+});
 
 class WithUser extends Endpoint('/u') {
   get = this.operation({ user: User, returns: User }, ({ user }) => {

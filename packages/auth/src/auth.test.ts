@@ -1,10 +1,24 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, Endpoint, HTTPError, NoContent, Resource, Struct, WiringError, JSONResponse, type MountOptions } from '@api/core';
+import {
+  BaseApp,
+  Endpoint,
+  HTTPError,
+  NoContent,
+  Resource,
+  Struct,
+  WiringError,
+  JSONResponse,
+  type MountOptions,
+} from '@api/core';
 import { auth, basicAuth, bearerAuth, cookieAuth, hybridAuth, SecurityScheme, type AuthFacts } from './index';
 
-class InvalidTokenError extends HTTPError.define({ type: 'invalid-token', title: 'Invalid token', status: 401 }) {}
+class InvalidTokenError extends HTTPError.define({
+  type: 'invalid-token',
+  title: 'Invalid token',
+  status: 401,
+}) {}
 const User = Struct('User', { id: v.string(), name: v.string() });
 const Admin = Struct('Admin', { id: v.string() });
 const USERS = new Map([['token', { id: 'u1', name: 'Ada' }]]);
@@ -19,8 +33,16 @@ function lookup(header: string | undefined): { id: string; name: string } | null
   if (!user) throw new InvalidTokenError();
   return user;
 }
-const tokenAuth = bearerAuth({ headers: Credentials, user: User, authenticate: ({ headers }) => lookup(headers.authorization) });
-const optionalAuth = bearerAuth({ headers: OptionalCredentials, user: v.nullable(User), authenticate: ({ headers }) => lookup(headers.authorization) });
+const tokenAuth = bearerAuth({
+  headers: Credentials,
+  user: User,
+  authenticate: ({ headers }) => lookup(headers.authorization),
+});
+const optionalAuth = bearerAuth({
+  headers: OptionalCredentials,
+  user: v.nullable(User),
+  authenticate: ({ headers }) => lookup(headers.authorization),
+});
 const sessionAuth = cookieAuth({
   cookies: Struct('Session', { session_id: v.string() }),
   user: User,
@@ -30,7 +52,8 @@ const eitherAuth = hybridAuth({
   headers: OptionalCredentials,
   cookies: Struct('MaybeSession', { session_id: v.optional(v.string()) }),
   user: User,
-  authenticate: ({ headers, cookies }) => USERS.get(headers.authorization?.replace('Bearer ', '') ?? cookies.session_id ?? '') ?? null,
+  authenticate: ({ headers, cookies }) =>
+    USERS.get(headers.authorization?.replace('Bearer ', '') ?? cookies.session_id ?? '') ?? null,
 });
 
 const Body = Struct('Body', { n: v.number() });
@@ -46,8 +69,9 @@ class Gated extends Endpoint('/gated') {
 }
 const Spot = Struct('Spot', { personalizedFor: v.nullable(v.string()) });
 class Spotlight extends Endpoint('/spotlight') {
-  get = this.operation({ user: v.nullable(User), returns: [JSONResponse.of(Spot), NoContent.of()] }, ({ user }) =>
-    new JSONResponse({ json: { personalizedFor: user?.name ?? null } }),
+  get = this.operation(
+    { user: v.nullable(User), returns: [JSONResponse.of(Spot), NoContent.of()] },
+    ({ user }) => new JSONResponse({ json: { personalizedFor: user?.name ?? null } }),
   );
 }
 class Profile extends Endpoint('/profile') {
@@ -73,7 +97,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 function client(): TestClient {
-  const c = new TestClient(new App({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }));
+  const c = new TestClient(
+    new App({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }),
+  );
   clients.push(c);
   return c;
 }
@@ -109,7 +135,9 @@ describe('gating authenticator', () => {
 
   it('gates operations that do not declare user', async () => {
     expect((await client().get('/gated')).status).toBe(401);
-    expect((await client().get('/gated', { headers: { authorization: 'Bearer token' } })).json()).toEqual({ ok: true });
+    expect((await client().get('/gated', { headers: { authorization: 'Bearer token' } })).json()).toEqual({
+      ok: true,
+    });
   });
 });
 
@@ -117,7 +145,9 @@ describe('anonymous-accepting authenticator', () => {
   it('passes null for a caller without credentials, the user otherwise, and still rejects bad ones', async () => {
     const c = client();
     expect((await c.get('/spotlight')).json()).toEqual({ personalizedFor: null });
-    expect((await c.get('/spotlight', { headers: { authorization: 'Bearer token' } })).json()).toEqual({ personalizedFor: 'Ada' });
+    expect((await c.get('/spotlight', { headers: { authorization: 'Bearer token' } })).json()).toEqual({
+      personalizedFor: 'Ada',
+    });
     const bad = await c.get('/spotlight', { headers: { authorization: 'Bearer wrong' } });
     expect(bad.status).toBe(401);
     expect(bad.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
@@ -127,7 +157,10 @@ describe('anonymous-accepting authenticator', () => {
 describe('cookie and hybrid authenticators', () => {
   it('authenticates from a cookie', async () => {
     const c = client();
-    expect((await c.get('/profile', { cookies: { session_id: 'token' } })).json()).toEqual({ id: 'u1', name: 'Ada' });
+    expect((await c.get('/profile', { cookies: { session_id: 'token' } })).json()).toEqual({
+      id: 'u1',
+      name: 'Ada',
+    });
     expect((await c.get('/profile')).status).toBe(401);
     expect((await c.get('/profile', { cookies: { session_id: 'other' } })).status).toBe(401);
   });
@@ -140,13 +173,18 @@ describe('cookie and hybrid authenticators', () => {
   });
 });
 
-async function wiringError(mount: (app: { endpoint(e: object, o: MountOptions): void }) => void): Promise<string> {
+async function wiringError(
+  mount: (app: { endpoint(e: object, o: MountOptions): void }) => void,
+): Promise<string> {
   class Bad extends BaseApp {
     protected override async wire(): Promise<void> {
       mount({ endpoint: (e, o) => this.includeEndpoint(e, o) });
     }
   }
-  const error = await new TestClient(new Bad()).start().then(() => undefined, (e: unknown) => e);
+  const error = await new TestClient(new Bad()).start().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(WiringError);
   return (error as Error).message;
 }
@@ -178,33 +216,65 @@ describe('user checks at wiring (the spec table)', () => {
   });
 
   it('anonymous × no user declared is a WiringError', async () => {
-    expect(await wiringError((a) => a.endpoint(new DeclaresNothing(), { auth: optionalAuth as never }))).toMatch(
+    expect(
+      await wiringError((a) => a.endpoint(new DeclaresNothing(), { auth: optionalAuth as never })),
+    ).toMatch(
       /^DeclaresNothing\.get: the mount's authenticator accepts anonymous callers \(v\.nullable\(User\)\) but the operation declares no user/,
     );
   });
 
   it('a different user schema is a WiringError', async () => {
-    expect(await wiringError((a) => a.endpoint(new DeclaresAdmin(), { auth: tokenAuth }))).toMatch(/declares user: Admin, but the authenticator returns User/);
+    expect(await wiringError((a) => a.endpoint(new DeclaresAdmin(), { auth: tokenAuth }))).toMatch(
+      /declares user: Admin, but the authenticator returns User/,
+    );
   });
 
   it('an openapiSecurity that is not a SecurityScheme is a WiringError', () => {
-    expect(() => auth({ headers: Credentials, user: User, authenticate: () => null, openapiSecurity: { type: 'http' } as never })).toThrow(WiringError);
-    expect(() => auth({ headers: Credentials, user: User, authenticate: () => null, openapiSecurity: undefined as never })).toThrow(/openapiSecurity is not a SecurityScheme/);
+    expect(() =>
+      auth({
+        headers: Credentials,
+        user: User,
+        authenticate: () => null,
+        openapiSecurity: { type: 'http' } as never,
+      }),
+    ).toThrow(WiringError);
+    expect(() =>
+      auth({
+        headers: Credentials,
+        user: User,
+        authenticate: () => null,
+        openapiSecurity: undefined as never,
+      }),
+    ).toThrow(/openapiSecurity is not a SecurityScheme/);
   });
 });
 
 describe('SecurityScheme and catalogue facts', () => {
   it('renders the securitySchemes entries', () => {
-    expect(SecurityScheme.httpBearer({ bearerFormat: 'JWT' }).toOpenapi()).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(SecurityScheme.httpBearer({ bearerFormat: 'JWT' }).toOpenapi()).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
     expect(SecurityScheme.httpBasic().schemeName).toBe('basicAuth');
-    expect(SecurityScheme.apiKey({ name: 'key', location: 'query', schemeName: 'k' }).toOpenapi()).toEqual({ type: 'apiKey', name: 'key', in: 'query' });
-    expect(() => SecurityScheme.apiKey({ name: 'k', location: 'body' as never })).toThrow(/location must be header, query or cookie/);
+    expect(SecurityScheme.apiKey({ name: 'key', location: 'query', schemeName: 'k' }).toOpenapi()).toEqual({
+      type: 'apiKey',
+      name: 'key',
+      in: 'query',
+    });
+    expect(() => SecurityScheme.apiKey({ name: 'k', location: 'body' as never })).toThrow(
+      /location must be header, query or cookie/,
+    );
   });
 
   it('picks default schemes: bearer for headers, basic for basicAuth, apiKey-in-cookie for one cookie', () => {
     expect(tokenAuth.scheme.toOpenapi()).toEqual({ type: 'http', scheme: 'bearer' });
-    expect(basicAuth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe('basicAuth');
-    expect(auth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe('bearerAuth');
+    expect(basicAuth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe(
+      'basicAuth',
+    );
+    expect(auth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe(
+      'bearerAuth',
+    );
     expect(sessionAuth.scheme.toOpenapi()).toEqual({ type: 'apiKey', name: 'session_id', in: 'cookie' });
   });
 
@@ -231,6 +301,8 @@ describe('resources', () => {
     const c = new TestClient(new R());
     clients.push(c);
     expect((await c.get('/things')).status).toBe(401);
-    expect((await c.get('/things', { headers: { authorization: 'Bearer token' } })).json()).toEqual([{ id: 'u1', name: 'Ada' }]);
+    expect((await c.get('/things', { headers: { authorization: 'Bearer token' } })).json()).toEqual([
+      { id: 'u1', name: 'Ada' },
+    ]);
   });
 });

@@ -57,7 +57,8 @@ function isNullable(schema: UserSchema): boolean {
 }
 function core(schema: UserSchema): unknown {
   let s = schema as { type: string; wrapped?: unknown };
-  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped) s = s.wrapped as typeof s;
+  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped)
+    s = s.wrapped as typeof s;
   return s;
 }
 function schemaName(schema: UserSchema): string {
@@ -85,7 +86,9 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   if (!def.schemeGiven) scheme = def.defaultScheme();
   else if (def.scheme instanceof SecurityScheme) scheme = def.scheme;
   else {
-    throw new WiringError(`${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`);
+    throw new WiringError(
+      `${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`,
+    );
   }
   let bindHeaders: ((req: Exchange['req']) => unknown) | undefined;
   let bindCookies: ((req: Exchange['req']) => unknown) | undefined;
@@ -117,7 +120,11 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     if (route.kind === 'operation') {
       if (declared === undefined) {
         if (anonymous) {
-          wiring.fail(where, `the mount's authenticator accepts anonymous callers (${schemaName(def.user)}) but the operation declares no user`, `declare user: ${schemaName(def.user)} so the handler sees who called (null for anonymous), or use a gating authenticator`);
+          wiring.fail(
+            where,
+            `the mount's authenticator accepts anonymous callers (${schemaName(def.user)}) but the operation declares no user`,
+            `declare user: ${schemaName(def.user)} so the handler sees who called (null for anonymous), or use a gating authenticator`,
+          );
         }
       } else {
         if (isNullable(declared) !== anonymous) {
@@ -126,11 +133,17 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
             anonymous
               ? `declares user: ${schemaName(declared)}, but the authenticator accepts anonymous callers and may pass null`
               : `declares user: ${schemaName(declared)}, but the authenticator gates (it never passes null)`,
-            anonymous ? `declare user: ${schemaName(def.user)}` : `declare user: ${schemaName(def.user)}, or make the authenticator's user nullable to accept anonymous callers`,
+            anonymous
+              ? `declare user: ${schemaName(def.user)}`
+              : `declare user: ${schemaName(def.user)}, or make the authenticator's user nullable to accept anonymous callers`,
           );
         }
         if (core(declared) !== core(def.user)) {
-          wiring.fail(where, `declares user: ${schemaName(declared)}, but the authenticator returns ${schemaName(def.user)}`, `declare user: ${schemaName(def.user)}, or mount an authenticator that returns ${schemaName(declared)}`);
+          wiring.fail(
+            where,
+            `declares user: ${schemaName(declared)}, but the authenticator returns ${schemaName(def.user)}`,
+            `declare user: ${schemaName(def.user)}, or mount an authenticator that returns ${schemaName(declared)}`,
+          );
         }
       }
     }
@@ -164,7 +177,8 @@ interface CommonOptions<TUser extends UserSchema> {
 }
 
 /** Options of a header authenticator (`Auth[THeaders, TUser]`). */
-export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends UserSchema>
+  extends CommonOptions<TUser> {
   /** Headers bound like the `headers` source (`authorization` → `authorization`). */
   readonly headers: THeaders;
   /** Returns the user; throw an HTTP error (e.g. 401) for bad credentials; null = none presented. */
@@ -181,7 +195,9 @@ export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends Us
  *   authenticate: ({ headers }) => users.get(headers.authorization) ?? raise(new AuthenticationRequiredError()),
  * });
  */
-export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
+export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
+  options: AuthOptions<THeaders, TUser>,
+): Authenticator<TUser> {
   return build({
     kind: 'headers',
     label: 'auth({ headers })',
@@ -196,17 +212,26 @@ export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema
 }
 
 /** A header authenticator advertised as HTTP bearer. */
-export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
-  return auth('openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBearer() });
+export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
+  options: AuthOptions<THeaders, TUser>,
+): Authenticator<TUser> {
+  return auth(
+    'openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBearer() },
+  );
 }
 
 /** A header authenticator advertised as HTTP basic. */
-export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(options: AuthOptions<THeaders, TUser>): Authenticator<TUser> {
-  return auth('openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBasic() });
+export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
+  options: AuthOptions<THeaders, TUser>,
+): Authenticator<TUser> {
+  return auth(
+    'openapiSecurity' in options ? options : { ...options, openapiSecurity: SecurityScheme.httpBasic() },
+  );
 }
 
 /** Options of a cookie authenticator (`CookieAuth[TCookies, TUser]`). */
-export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser extends UserSchema>
+  extends CommonOptions<TUser> {
   /** Cookies bound by verbatim, case-sensitive name. */
   readonly cookies: TCookies;
   authenticate(input: { cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
@@ -219,7 +244,9 @@ export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser exte
  * @example
  * const sessionAuth = cookieAuth({ cookies: Struct('Session', { session_id: v.string() }), user: User, authenticate: … });
  */
-export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends UserSchema>(options: CookieAuthOptions<TCookies, TUser>): Authenticator<TUser> {
+export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends UserSchema>(
+  options: CookieAuthOptions<TCookies, TUser>,
+): Authenticator<TUser> {
   const names = Object.keys(options.cookies.entries);
   return build({
     kind: 'cookies',
@@ -230,28 +257,38 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
     authenticate: (input) => options.authenticate(input as { cookies: Out<TCookies> }),
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
-    defaultScheme: () => (names.length === 1 ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' }) : SecurityScheme.httpBearer()),
+    defaultScheme: () =>
+      names.length === 1
+        ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' })
+        : SecurityScheme.httpBearer(),
   });
 }
 
 /** Options of a hybrid authenticator (`HybridAuth[THeaders, TCookies, TUser]`). */
-export interface HybridAuthOptions<THeaders extends ObjectSchemaLike, TCookies extends ObjectSchemaLike, TUser extends UserSchema> extends CommonOptions<TUser> {
+export interface HybridAuthOptions<
+  THeaders extends ObjectSchemaLike,
+  TCookies extends ObjectSchemaLike,
+  TUser extends UserSchema,
+> extends CommonOptions<TUser> {
   readonly headers: THeaders;
   readonly cookies: TCookies;
   authenticate(input: { headers: Out<THeaders>; cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
 }
 
 /** Reads headers and cookies: bearer-token clients and cookie-carrying browsers on the same routes. */
-export function hybridAuth<THeaders extends ObjectSchemaLike, TCookies extends ObjectSchemaLike, TUser extends UserSchema>(
-  options: HybridAuthOptions<THeaders, TCookies, TUser>,
-): Authenticator<TUser> {
+export function hybridAuth<
+  THeaders extends ObjectSchemaLike,
+  TCookies extends ObjectSchemaLike,
+  TUser extends UserSchema,
+>(options: HybridAuthOptions<THeaders, TCookies, TUser>): Authenticator<TUser> {
   return build({
     kind: 'hybrid',
     label: 'hybridAuth({ headers, cookies })',
     user: options.user,
     headers: options.headers,
     cookies: options.cookies,
-    authenticate: (input) => options.authenticate(input as { headers: Out<THeaders>; cookies: Out<TCookies> }),
+    authenticate: (input) =>
+      options.authenticate(input as { headers: Out<THeaders>; cookies: Out<TCookies> }),
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
     defaultScheme: () => SecurityScheme.httpBearer(),
@@ -260,9 +297,16 @@ export function hybridAuth<THeaders extends ObjectSchemaLike, TCookies extends O
 
 // ------------------------------------------------------------------ mount option typing
 
-type Ops<TRoute> = { [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never }[keyof TRoute];
-type DeclaredUsers<TRoute> = Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
-type HasUserless<TRoute> = true extends (Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never) ? true : false;
+type Ops<TRoute> = {
+  [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never;
+}[keyof TRoute];
+type DeclaredUsers<TRoute> =
+  Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
+type HasUserless<TRoute> = true extends (
+  Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never
+)
+  ? true
+  : false;
 
 /**
  * The authenticators a mount accepts, computed from its operations' `user` declarations

@@ -21,7 +21,9 @@ export class SecurityScheme {
   ) {}
 
   /** HTTP bearer (`Authorization: Bearer …`); scheme name `bearerAuth` by default. */
-  static httpBearer(options: { bearerFormat?: string; description?: string; schemeName?: string } = {}): SecurityScheme {
+  static httpBearer(
+    options: { bearerFormat?: string; description?: string; schemeName?: string } = {},
+  ): SecurityScheme {
     return new SecurityScheme(options.schemeName ?? 'bearerAuth', {
       type: 'http',
       scheme: 'bearer',
@@ -40,9 +42,16 @@ export class SecurityScheme {
   }
 
   /** A key in a header, query parameter or cookie; scheme name `apiKeyAuth` by default. */
-  static apiKey(options: { name: string; location: ApiKeyLocation; description?: string; schemeName?: string }): SecurityScheme {
+  static apiKey(options: {
+    name: string;
+    location: ApiKeyLocation;
+    description?: string;
+    schemeName?: string;
+  }): SecurityScheme {
     if (!['header', 'query', 'cookie'].includes(options.location)) {
-      throw new TypeError(`SecurityScheme.apiKey: location must be header, query or cookie (got ${JSON.stringify(options.location)})`);
+      throw new TypeError(
+        `SecurityScheme.apiKey: location must be header, query or cookie (got ${JSON.stringify(options.location)})`,
+      );
     }
     if (!options.name) throw new TypeError('SecurityScheme.apiKey: name is required');
     return new SecurityScheme(options.schemeName ?? 'apiKeyAuth', {

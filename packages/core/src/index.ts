@@ -4,7 +4,11 @@
 export { BaseApp, consoleLogger, type AppOptions, type MountOptions } from './app/base-app';
 export { BaseFactory, ExitStack, ExitStacks, type Closeable, type FactoryClass } from './app/lifecycle';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
-export { defineExceptionHandler, type ExceptionHandler, type ExceptionHandlerResult } from './app/exception-handler';
+export {
+  defineExceptionHandler,
+  type ExceptionHandler,
+  type ExceptionHandlerResult,
+} from './app/exception-handler';
 export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
@@ -30,7 +34,15 @@ export {
   type RouteClassOptions,
   type SourceName,
 } from './routes/route-class';
-export { Tag, type EndpointMeta, type ErrorClass, type OperationMeta, type ResourceMeta, type ResponseDoc, type RouteMeta } from './meta/meta';
+export {
+  Tag,
+  type EndpointMeta,
+  type ErrorClass,
+  type OperationMeta,
+  type ResourceMeta,
+  type ResponseDoc,
+  type RouteMeta,
+} from './meta/meta';
 
 // Binding
 export { RawHeadersView } from './binding/raw-headers';
@@ -51,7 +63,13 @@ export {
   type ResponseSpec,
 } from './responses/response';
 export { Link, Location, type LinkParams, type PathValues } from './responses/location';
-export { SetCookie, CookieError, parseCookieHeader, type SameSite, type SetCookieOptions } from './cookies/set-cookie';
+export {
+  SetCookie,
+  CookieError,
+  parseCookieHeader,
+  type SameSite,
+  type SetCookieOptions,
+} from './cookies/set-cookie';
 
 // Errors
 export { WiringError } from './errors/wiring-error';
@@ -87,7 +105,12 @@ export {
 export type { ErrorReasonValue, ReasonIssue } from './schema/issues';
 
 // Middleware
-export { defineMiddleware, type Middleware, type Request, type ResponseHeadersHook } from './middleware/middleware';
+export {
+  defineMiddleware,
+  type Middleware,
+  type Request,
+  type ResponseHeadersHook,
+} from './middleware/middleware';
 
 // The wiring extension point (for plugin authors; every built-in package uses only this)
 export {

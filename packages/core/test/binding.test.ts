@@ -1,18 +1,9 @@
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TestClient } from '@api/testing';
+import { describe, expect, it } from 'vitest';
 import { BaseApp, Endpoint, Resource, Struct } from '../src/index';
-import { memoryLogger, Widget, WidgetIn } from './fixtures';
+import { clientFactory, memoryLogger, Widget, WidgetIn } from './fixtures';
 
-const clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-function client(app: BaseApp<unknown>): TestClient {
-  const c = new TestClient(app);
-  clients.push(c);
-  return c;
-}
+const client = clientFactory();
 
 const Query = Struct('Query', {
   limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 20),
@@ -26,7 +17,10 @@ const Cookies = Struct('Cookies', { session_id: v.string(), Theme: v.optional(v.
 class Echo extends Endpoint('/echo') {
   get = this.operation({ params: Query, returns: v.unknown() }, ({ params }) => params);
   post = this.operation({ json: WidgetIn, returns: v.unknown() }, ({ json }) => json);
-  put = this.operation({ content: true, returns: v.unknown() }, ({ content }) => ({ length: content.length, text: content.toString('utf8') }));
+  put = this.operation({ content: true, returns: v.unknown() }, ({ content }) => ({
+    length: content.length,
+    text: content.toString('utf8'),
+  }));
 }
 class HeaderEcho extends Endpoint('/headers') {
   get = this.operation({ headers: Headers, returns: v.unknown() }, ({ headers }) => headers);
@@ -42,10 +36,17 @@ class CookieEcho extends Endpoint('/cookies') {
   get = this.operation({ cookies: Cookies, returns: v.unknown() }, ({ cookies }) => cookies);
 }
 class Items extends Resource('/items') {
-  readOne = this.operation({ path: Struct('ItemPath', { item_id: v.pipe(v.number(), v.integer()) }), params: Query, returns: v.unknown() }, ({ path, params }) => ({
-    itemId: path.item_id,
-    limit: params.limit,
-  }));
+  readOne = this.operation(
+    {
+      path: Struct('ItemPath', { item_id: v.pipe(v.number(), v.integer()) }),
+      params: Query,
+      returns: v.unknown(),
+    },
+    ({ path, params }) => ({
+      itemId: path.item_id,
+      limit: params.limit,
+    }),
+  );
   create = this.operation({ json: WidgetIn, returns: Widget }, ({ json }) => ({ id: 'x', ...json }));
 }
 
@@ -63,24 +64,37 @@ describe('params (query string)', () => {
   it('coerces strings to the schema types and applies defaults', async () => {
     const c = client(app());
     expect((await c.get('/echo')).json()).toEqual({ limit: 20 });
-    expect((await c.get('/echo', { params: { limit: 5, active: true, q: 'a b' } })).json()).toEqual({ limit: 5, active: true, q: 'a b' });
+    expect((await c.get('/echo', { params: { limit: 5, active: true, q: 'a b' } })).json()).toEqual({
+      limit: 5,
+      active: true,
+      q: 'a b',
+    });
   });
 
   it('lets the last repeat win, collects repeats for arrays, and treats empty values as absent', async () => {
     const c = client(app());
-    expect((await c.get('/echo?limit=2&limit=3&tag=a&tag=b&q=')).json()).toEqual({ limit: 3, tag: ['a', 'b'] });
+    expect((await c.get('/echo?limit=2&limit=3&tag=a&tag=b&q=')).json()).toEqual({
+      limit: 3,
+      tag: ['a', 'b'],
+    });
   });
 
   it('answers 400 malformed-request naming the parameter, never the value', async () => {
     const c = client(app());
     const res = await c.get('/echo?limit=secret-value');
     expect(res.status).toBe(400);
-    const body = res.json() as { type: string; detail: string; params: { reason: string; issues: { path: string; message: string }[] } };
+    const body = res.json() as {
+      type: string;
+      detail: string;
+      params: { reason: string; issues: { path: string; message: string }[] };
+    };
     expect(body).toMatchObject({ type: 'malformed-request', title: 'Malformed request', status: 400 });
     expect(body.detail).toBe('Expected number, got string at `query parameter limit`');
     expect(body.params.reason).toBe(body.detail);
     expect(res.text).not.toContain('secret-value');
-    expect((await c.get('/echo?limit=0')).json()).toMatchObject({ detail: 'Invalid min value: expected >=1 at `query parameter limit`' });
+    expect((await c.get('/echo?limit=0')).json()).toMatchObject({
+      detail: 'Invalid min value: expected >=1 at `query parameter limit`',
+    });
   });
 
   it('binds path and query together', async () => {
@@ -100,7 +114,10 @@ describe('headers', () => {
     const c = client(app());
     const res = await c.get('/headers');
     expect(res.status).toBe(400);
-    expect(res.json()).toMatchObject({ type: 'malformed-request', detail: 'Missing required field at `header x-trace-id`' });
+    expect(res.json()).toMatchObject({
+      type: 'malformed-request',
+      detail: 'Missing required field at `header x-trace-id`',
+    });
   });
 
   it('keeps raw headers as sent: names, order and repeats, case-insensitive lookup', async () => {
@@ -129,7 +146,9 @@ describe('headers', () => {
 describe('cookies', () => {
   it('binds cookie names verbatim and case-sensitively', async () => {
     const c = client(app());
-    const res = await c.get('/cookies', { headers: { cookie: 'theme=dark; session_id="abc"; Theme=light; session_id=second' } });
+    const res = await c.get('/cookies', {
+      headers: { cookie: 'theme=dark; session_id="abc"; Theme=light; session_id=second' },
+    });
     expect(res.json()).toEqual({ session_id: 'abc', Theme: 'light' });
   });
 
@@ -151,9 +170,15 @@ describe('json body', () => {
 
   it('answers 400 for malformed JSON and 422 for a schema violation, without echoing values', async () => {
     const c = client(app());
-    const bad = await c.post('/echo', { content: '{"name": "a",', headers: { 'content-type': 'application/json' } });
+    const bad = await c.post('/echo', {
+      content: '{"name": "a",',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.json()).toMatchObject({ type: 'malformed-request', detail: 'The request body is not valid JSON' });
+    expect(bad.json()).toMatchObject({
+      type: 'malformed-request',
+      detail: 'The request body is not valid JSON',
+    });
     const invalid = await c.post('/echo', { json: { name: 'secret-name', priceCents: 'secret-price' } });
     expect(invalid.status).toBe(422);
     expect(invalid.json()).toEqual({
@@ -161,7 +186,10 @@ describe('json body', () => {
       title: 'Validation failed',
       status: 422,
       detail: 'Expected number, got string at `$.priceCents`',
-      params: { reason: 'Expected number, got string at `$.priceCents`', issues: [{ path: '$.priceCents', message: 'Expected number, got string' }] },
+      params: {
+        reason: 'Expected number, got string at `$.priceCents`',
+        issues: [{ path: '$.priceCents', message: 'Expected number, got string' }],
+      },
     });
     expect(invalid.text).not.toContain('secret');
     const missing = await c.post('/echo', { json: { priceCents: 1 } });
@@ -171,11 +199,18 @@ describe('json body', () => {
   it('accepts application/*+json and a missing content-type; refuses other media types with 415', async () => {
     const c = client(app());
     const body = JSON.stringify({ name: 'a', priceCents: 1 });
-    expect((await c.post('/echo', { content: body, headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect(
+      (await c.post('/echo', { content: body, headers: { 'content-type': 'application/merge-patch+json' } }))
+        .status,
+    ).toBe(200);
     expect((await c.post('/echo', { content: body })).status).toBe(200);
     const res = await c.post('/echo', { content: body, headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(415);
-    expect(res.json()).toEqual({ type: 'unsupported-media-type', title: 'Unsupported media type', status: 415 });
+    expect(res.json()).toEqual({
+      type: 'unsupported-media-type',
+      title: 'Unsupported media type',
+      status: 415,
+    });
   });
 
   it('binds the raw body as bytes', async () => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import {
   BaseApp,
@@ -17,19 +17,16 @@ import {
   WiringError,
   type ErrorBodyAdapter,
 } from '../src/index';
-import { memoryLogger } from './fixtures';
+import { clientFactory, memoryLogger } from './fixtures';
 
-const clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-function client(app: BaseApp<unknown>): TestClient {
-  const c = new TestClient(app);
-  clients.push(c);
-  return c;
-}
+const client = clientFactory();
 
-class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teapot', status: 418, docs: 'https://docs.example/teapot' }) {}
+class TeapotError extends HTTPError.define({
+  type: 'teapot',
+  title: 'I am a teapot',
+  status: 418,
+  docs: 'https://docs.example/teapot',
+}) {}
 const ThingParams = Struct('ThingParams', { thingId: v.string(), count: v.number() });
 class ThingMissingError extends DataclassHTTPError.define(ThingParams, {
   type: 'thing-missing',
@@ -96,15 +93,33 @@ class App extends BaseApp {
     super({ logger: memoryLogger() });
   }
   protected override async wire(): Promise<void> {
-    for (const e of [new Raiser(), new RaiseThing(), new RaiseLegacy(), new RaiseUpstream(), new RaiseBroken(), new RaiseUnknown()]) this.includeEndpoint(e);
+    for (const e of [
+      new Raiser(),
+      new RaiseThing(),
+      new RaiseLegacy(),
+      new RaiseUpstream(),
+      new RaiseBroken(),
+      new RaiseUnknown(),
+    ])
+      this.includeEndpoint(e);
     this.includeExceptionHandler(
       defineExceptionHandler({
         exception: UpstreamError,
-        returns: [ExceptionResponse.of(ConflictBody, { headers: Struct('RetryHeaders', { retryAfter: v.number() }) })],
-        handleException: (error) => new ExceptionResponse({ statusCode: 503, json: { kind: error.constructor.name }, headers: { retryAfter: 5 }, cookies: [new SetCookie('seen', '1')] }),
+        returns: [
+          ExceptionResponse.of(ConflictBody, { headers: Struct('RetryHeaders', { retryAfter: v.number() }) }),
+        ],
+        handleException: (error) =>
+          new ExceptionResponse({
+            statusCode: 503,
+            json: { kind: error.constructor.name },
+            headers: { retryAfter: 5 },
+            cookies: [new SetCookie('seen', '1')],
+          }),
       }),
     );
-    this.includeExceptionHandler(defineExceptionHandler({ exception: UpstreamTimeoutError, handleException: () => new ConflictError() }));
+    this.includeExceptionHandler(
+      defineExceptionHandler({ exception: UpstreamTimeoutError, handleException: () => new ConflictError() }),
+    );
     this.includeExceptionHandler(
       defineExceptionHandler({
         exception: BrokenHandlerError,
@@ -122,13 +137,17 @@ describe('Problem family', () => {
     const res = await client(new App()).get('/raise/teapot');
     expect(res.status).toBe(418);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.text).toBe('{"type":"teapot","title":"I am a teapot","status":418,"docs":"https://docs.example/teapot"}');
+    expect(res.text).toBe(
+      '{"type":"teapot","title":"I am a teapot","status":418,"docs":"https://docs.example/teapot"}',
+    );
   });
 
   it('renders a parameterized error with detail and params together', async () => {
     const res = await client(new App()).get('/raise/thing');
     expect(res.status).toBe(404);
-    expect(res.text).toBe('{"type":"thing-missing","title":"Thing missing","status":404,"detail":"Thing t1 missing (2) {literal}","params":{"thingId":"t1","count":2}}');
+    expect(res.text).toBe(
+      '{"type":"thing-missing","title":"Thing missing","status":404,"detail":"Thing t1 missing (2) {literal}","params":{"thingId":"t1","count":2}}',
+    );
   });
 
   it('keeps families apart: instanceof reflects the hierarchy', () => {
@@ -153,19 +172,37 @@ describe('StructHTTPError', () => {
     const res = await client(new App()).get('/raise/legacy');
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/json');
-    expect(res.json()).toEqual({ code: 'E_LEGACY', message: 'Conflict on widget', httpStatus: 409, extra: { thing: 'widget' } });
+    expect(res.json()).toEqual({
+      code: 'E_LEGACY',
+      message: 'Conflict on widget',
+      httpStatus: 409,
+      extra: { thing: 'widget' },
+    });
     const params = { thing: 'p' };
     const error = new LegacyError(params);
-    expect(error.body).toEqual({ code: 'E_LEGACY', message: 'Conflict on p', httpStatus: 409, extra: { thing: 'p' } });
+    expect(error.body).toEqual({
+      code: 'E_LEGACY',
+      message: 'Conflict on p',
+      httpStatus: 409,
+      extra: { thing: 'p' },
+    });
     expect(params).toEqual({ thing: 'p' });
   });
 
   it('fails at definition for each rule violation', () => {
     const Body = Struct('Body', { a: v.string(), n: v.number(), s: v.pipe(v.number(), v.integer()) });
-    expect(() => StructHTTPError.define(Body, { status: 400, consts: { zzz: 'x' } as never })).toThrow(/unknown field "zzz"/);
-    expect(() => StructHTTPError.define(Body, { status: 400, consts: { a: 'x' }, templates: { a: 'y' } })).toThrow(/field "a" is fed twice/);
-    expect(() => StructHTTPError.define(Body, { status: 400, templates: { n: '{x}' } })).toThrow(/template on non-string field "n"/);
-    expect(() => StructHTTPError.define(Body, { status: 400, statusField: 'n' })).toThrow(/statusField "n" is not an int field/);
+    expect(() => StructHTTPError.define(Body, { status: 400, consts: { zzz: 'x' } as never })).toThrow(
+      /unknown field "zzz"/,
+    );
+    expect(() =>
+      StructHTTPError.define(Body, { status: 400, consts: { a: 'x' }, templates: { a: 'y' } }),
+    ).toThrow(/field "a" is fed twice/);
+    expect(() => StructHTTPError.define(Body, { status: 400, templates: { n: '{x}' } })).toThrow(
+      /template on non-string field "n"/,
+    );
+    expect(() => StructHTTPError.define(Body, { status: 400, statusField: 'n' })).toThrow(
+      /statusField "n" is not an int field/,
+    );
     expect(() => StructHTTPError.define(Body, { status: 400, statusField: 's' })).not.toThrow();
     expect(() => StructHTTPError.define(v.string() as never, { status: 400 })).toThrow(TypeError);
   });
@@ -173,7 +210,14 @@ describe('StructHTTPError', () => {
 
 describe('definition-time checks of Problem errors', () => {
   it('rejects a detailTemplate naming an unknown param and a non-error status', () => {
-    expect(() => DataclassHTTPError.define(ThingParams, { type: 'x', title: 'X', status: 400, detailTemplate: '{nope}' })).toThrow(WiringError);
+    expect(() =>
+      DataclassHTTPError.define(ThingParams, {
+        type: 'x',
+        title: 'X',
+        status: 400,
+        detailTemplate: '{nope}',
+      }),
+    ).toThrow(WiringError);
     expect(() => HTTPError.define({ type: 'x', title: 'X', status: 200 })).toThrow(/not an error status/);
   });
 });
@@ -191,13 +235,21 @@ describe('exception handlers', () => {
   it('picks the nearest class in the prototype chain', async () => {
     const res = await client(new App()).post('/raise/upstream');
     expect(res.status).toBe(409);
-    expect(res.json()).toEqual({ type: 'conflict', title: 'The request conflicts with the current state of the resource', status: 409 });
+    expect(res.json()).toEqual({
+      type: 'conflict',
+      title: 'The request conflicts with the current state of the resource',
+      status: 409,
+    });
   });
 
   it('sends the generic 500 when a handler fails, without dispatching again', async () => {
     const res = await client(new App()).get('/raise/broken');
     expect(res.status).toBe(500);
-    expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+    expect(res.json()).toEqual({
+      type: 'internal-server-error',
+      title: 'Internal server error',
+      status: 500,
+    });
   });
 
   it('rejects a status outside 400–599', () => {
@@ -208,11 +260,17 @@ describe('exception handlers', () => {
     class Dup extends BaseApp {
       protected override async wire(): Promise<void> {
         this.includeEndpoint(new Raiser());
-        this.includeExceptionHandler(defineExceptionHandler({ exception: UpstreamError, handleException: () => undefined }));
-        this.includeExceptionHandler(defineExceptionHandler({ exception: UpstreamError, handleException: () => undefined }));
+        this.includeExceptionHandler(
+          defineExceptionHandler({ exception: UpstreamError, handleException: () => undefined }),
+        );
+        this.includeExceptionHandler(
+          defineExceptionHandler({ exception: UpstreamError, handleException: () => undefined }),
+        );
       }
     }
-    await expect(new TestClient(new Dup({ logger: memoryLogger() })).start()).rejects.toThrow(/two handlers for UpstreamError/);
+    await expect(new TestClient(new Dup({ logger: memoryLogger() })).start()).rejects.toThrow(
+      /two handlers for UpstreamError/,
+    );
   });
 });
 
@@ -228,7 +286,9 @@ describe('ErrorBodyAdapter', () => {
     const c = client(new App(adapter));
     const thing = await c.get('/raise/thing');
     expect(thing.headers.get('content-type')).toBe('application/json');
-    expect(thing.text).toBe('{"error":"thing-missing","message":"Thing t1 missing (2) {literal}","code":404}');
+    expect(thing.text).toBe(
+      '{"error":"thing-missing","message":"Thing t1 missing (2) {literal}","code":404}',
+    );
     expect((await c.get('/nowhere')).json()).toEqual({ error: 'not-found', message: 'Not found', code: 404 });
     // StructHTTPErrors render themselves
     expect((await c.get('/raise/legacy')).json()).toMatchObject({ code: 'E_LEGACY' });
@@ -254,8 +314,16 @@ describe('ErrorBodyAdapter', () => {
         this.includeErrorAdapter(adapter);
       }
     }
-    await expect(new TestClient(new Twice({ logger: memoryLogger() })).start()).rejects.toThrow(/already registered/);
-    const clash: ErrorBodyAdapter<typeof House> = { schema: House, statusField: 'error', compose: () => ({ error: '', message: '' }) };
-    await expect(new TestClient(new App(clash)).start()).rejects.toThrow(/statusField "error" already exists/);
+    await expect(new TestClient(new Twice({ logger: memoryLogger() })).start()).rejects.toThrow(
+      /already registered/,
+    );
+    const clash: ErrorBodyAdapter<typeof House> = {
+      schema: House,
+      statusField: 'error',
+      compose: () => ({ error: '', message: '' }),
+    };
+    await expect(new TestClient(new App(clash)).start()).rejects.toThrow(
+      /statusField "error" already exists/,
+    );
   });
 });

@@ -41,7 +41,11 @@ const fakeAuth: MountOptionValue = {
 };
 
 class Widgets extends Resource('/widgets', { ref: 'widgets' }) {
-  readOne = this.operation({ path: WidgetPath, user: User, returns: Widget }, ({ path, user }) => ({ id: path.widget_id, name: user.name, priceCents: 0 }));
+  readOne = this.operation({ path: WidgetPath, user: User, returns: Widget }, ({ path, user }) => ({
+    id: path.widget_id,
+    name: user.name,
+    priceCents: 0,
+  }));
   readMany = this.operation({ returns: v.array(Widget) }, () => []);
 }
 class Open extends Endpoint('/open') {
@@ -60,7 +64,9 @@ const tracing = defineExtension({
       hidden: true,
       handle: (ex) => ex.send(200, ['content-type', 'text/plain'], 'hello from an extension'),
     });
-    wiring.addContributor((route) => (route.path.startsWith('/widgets') ? { order: 20, headers: [['x-traced', 'yes']] } : undefined));
+    wiring.addContributor((route) =>
+      route.path.startsWith('/widgets') ? { order: 20, headers: [['x-traced', 'yes']] } : undefined,
+    );
     wiring.onWired((c) => {
       catalogue = c;
     });
@@ -101,7 +107,11 @@ describe('the wiring extension point', () => {
     clients.push(c);
     const denied = await c.get('/widgets/1');
     expect(denied.status).toBe(401);
-    expect(denied.json()).toEqual({ type: 'authentication-required', title: 'Authentication required', status: 401 });
+    expect(denied.json()).toEqual({
+      type: 'authentication-required',
+      title: 'Authentication required',
+      status: 401,
+    });
     const ok = await c.get('/widgets/1', { headers: { 'x-user': 'ada' } });
     expect(ok.json()).toEqual({ id: '1', name: 'ada', priceCents: 0 });
     // the option runs for every operation of the mount, even ones that do not read `user`
@@ -112,8 +122,15 @@ describe('the wiring extension point', () => {
     const c = new TestClient(new App({ logger: memoryLogger() }));
     clients.push(c);
     await c.start();
-    const routes = catalogue!.routes.map((r) => `${r.method} ${r.path} ${r.owner}.${r.operation}${r.hidden ? ' hidden' : ''}`);
-    expect(routes).toEqual(['GET /ext/hello tracing.hello hidden', 'GET /widgets Widgets.readMany', 'GET /widgets/{widget_id} Widgets.readOne', 'GET /open Open.get']);
+    const routes = catalogue!.routes.map(
+      (r) => `${r.method} ${r.path} ${r.owner}.${r.operation}${r.hidden ? ' hidden' : ''}`,
+    );
+    expect(routes).toEqual([
+      'GET /ext/hello tracing.hello hidden',
+      'GET /widgets Widgets.readMany',
+      'GET /widgets/{widget_id} Widgets.readOne',
+      'GET /open Open.get',
+    ]);
     const readOne = catalogue!.find(Widgets, 'readOne')!;
     expect(readOne.facts.get('fakeAuth')).toEqual({ scheme: 'x-user', route: 'GET /widgets/{widget_id}' });
     expect(readOne.spec?.path).toBe(WidgetPath);

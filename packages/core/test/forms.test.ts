@@ -24,8 +24,18 @@ class UploadEndpoint extends Endpoint('/upload') {
     title: form.title,
     count: form.count ?? null,
     tags: form.tags ?? [],
-    note: { value: form.note.value, contentType: form.note.contentType ?? null, checksum: form.note.headers.x_checksum ?? null, raw: form.note.rawHeaders.multiItems() },
-    avatar: { filename: form.avatar.filename, size: form.avatar.content.length, contentType: form.avatar.contentType ?? null, text: form.avatar.content.toString('utf8') },
+    note: {
+      value: form.note.value,
+      contentType: form.note.contentType ?? null,
+      checksum: form.note.headers.x_checksum ?? null,
+      raw: form.note.rawHeaders.multiItems(),
+    },
+    avatar: {
+      filename: form.avatar.filename,
+      size: form.avatar.content.length,
+      contentType: form.avatar.contentType ?? null,
+      text: form.avatar.content.toString('utf8'),
+    },
     extra: form.extra?.filename ?? null,
   }));
 }
@@ -84,26 +94,42 @@ describe('form source (multipart/form-data)', () => {
       files: { avatar: { filename: 'a.txt', content: 'file body', contentType: 'text/plain' } },
     });
     expect(res.status).toBe(200);
-    expect(res.json()).toMatchObject({ title: 'T', avatar: { filename: 'a.txt', size: 9, contentType: 'text/plain' } });
+    expect(res.json()).toMatchObject({
+      title: 'T',
+      avatar: { filename: 'a.txt', size: 9, contentType: 'text/plain' },
+    });
   });
 
   it('answers 415 for a body that is not multipart', async () => {
     const res = await client().post('/upload', { json: { title: 'x' } });
     expect(res.status).toBe(415);
-    expect(res.json()).toEqual({ type: 'unsupported-media-type', title: 'Unsupported media type', status: 415 });
+    expect(res.json()).toEqual({
+      type: 'unsupported-media-type',
+      title: 'Unsupported media type',
+      status: 415,
+    });
   });
 
   it('answers 400 for a broken multipart body', async () => {
-    const res = await client().post('/upload', { content: `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nno end`, headers });
+    const res = await client().post('/upload', {
+      content: `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nno end`,
+      headers,
+    });
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ type: 'malformed-request', status: 400 });
   });
 
   it('answers 422 for a missing field and for a file without a filename', async () => {
-    const noAvatar = multipart(['Content-Disposition: form-data; name="title"\r\n\r\nT', 'Content-Disposition: form-data; name="note"\r\n\r\nn']);
+    const noAvatar = multipart([
+      'Content-Disposition: form-data; name="title"\r\n\r\nT',
+      'Content-Disposition: form-data; name="note"\r\n\r\nn',
+    ]);
     const missing = await client().post('/upload', { content: noAvatar, headers });
     expect(missing.status).toBe(422);
-    expect(missing.json()).toMatchObject({ type: 'validation-failed', detail: 'Missing required field at `form avatar`' });
+    expect(missing.json()).toMatchObject({
+      type: 'validation-failed',
+      detail: 'Missing required field at `form avatar`',
+    });
     const nameless = multipart([
       'Content-Disposition: form-data; name="title"\r\n\r\nT',
       'Content-Disposition: form-data; name="note"\r\n\r\nn',

@@ -55,7 +55,16 @@ describe('BaseApp lifecycle', () => {
     expect((await client.get('/healthz')).json()).toEqual({ status: 'ok' });
     expect(app.wires).toBe(1);
     await client.close();
-    expect(events).toEqual(['open db', 'open queue', 'open app-sync', 'open app-async', 'close app-async', 'close queue', 'close app-sync', 'close db']);
+    expect(events).toEqual([
+      'open db',
+      'open queue',
+      'open app-sync',
+      'open app-async',
+      'close app-async',
+      'close queue',
+      'close app-sync',
+      'close db',
+    ]);
   });
 
   it('uses a prebuilt factory when one is supplied', async () => {
@@ -120,7 +129,11 @@ describe('BaseFactory.open', () => {
 
 describe('serve()', () => {
   it('serves over a real socket and is usable as a plain listener', async () => {
-    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const running = await serve(new App({ logger: memoryLogger() }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
     const res = await fetch(`${running.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
@@ -134,7 +147,10 @@ describe('serve()', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     expect(app.serving).toBe(false);
-    const [a, b] = await Promise.all([fetch(`http://127.0.0.1:${port}/healthz`), fetch(`http://127.0.0.1:${port}/healthz`)]);
+    const [a, b] = await Promise.all([
+      fetch(`http://127.0.0.1:${port}/healthz`),
+      fetch(`http://127.0.0.1:${port}/healthz`),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(await a.json()).toEqual({ status: 'ok' });
     expect(app.wires).toBe(1);
@@ -161,7 +177,11 @@ describe('serve()', () => {
         this.includeEndpoint(new Slow());
       }
     }
-    const running = await serve(new SlowApp({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const running = await serve(new SlowApp({ logger: memoryLogger() }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
     const pending = fetch(`${running.url}/slow`);
     while (!events.includes('handler started')) await new Promise((r) => setTimeout(r, 5));
     const closed = running.close();

@@ -3,7 +3,15 @@ import { connect } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, Endpoint, FileFormPart, serve, Struct, type LimitsOptions, type RunningServer } from '../src/index';
+import {
+  BaseApp,
+  Endpoint,
+  FileFormPart,
+  serve,
+  Struct,
+  type LimitsOptions,
+  type RunningServer,
+} from '../src/index';
 import { memoryLogger } from './fixtures';
 
 const clients: TestClient[] = [];
@@ -14,14 +22,24 @@ afterEach(async () => {
 });
 
 class Sink extends Endpoint('/sink') {
-  post = this.operation({ json: v.unknown(), returns: Struct('Ok', { ok: v.boolean() }) }, () => ({ ok: true }));
-  put = this.operation({ content: true, returns: Struct('Len', { length: v.number() }) }, ({ content }) => ({ length: content.length }));
+  post = this.operation({ json: v.unknown(), returns: Struct('Ok', { ok: v.boolean() }) }, () => ({
+    ok: true,
+  }));
+  put = this.operation({ content: true, returns: Struct('Len', { length: v.number() }) }, ({ content }) => ({
+    length: content.length,
+  }));
 }
 class Small extends Endpoint('/small') {
-  post = this.operation({ content: true, returns: Struct('Len2', { length: v.number() }) }, ({ content }) => ({ length: content.length }));
+  post = this.operation(
+    { content: true, returns: Struct('Len2', { length: v.number() }) },
+    ({ content }) => ({ length: content.length }),
+  );
 }
 class Upload extends Endpoint('/upload') {
-  post = this.operation({ form: Struct('Up', { file: FileFormPart() }), returns: Struct('Size', { size: v.number() }) }, ({ form }) => ({ size: form.file.content.length }));
+  post = this.operation(
+    { form: Struct('Up', { file: FileFormPart() }), returns: Struct('Size', { size: v.number() }) },
+    ({ form }) => ({ size: form.file.content.length }),
+  );
 }
 class App extends BaseApp {
   protected override async wire(): Promise<void> {
@@ -54,14 +72,22 @@ describe('limits', () => {
   });
 
   it('counts chunked bodies as they arrive', async () => {
-    const running = await serve(new App({ logger: memoryLogger(), limits: { maxBodyBytes: 100 } }), { port: 0, signals: false, quiet: true });
+    const running = await serve(new App({ logger: memoryLogger(), limits: { maxBodyBytes: 100 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
     servers.push(running);
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${running.url}/sink`, { method: 'PUT', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${running.url}/sink`,
+        { method: 'PUT', headers: { 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 5; i++) req.write('x'.repeat(50));
       req.end();
@@ -75,9 +101,14 @@ describe('limits', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     const res = await c.post('/sink', { content: deep, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
-    expect(res.json()).toMatchObject({ type: 'malformed-request', detail: 'JSON nesting is deeper than 64 levels' });
+    expect(res.json()).toMatchObject({
+      type: 'malformed-request',
+      detail: 'JSON nesting is deeper than 64 levels',
+    });
     const ok = '['.repeat(64) + ']'.repeat(64);
-    expect((await c.post('/sink', { content: ok, headers: { 'content-type': 'application/json' } })).status).toBe(200);
+    expect(
+      (await c.post('/sink', { content: ok, headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(200);
   });
 
   it('refuses __proto__ and constructor.prototype keys with 400', async () => {
@@ -85,7 +116,9 @@ describe('limits', () => {
     for (const body of ['{"a":{"__proto__":{"admin":true}}}', '[{"constructor":{"prototype":{"x":1}}}]']) {
       const res = await c.post('/sink', { content: body, headers: { 'content-type': 'application/json' } });
       expect(res.status, body).toBe(400);
-      expect(res.json()).toMatchObject({ detail: 'JSON keys "__proto__" and "constructor.prototype" are not accepted' });
+      expect(res.json()).toMatchObject({
+        detail: 'JSON keys "__proto__" and "constructor.prototype" are not accepted',
+      });
     }
     expect((await c.post('/sink', { json: { constructor: 'fine', prototype: 1 } })).status).toBe(200);
   });
@@ -95,51 +128,82 @@ describe('limits', () => {
     const headers: [string, string][] = Array.from({ length: 25 }, (_, i) => [`x-h${i}`, 'v']);
     const res = await c.get('/sink', { headers });
     expect(res.status).toBe(431);
-    expect(res.json()).toEqual({ type: 'request-header-fields-too-large', title: 'Request header fields too large', status: 431 });
+    expect(res.json()).toEqual({
+      type: 'request-header-fields-too-large',
+      title: 'Request header fields too large',
+      status: 431,
+    });
   });
 
   it('refuses a file over the multipart limit with 413', async () => {
     const c = client({ multipart: { maxFileSize: 100 } });
-    const ok = await c.post('/upload', { files: { file: { filename: 'a.bin', content: Buffer.alloc(100) } } });
+    const ok = await c.post('/upload', {
+      files: { file: { filename: 'a.bin', content: Buffer.alloc(100) } },
+    });
     expect(ok.json()).toEqual({ size: 100 });
-    const res = await c.post('/upload', { files: { file: { filename: 'a.bin', content: Buffer.alloc(101) } } });
+    const res = await c.post('/upload', {
+      files: { file: { filename: 'a.bin', content: Buffer.alloc(101) } },
+    });
     expect(res.status).toBe(413);
     expect(res.json()).toEqual(TOO_LARGE);
   });
 
   it('answers 408 when the body does not arrive within the request timeout', async () => {
-    const running = await serve(new App({ logger: memoryLogger(), limits: { requestTimeoutMs: 300 } }), { port: 0, signals: false, quiet: true });
+    const running = await serve(new App({ logger: memoryLogger(), limits: { requestTimeoutMs: 300 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
     servers.push(running);
     const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${running.url}/sink`, { method: 'PUT', headers: { 'content-length': '100' } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        `${running.url}/sink`,
+        { method: 'PUT', headers: { 'content-length': '100' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write('only a little');
     });
     expect(result.status).toBe(408);
-    expect(JSON.parse(result.body)).toEqual({ type: 'request-timeout', title: 'Request timeout', status: 408 });
+    expect(JSON.parse(result.body)).toEqual({
+      type: 'request-timeout',
+      title: 'Request timeout',
+      status: 408,
+    });
   });
 
   it('answers 408 with a Problem when the request head does not arrive in time', async () => {
-    const running = await serve(new App({ logger: memoryLogger(), limits: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } }), { port: 0, signals: false, quiet: true });
+    const running = await serve(
+      new App({ logger: memoryLogger(), limits: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } }),
+      { port: 0, signals: false, quiet: true },
+    );
     servers.push(running);
     const started = Date.now();
     const text = await new Promise<string>((resolve) => {
-      const socket = connect(running.port, '127.0.0.1', () => socket.write('GET /sink HTTP/1.1\r\nHost: x\r\n'));
+      const socket = connect(running.port, '127.0.0.1', () =>
+        socket.write('GET /sink HTTP/1.1\r\nHost: x\r\n'),
+      );
       let out = '';
       socket.on('data', (d: Buffer) => (out += d.toString()));
       socket.on('close', () => resolve(out));
     });
     expect(Date.now() - started).toBeLessThan(5000);
     expect(text.startsWith('HTTP/1.1 408 Request Timeout\r\n')).toBe(true);
-    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('{"type":"request-timeout","title":"Request timeout","status":408}');
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(
+      '{"type":"request-timeout","title":"Request timeout","status":408}',
+    );
   });
 
   it('answers an unparseable request with a 400 Problem', async () => {
-    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const running = await serve(new App({ logger: memoryLogger() }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
     servers.push(running);
     const text = await new Promise<string>((resolve) => {
       const socket = connect(running.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
@@ -148,7 +212,10 @@ describe('limits', () => {
       socket.on('close', () => resolve(out));
     });
     expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
-    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ type: 'malformed-request', status: 400 });
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      type: 'malformed-request',
+      status: 400,
+    });
   });
 
   it('never accepts a zero or negative limit', () => {

@@ -1,18 +1,17 @@
 import * as v from 'valibot';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TestClient } from '@api/testing';
-import { BaseApp, defineMiddleware, Endpoint, JSONResponse, NoContent, Struct, type Request } from '../src/index';
-import { memoryLogger } from './fixtures';
+import { describe, expect, it } from 'vitest';
+import {
+  BaseApp,
+  defineMiddleware,
+  Endpoint,
+  JSONResponse,
+  NoContent,
+  Struct,
+  type Request,
+} from '../src/index';
+import { clientFactory, memoryLogger } from './fixtures';
 
-const clients: TestClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-function client(app: BaseApp<unknown>): TestClient {
-  const c = new TestClient(app);
-  clients.push(c);
-  return c;
-}
+const client = clientFactory();
 
 const Health = Struct('Health', { status: v.string() });
 class Plain extends Endpoint('/plain') {
@@ -30,9 +29,14 @@ const appWide = defineMiddleware({ responseHeaders: { 'x-app': 'demo' } });
 const maintenance = defineMiddleware({
   headers: Struct('MaintHeaders', { x_maintenance: v.optional(v.string()) }),
   interceptMethods: ['GET', 'HEAD'],
-  intercept: (request) => (request.headers.x_maintenance === 'on' ? new JSONResponse({ json: { status: 'maintenance' }, statusCode: 503 }) : undefined),
+  intercept: (request) =>
+    request.headers.x_maintenance === 'on'
+      ? new JSONResponse({ json: { status: 'maintenance' }, statusCode: 503 })
+      : undefined,
 });
-const observer = defineMiddleware({ observe: (request, status, ms) => void seen.push({ request, status, ms }) });
+const observer = defineMiddleware({
+  observe: (request, status, ms) => void seen.push({ request, status, ms }),
+});
 const tenant = defineMiddleware({
   headers: TenantHeaders,
   responseHeaders: (request, status) => ({ 'x-tenant-echo': `${request.headers.x_tenant}:${status}` }),
@@ -53,7 +57,9 @@ class App extends BaseApp {
     this.includeMiddleware(maintenance);
     this.includeMiddleware(failingObserver);
     this.includeEndpoint(new Plain());
-    this.includeEndpoint(new Scoped(), { middleware: [observer, tenant, blocker, defineMiddleware({ responseHeaders: { 'x-scoped': '1' } })] });
+    this.includeEndpoint(new Scoped(), {
+      middleware: [observer, tenant, blocker, defineMiddleware({ responseHeaders: { 'x-scoped': '1' } })],
+    });
   }
 }
 
@@ -90,7 +96,10 @@ describe('middleware', () => {
     const c = client(new App({ logger: memoryLogger() }));
     const res = await c.get('/scoped');
     expect(res.status).toBe(400);
-    expect(res.json()).toMatchObject({ type: 'malformed-request', detail: 'Missing required field at `header x-tenant`' });
+    expect(res.json()).toMatchObject({
+      type: 'malformed-request',
+      detail: 'Missing required field at `header x-tenant`',
+    });
   });
 
   it('runs scoped intercepts after route resolution, for their methods only', async () => {

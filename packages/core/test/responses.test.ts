@@ -30,12 +30,23 @@ function client(app: BaseApp<unknown>, env: Record<string, string> = {}): TestCl
   return c;
 }
 
-const TraceHeaders = Struct('TraceHeaders', { xTraceId: v.string(), x_count: v.optional(v.number()), xFlag: v.optional(v.boolean()), xMeta: v.optional(v.object({ a: v.number() })) });
+const TraceHeaders = Struct('TraceHeaders', {
+  xTraceId: v.string(),
+  x_count: v.optional(v.number()),
+  xFlag: v.optional(v.boolean()),
+  xMeta: v.optional(v.object({ a: v.number() })),
+});
 
 class Widgets extends Resource('/widgets', { ref: 'widgets' }) {
   // the handler's object carries an extra field: only declared fields reach the wire
-  readMany = this.operation({ returns: v.array(Widget) }, () => [{ id: '1', name: 'a', priceCents: 1, secret: 'x' } as v.InferOutput<typeof Widget>]);
-  readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({ id: path.widget_id, name: 'w', priceCents: 2 }));
+  readMany = this.operation({ returns: v.array(Widget) }, () => [
+    { id: '1', name: 'a', priceCents: 1, secret: 'x' } as v.InferOutput<typeof Widget>,
+  ]);
+  readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({
+    id: path.widget_id,
+    name: 'w',
+    priceCents: 2,
+  }));
   create = this.operation({ returns: Widget }, () => ({ id: 'c', name: 'c', priceCents: 0 }));
 }
 
@@ -44,41 +55,77 @@ class Shapes extends Endpoint('/shapes') {
   post = this.operation({ returns: Bytes }, () => new Uint8Array([1, 2, 3]));
 }
 class Wrappers extends Endpoint('/wrappers') {
-  get = this.operation({ returns: JSONResponse.of(Widget, { headers: TraceHeaders }) }, () =>
-    new JSONResponse({
-      json: { id: '1', name: 'n', priceCents: 3 },
-      statusCode: 203,
-      headers: { xTraceId: 't-1', x_count: 2, xFlag: true, xMeta: { a: 1 } },
-      rawHeaders: [['X-Raw', 'r1'], ['X-Raw', 'r2']],
-      cookies: [new SetCookie('a', '1'), new SetCookie('b', '2', { httpOnly: false })],
-      location: Location.fromOperation(Widgets, 'readOne', { path: { widget_id: 'a b/c' } }),
-      links: [Link.fromRef('widgets.readMany', { rel: 'collection' }), Link.fromUrl('https://example.com/x', { rel: 'alternate', title: 'Ex "ample"', mediaType: 'text/html' })],
-    }),
+  get = this.operation(
+    { returns: JSONResponse.of(Widget, { headers: TraceHeaders }) },
+    () =>
+      new JSONResponse({
+        json: { id: '1', name: 'n', priceCents: 3 },
+        statusCode: 203,
+        headers: { xTraceId: 't-1', x_count: 2, xFlag: true, xMeta: { a: 1 } },
+        rawHeaders: [
+          ['X-Raw', 'r1'],
+          ['X-Raw', 'r2'],
+        ],
+        cookies: [new SetCookie('a', '1'), new SetCookie('b', '2', { httpOnly: false })],
+        location: Location.fromOperation(Widgets, 'readOne', { path: { widget_id: 'a b/c' } }),
+        links: [
+          Link.fromRef('widgets.readMany', { rel: 'collection' }),
+          Link.fromUrl('https://example.com/x', {
+            rel: 'alternate',
+            title: 'Ex "ample"',
+            mediaType: 'text/html',
+          }),
+        ],
+      }),
   );
-  post = this.operation({ returns: Created.of(Widget) }, () => new Created({ json: { id: '2', name: 'n', priceCents: 1 }, location: Location.fromPath('/widgets/2') }));
-  put = this.operation({ returns: Accepted.of(Widget) }, () => new Accepted({ json: { id: '3', name: 'n', priceCents: 1 } }));
+  post = this.operation(
+    { returns: Created.of(Widget) },
+    () =>
+      new Created({ json: { id: '2', name: 'n', priceCents: 1 }, location: Location.fromPath('/widgets/2') }),
+  );
+  put = this.operation(
+    { returns: Accepted.of(Widget) },
+    () => new Accepted({ json: { id: '3', name: 'n', priceCents: 1 } }),
+  );
   delete = this.operation({ returns: NoContent.of() }, () => new NoContent());
-  patch = this.operation({ returns: NoContent.of() }, () => new NoContent({ statusCode: 200, location: Location.fromUrl('https://example.com/a b') }));
+  patch = this.operation(
+    { returns: NoContent.of() },
+    () => new NoContent({ statusCode: 200, location: Location.fromUrl('https://example.com/a b') }),
+  );
 }
 class Union extends Endpoint('/union') {
   get = this.operation({ returns: [JSONResponse.of(Widget), NoContent.of()] }, () => new NoContent());
   post = this.operation({ returns: [Widget, NoContent.of()] }, () => ({ id: 'u', name: 'u', priceCents: 9 }));
 }
 class Raw extends Endpoint('/raw') {
-  get = this.operation({ returns: BytesResponse.of() }, () => new BytesResponse({ content: Buffer.from('{"status":"ok"}') }));
-  post = this.operation({ returns: BytesResponse.of() }, () => new BytesResponse({ content: Buffer.from('<b/>'), contentType: 'image/svg+xml' }));
+  get = this.operation(
+    { returns: BytesResponse.of() },
+    () => new BytesResponse({ content: Buffer.from('{"status":"ok"}') }),
+  );
+  post = this.operation(
+    { returns: BytesResponse.of() },
+    () => new BytesResponse({ content: Buffer.from('<b/>'), contentType: 'image/svg+xml' }),
+  );
 }
 class NoReturns extends Endpoint('/nothing') {
   post = this.operation({}, () => undefined);
 }
 class BadHeader extends Endpoint('/bad-header') {
-  get = this.operation({ returns: JSONResponse.of(Widget) }, () => new JSONResponse({ json: { id: '', name: '', priceCents: 0 }, rawHeaders: { 'x-evil': 'a\r\nset-cookie: x=1' } }));
+  get = this.operation(
+    { returns: JSONResponse.of(Widget) },
+    () =>
+      new JSONResponse({
+        json: { id: '', name: '', priceCents: 0 },
+        rawHeaders: { 'x-evil': 'a\r\nset-cookie: x=1' },
+      }),
+  );
 }
 
 class App extends BaseApp {
   protected override async wire(): Promise<void> {
     this.includeResource(new Widgets());
-    for (const e of [new Shapes(), new Wrappers(), new Union(), new Raw(), new NoReturns(), new BadHeader()]) this.includeEndpoint(e);
+    for (const e of [new Shapes(), new Wrappers(), new Union(), new Raw(), new NoReturns(), new BadHeader()])
+      this.includeEndpoint(e);
   }
 }
 const app = (env: Record<string, string> = {}): App => new App({ logger: memoryLogger(), env });
@@ -123,8 +170,23 @@ describe('wrappers', () => {
     const res = await c.get('/wrappers');
     expect(res.status).toBe(203);
     expect(res.json()).toEqual({ id: '1', name: 'n', priceCents: 3 });
-    const names = res.multiHeaders.map(([k]) => k.toLowerCase()).filter((k) => !['date', 'connection', 'keep-alive'].includes(k));
-    expect(names).toEqual(['content-type', 'x-trace-id', 'x-count', 'x-flag', 'x-meta', 'set-cookie', 'set-cookie', 'x-raw', 'x-raw', 'location', 'link', 'content-length']);
+    const names = res.multiHeaders
+      .map(([k]) => k.toLowerCase())
+      .filter((k) => !['date', 'connection', 'keep-alive'].includes(k));
+    expect(names).toEqual([
+      'content-type',
+      'x-trace-id',
+      'x-count',
+      'x-flag',
+      'x-meta',
+      'set-cookie',
+      'set-cookie',
+      'x-raw',
+      'x-raw',
+      'location',
+      'link',
+      'content-length',
+    ]);
     expect(res.headers.get('x-trace-id')).toBe('t-1');
     expect(res.headers.get('x-count')).toBe('2');
     expect(res.headers.get('x-flag')).toBe('true');
@@ -135,7 +197,9 @@ describe('wrappers', () => {
     ]);
     expect(res.multiHeaders.filter(([k]) => k === 'X-Raw').map(([, val]) => val)).toEqual(['r1', 'r2']);
     expect(res.headers.get('location')).toBe('/widgets/a%20b%2Fc');
-    expect(res.headers.get('link')).toBe('</widgets>; rel="collection", <https://example.com/x>; rel="alternate"; title="Ex \\"ample\\""; type="text/html"');
+    expect(res.headers.get('link')).toBe(
+      '</widgets>; rel="collection", <https://example.com/x>; rel="alternate"; title="Ex \\"ample\\""; type="text/html"',
+    );
   });
 
   it('forces 201 for Created and 202 for Accepted', async () => {
@@ -181,7 +245,11 @@ describe('wrappers', () => {
     const res = await c.get('/bad-header');
     expect(res.status).toBe(500);
     expect(res.headers.get('set-cookie')).toBeUndefined();
-    expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+    expect(res.json()).toEqual({
+      type: 'internal-server-error',
+      title: 'Internal server error',
+      status: 500,
+    });
   });
 });
 
@@ -196,7 +264,12 @@ describe('URL base', () => {
   it('rebuilds the origin from X-Forwarded-* with APP_TRUST_FORWARDED, falling back to Host', async () => {
     const c = client(app({ APP_TRUST_FORWARDED: '1' }));
     const res = await c.post('/wrappers', {
-      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example', 'x-forwarded-port': '8443', 'x-forwarded-prefix': '/api' },
+      headers: {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'public.example',
+        'x-forwarded-port': '8443',
+        'x-forwarded-prefix': '/api',
+      },
     });
     expect(res.headers.get('location')).toBe('https://public.example:8443/api/widgets/2');
     const fallback = await c.post('/wrappers', { headers: { host: 'internal:9000' } });

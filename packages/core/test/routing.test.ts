@@ -16,22 +16,36 @@ afterEach(async () => {
 
 class Widgets extends Resource('/widgets') {
   readMany = this.operation({ returns: v.array(Widget) }, () => [{ id: '1', name: 'a', priceCents: 1 }]);
-  readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({ id: path.widget_id, name: 'w', priceCents: 2 }));
-  delete = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({ id: path.widget_id, name: 'gone', priceCents: 0 }));
+  readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({
+    id: path.widget_id,
+    name: 'w',
+    priceCents: 2,
+  }));
+  delete = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({
+    id: path.widget_id,
+    name: 'gone',
+    priceCents: 0,
+  }));
 }
 class Featured extends Endpoint('/widgets/featured') {
   get = this.operation({ returns: Widget }, () => ({ id: 'featured', name: 'f', priceCents: 3 }));
 }
 const PartPath = Struct('PartPath', { widget_id: v.string(), part_id: v.pipe(v.number(), v.integer()) });
 class Parts extends Resource('/widgets/{widget_id}/parts') {
-  readOne = this.operation({ path: PartPath, returns: Struct('Part', { widgetId: v.string(), partId: v.number() }) }, ({ path }) => ({
-    widgetId: path.widget_id,
-    partId: path.part_id,
-  }));
+  readOne = this.operation(
+    { path: PartPath, returns: Struct('Part', { widgetId: v.string(), partId: v.number() }) },
+    ({ path }) => ({
+      widgetId: path.widget_id,
+      partId: path.part_id,
+    }),
+  );
 }
 // Two mounts at one path with disjoint methods.
 class WidgetWrites extends Resource('/widgets') {
-  create = this.operation({ returns: JSONResponse.of(Widget) }, () => new JSONResponse({ json: { id: 'new', name: 'n', priceCents: 0 }, statusCode: 201 }));
+  create = this.operation(
+    { returns: JSONResponse.of(Widget) },
+    () => new JSONResponse({ json: { id: 'new', name: 'n', priceCents: 0 }, statusCode: 201 }),
+  );
 }
 
 class App extends BaseApp {

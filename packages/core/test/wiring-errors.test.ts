@@ -1,10 +1,24 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, defineExtension, Endpoint, Resource, Struct, WiringError, type MountOptions } from '../src/index';
+import {
+  BaseApp,
+  defineExtension,
+  Endpoint,
+  Resource,
+  Struct,
+  WiringError,
+  type MountOptions,
+} from '../src/index';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
-async function wiringError(wire: (app: { mountResource(r: object, o?: object): void; mountEndpoint(e: object, o?: object): void; raw: BaseApp }) => void): Promise<WiringError> {
+async function wiringError(
+  wire: (app: {
+    mountResource(r: object, o?: object): void;
+    mountEndpoint(e: object, o?: object): void;
+    raw: BaseApp;
+  }) => void,
+): Promise<WiringError> {
   class App extends BaseApp {
     protected override async wire(): Promise<void> {
       wire({
@@ -29,37 +43,54 @@ describe('WiringError', () => {
   it('path slot missing from the path schema', async () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
       // @ts-expect-error also a compile error: the path schema misses slot widget_id
-      readOne = this.operation({ path: Struct('P', { part_id: v.string() }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      readOne = this.operation({ path: Struct('P', { part_id: v.string() }), returns: Widget }, () => ({
+        id: '',
+        name: '',
+        priceCents: 0,
+      }));
     }
     const e = await wiringError((a) => a.mountResource(new Parts()));
-    expect(e.message).toBe('Parts.readOne: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the path schema has no field "widget_id". Fix: add "widget_id" to the path Struct.');
+    expect(e.message).toBe(
+      'Parts.readOne: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the path schema has no field "widget_id". Fix: add "widget_id" to the path Struct.',
+    );
   });
 
   it('a defaulted or optional path field', async () => {
     class Widgets extends Resource('/widgets') {
-      // @ts-expect-error also a compile error: path fields cannot be optional or defaulted
-      readOne = this.operation({ path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      readOne = this.operation(
+        // @ts-expect-error also a compile error: path fields cannot be optional or defaulted
+        { path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget },
+        () => ({ id: '', name: '', priceCents: 0 }),
+      );
     }
     const e = await wiringError((a) => a.mountResource(new Widgets()));
-    expect(e.message).toMatch(/^Widgets\.readOne: path field "widget_id" has a default or is optional\. Fix: /);
+    expect(e.message).toMatch(
+      /^Widgets\.readOne: path field "widget_id" has a default or is optional\. Fix: /,
+    );
   });
 
   it('extra path fields on readMany and on endpoints', async () => {
     class Widgets extends Resource('/widgets') {
       readMany = this.operation({ path: WidgetPath, returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(/^Widgets\.readMany: path fields "widget_id" are not slots of "\/widgets" \(readMany is on the exact mount path\)\. Fix:/);
+    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(
+      /^Widgets\.readMany: path fields "widget_id" are not slots of "\/widgets" \(readMany is on the exact mount path\)\. Fix:/,
+    );
     class Health2 extends Endpoint('/healthz') {
       get = this.operation({ path: WidgetPath, returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Health2()))).message).toMatch(/an Endpoint path is exact/);
+    expect((await wiringError((a) => a.mountEndpoint(new Health2()))).message).toMatch(
+      /an Endpoint path is exact/,
+    );
   });
 
   it('an item operation without an item field', async () => {
     class Widgets extends Resource('/widgets') {
       readOne = this.operation({ returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
     }
-    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(/^Widgets\.readOne: an item operation needs a path field beyond the mount's slots/);
+    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(
+      /^Widgets\.readOne: an item operation needs a path field beyond the mount's slots/,
+    );
   });
 
   it('the same method and path answered twice', async () => {
@@ -80,58 +111,89 @@ describe('WiringError', () => {
     class W extends Resource('/w') {
       readMany = this.operation({ returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountEndpoint(new W()))).message).toMatch(/includeEndpoint: W is not an Endpoint/);
+    expect((await wiringError((a) => a.mountEndpoint(new W()))).message).toMatch(
+      /includeEndpoint: W is not an Endpoint/,
+    );
     class Empty extends Endpoint('/e') {}
-    expect((await wiringError((a) => a.mountEndpoint(new Empty()))).message).toMatch(/\(Empty\): declares no operation/);
+    expect((await wiringError((a) => a.mountEndpoint(new Empty()))).message).toMatch(
+      /\(Empty\): declares no operation/,
+    );
   });
 
   it('a declared source nothing provides (user without auth)', async () => {
     class Me extends Endpoint('/me') {
-      get = this.operation({ user: Struct('User', { id: v.string() }), returns: Health }, () => ({ status: '' }));
+      get = this.operation({ user: Struct('User', { id: v.string() }), returns: Health }, () => ({
+        status: '',
+      }));
     }
     const e = await wiringError((a) => a.mountEndpoint(new Me()));
-    expect(e.message).toMatch(/^Me\.get: declares the "user" source, but nothing mounted with it provides "user"\. Fix: .*auth from @api\/auth/);
+    expect(e.message).toMatch(
+      /^Me\.get: declares the "user" source, but nothing mounted with it provides "user"\. Fix: .*auth from @api\/auth/,
+    );
   });
 
   it('an unknown mount option and an unknown operation key', async () => {
     class H extends Endpoint('/h') {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { auth: { some: 'thing' } }))).message).toMatch(/mount option "auth" is not a value core can compile/);
+    expect((await wiringError((a) => a.mountEndpoint(new H(), { auth: { some: 'thing' } }))).message).toMatch(
+      /mount option "auth" is not a value core can compile/,
+    );
     class Typo extends Endpoint('/t') {
-      get = this.operation({ returns: Health, jsn: Health } as { returns: typeof Health }, () => ({ status: '' }));
+      get = this.operation({ returns: Health, jsn: Health } as { returns: typeof Health }, () => ({
+        status: '',
+      }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Typo()))).message).toMatch(/Typo\.get: unknown operation key "jsn"/);
+    expect((await wiringError((a) => a.mountEndpoint(new Typo()))).message).toMatch(
+      /Typo\.get: unknown operation key "jsn"/,
+    );
   });
 
   it('two body sources, and two plain members in a union', async () => {
     class Two extends Endpoint('/two') {
       post = this.operation({ json: Health, content: true, returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Two()))).message).toMatch(/declares json and content; a request has one body/);
+    expect((await wiringError((a) => a.mountEndpoint(new Two()))).message).toMatch(
+      /declares json and content; a request has one body/,
+    );
     class Union extends Endpoint('/u') {
       get = this.operation({ returns: [Health, Widget] }, (() => ({ status: '' })) as never);
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Union()))).message).toMatch(/returns lists 2 plain members/);
+    expect((await wiringError((a) => a.mountEndpoint(new Union()))).message).toMatch(
+      /returns lists 2 plain members/,
+    );
   });
 
   it('middleware without hooks, and one constant header set twice', async () => {
     class H extends Endpoint('/h') {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [{}] }))).message).toMatch(/has none of responseHeaders, intercept, observe/);
-    const e = await wiringError((a) => a.mountEndpoint(new H(), { middleware: [{ responseHeaders: { 'x-a': '1' } }, { responseHeaders: { 'X-A': '2' } }] }));
+    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [{}] }))).message).toMatch(
+      /has none of responseHeaders, intercept, observe/,
+    );
+    const e = await wiringError((a) =>
+      a.mountEndpoint(new H(), {
+        middleware: [{ responseHeaders: { 'x-a': '1' } }, { responseHeaders: { 'X-A': '2' } }],
+      }),
+    );
     expect(e.message).toMatch(/H\.get: two contributions set the constant response header "x-a"/);
   });
 
   it('an extension failing wiring, and a bad slot name', async () => {
     const e = await wiringError((a) =>
-      (a.raw as unknown as { include(x: unknown): void }).include(defineExtension({ name: 'x', setup: (w) => w.fail('x extension', 'it is misconfigured', 'configure it') })),
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({
+          name: 'x',
+          setup: (w) => w.fail('x extension', 'it is misconfigured', 'configure it'),
+        }),
+      ),
     );
     expect(e.message).toBe('x extension: it is misconfigured. Fix: configure it.');
     class Bad extends Endpoint('/a/{Bad}') {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Bad()))).message).toMatch(/slot "\{Bad\}" is not snake_case/);
+    expect((await wiringError((a) => a.mountEndpoint(new Bad()))).message).toMatch(
+      /slot "\{Bad\}" is not snake_case/,
+    );
   });
 });

@@ -16,7 +16,11 @@ class Partner extends Endpoint('/partner') {
   get = this.operation({ returns: Ok }, () => ({ ok: true }));
   post = this.operation({ returns: Ok }, () => ({ ok: true }));
 }
-const partnerPolicy = new CORS({ allowOrigins: ['https://partner.example', 'http://localhost:3000'], allowCredentials: true, exposeHeaders: ['x-total'] });
+const partnerPolicy = new CORS({
+  allowOrigins: ['https://partner.example', 'http://localhost:3000'],
+  allowCredentials: true,
+  exposeHeaders: ['x-total'],
+});
 
 class App extends BaseApp {
   protected override async wire(): Promise<void> {
@@ -27,7 +31,15 @@ class App extends BaseApp {
     this.include(
       defineExtension({
         name: 'docs',
-        setup: (w) => w.addRoute({ method: 'GET', path: '/docs', owner: 'docs', operation: 'page', hidden: true, handle: (ex) => ex.send(200, ['content-type', 'text/html'], '<p>docs</p>') }),
+        setup: (w) =>
+          w.addRoute({
+            method: 'GET',
+            path: '/docs',
+            owner: 'docs',
+            operation: 'page',
+            hidden: true,
+            handle: (ex) => ex.send(200, ['content-type', 'text/html'], '<p>docs</p>'),
+          }),
       }),
     );
   }
@@ -38,7 +50,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 function client(): TestClient {
-  const c = new TestClient(new App({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }));
+  const c = new TestClient(
+    new App({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }),
+  );
   clients.push(c);
   return c;
 }
@@ -61,7 +75,13 @@ describe('wildcard policy (app default)', () => {
 
   it('answers a preflight per (path, requested method) with the policy block', async () => {
     const c = client();
-    const res = await c.options('/widgets', { headers: { origin: 'https://any.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const res = await c.options('/widgets', {
+      headers: {
+        origin: 'https://any.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('allow')).toBe('POST, GET, HEAD, OPTIONS');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -72,7 +92,9 @@ describe('wildcard policy (app default)', () => {
 
   it('gives a plain 204 + Allow for a method the path does not serve, and for no preflight at all', async () => {
     const c = client();
-    const res = await c.options('/widgets', { headers: { origin: 'https://any.example', 'access-control-request-method': 'DELETE' } });
+    const res = await c.options('/widgets', {
+      headers: { origin: 'https://any.example', 'access-control-request-method': 'DELETE' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-methods')).toBeUndefined();
     const plain = await c.options('/widgets');
@@ -84,7 +106,9 @@ describe('wildcard policy (app default)', () => {
     const c = client();
     const res = await c.get('/private', { headers: { origin: 'https://any.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeUndefined();
-    const pre = await c.options('/private', { headers: { origin: 'https://any.example', 'access-control-request-method': 'GET' } });
+    const pre = await c.options('/private', {
+      headers: { origin: 'https://any.example', 'access-control-request-method': 'GET' },
+    });
     expect(pre.headers.get('access-control-allow-origin')).toBeUndefined();
   });
 });
@@ -97,7 +121,12 @@ describe('allow-list policy (per mount)', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
     expect(res.headers.get('access-control-expose-headers')).toBe('x-total');
     expect(res.headers.get('vary')).toBe('Origin');
-    for (const origin of ['https://evil.example', 'https://partner.example.evil', 'null', 'https://PARTNER.example']) {
+    for (const origin of [
+      'https://evil.example',
+      'https://partner.example.evil',
+      'null',
+      'https://PARTNER.example',
+    ]) {
       const denied = await c.get('/partner', { headers: { origin } });
       expect(denied.headers.get('access-control-allow-origin'), origin).toBeUndefined();
       expect(denied.headers.get('vary')).toBe('Origin');
@@ -106,10 +135,14 @@ describe('allow-list policy (per mount)', () => {
 
   it('answers preflights only for allowed origins', async () => {
     const c = client();
-    const ok = await c.options('/partner', { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+    const ok = await c.options('/partner', {
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     expect(ok.headers.get('access-control-allow-credentials')).toBe('true');
-    const denied = await c.options('/partner', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const denied = await c.options('/partner', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(denied.status).toBe(204);
     expect(denied.headers.get('access-control-allow-origin')).toBeUndefined();
   });

@@ -26,14 +26,17 @@ export interface CORSOptions {
   readonly exposeHeaders?: readonly string[];
 }
 
-const ORIGIN = /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?$/;
+const ORIGIN =
+  /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 type Pair = readonly [string, string];
 
 /** The contribution a policy makes to one route, decided at wiring. */
 function contribution(policy: CORS, route: RouteInfo): RouteContribution {
-  const exposed: Pair[] = policy.exposeHeaders.length ? [['access-control-expose-headers', policy.exposeHeaders.join(', ')]] : [];
+  const exposed: Pair[] = policy.exposeHeaders.length
+    ? [['access-control-expose-headers', policy.exposeHeaders.join(', ')]]
+    : [];
   const preflightBlock: Pair[] = [
     ['access-control-allow-methods', policy.allowMethods.join(', ')],
     ['access-control-allow-headers', policy.allowHeaders.join(', ')],
@@ -41,7 +44,8 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
   ];
   const method = route.method;
   const allows = (requested: string): boolean =>
-    (requested === method || (requested === 'HEAD' && method === 'GET')) && policy.allowMethods.includes(requested === 'HEAD' ? 'GET' : requested);
+    (requested === method || (requested === 'HEAD' && method === 'GET')) &&
+    policy.allowMethods.includes(requested === 'HEAD' ? 'GET' : requested);
   if (policy.wildcard) {
     // Constant pairs, baked into every covered response (errors included).
     return {
@@ -49,7 +53,8 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
       headers: [['access-control-allow-origin', '*'], ...exposed],
       options: (ex) => {
         const requested = ex.req.headers['access-control-request-method'];
-        if (typeof requested !== 'string' || !allows(requested) || ex.req.headers.origin === undefined) return undefined;
+        if (typeof requested !== 'string' || !allows(requested) || ex.req.headers.origin === undefined)
+          return undefined;
         return [['access-control-allow-origin', '*'], ...preflightBlock];
       },
     };
@@ -65,7 +70,9 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
     headers: [['vary', 'Origin']],
     dynamicHeaders: (ex) => {
       const origin = allowed(ex);
-      return origin === undefined ? undefined : [['access-control-allow-origin', origin], ...credentials, ...exposed];
+      return origin === undefined
+        ? undefined
+        : [['access-control-allow-origin', origin], ...credentials, ...exposed];
     },
     options: (ex) => {
       const requested = ex.req.headers['access-control-request-method'];
@@ -86,7 +93,10 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
  */
 export class CORS implements MountOptionValue {
   /** Removes the policy from a mount. */
-  static readonly OFF: MountOptionValue & { readonly off: true } = Object.freeze({ off: true as const, [mountOption]: () => undefined });
+  static readonly OFF: MountOptionValue & { readonly off: true } = Object.freeze({
+    off: true as const,
+    [mountOption]: () => undefined,
+  });
 
   readonly allowOrigins: '*' | readonly string[];
   readonly allowMethods: readonly string[];
@@ -101,31 +111,51 @@ export class CORS implements MountOptionValue {
   constructor(options: CORSOptions = {}) {
     const where = 'new CORS()';
     this.allowOrigins = options.allowOrigins ?? '*';
-    this.allowMethods = (options.allowMethods ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) => m.toUpperCase());
-    this.allowHeaders = (options.allowHeaders ?? ['content-type', 'authorization']).map((h) => h.toLowerCase());
+    this.allowMethods = (options.allowMethods ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) =>
+      m.toUpperCase(),
+    );
+    this.allowHeaders = (options.allowHeaders ?? ['content-type', 'authorization']).map((h) =>
+      h.toLowerCase(),
+    );
     this.allowCredentials = options.allowCredentials ?? false;
     this.maxAge = options.maxAge ?? 600;
     this.exposeHeaders = (options.exposeHeaders ?? []).map((h) => h.toLowerCase());
     this.wildcard = this.allowOrigins === '*';
     if (this.wildcard && this.allowCredentials) {
-      throw new WiringError(`${where}: allowCredentials with allowOrigins '*'. Fix: list the exact origins that may send credentials.`);
+      throw new WiringError(
+        `${where}: allowCredentials with allowOrigins '*'. Fix: list the exact origins that may send credentials.`,
+      );
     }
     if (!this.wildcard) {
-      const list: readonly string[] = Array.isArray(this.allowOrigins) ? (this.allowOrigins as readonly string[]) : [];
+      const list: readonly string[] = Array.isArray(this.allowOrigins)
+        ? (this.allowOrigins as readonly string[])
+        : [];
       if (list.length === 0) {
-        throw new WiringError(`${where}: allowOrigins must be '*' or a non-empty list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`);
+        throw new WiringError(
+          `${where}: allowOrigins must be '*' or a non-empty list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`,
+        );
       }
       for (const origin of list) {
-        if (origin === 'null') throw new WiringError(`${where}: the "null" origin is never allowed (sandboxed documents and file: pages share it). Fix: remove it.`);
+        if (origin === 'null')
+          throw new WiringError(
+            `${where}: the "null" origin is never allowed (sandboxed documents and file: pages share it). Fix: remove it.`,
+          );
         if (!ORIGIN.test(origin) || Number(origin.split(':')[2] ?? 0) > 65535) {
-          throw new WiringError(`${where}: ${JSON.stringify(origin)} is not an origin. Fix: write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example".`);
+          throw new WiringError(
+            `${where}: ${JSON.stringify(origin)} is not an origin. Fix: write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example".`,
+          );
         }
       }
     }
     for (const list of [this.allowMethods, this.allowHeaders, this.exposeHeaders]) {
-      for (const item of list) if (!TOKEN.test(item)) throw new WiringError(`${where}: ${JSON.stringify(item)} is not a valid method or header name. Fix: use HTTP tokens only.`);
+      for (const item of list)
+        if (!TOKEN.test(item))
+          throw new WiringError(
+            `${where}: ${JSON.stringify(item)} is not a valid method or header name. Fix: use HTTP tokens only.`,
+          );
     }
-    if (!Number.isInteger(this.maxAge) || this.maxAge < 0) throw new WiringError(`${where}: maxAge must be a whole number of seconds. Fix: e.g. maxAge: 600.`);
+    if (!Number.isInteger(this.maxAge) || this.maxAge < 0)
+      throw new WiringError(`${where}: maxAge must be a whole number of seconds. Fix: e.g. maxAge: 600.`);
     this.origins = new Set(this.wildcard ? [] : (this.allowOrigins as readonly string[]));
   }
 
@@ -150,9 +180,16 @@ export function cors(policy: CORS | CORSOptions = new CORS()): Extension<void> {
   return defineExtension({
     name: 'cors',
     setup(wiring) {
-      if (installed.has(wiring)) wiring.fail(`${wiring.appName}.include(cors())`, 'an app-default CORS policy is already installed', 'install cors() once; override per mount with { cors: policy } or opt out with { cors: CORS.OFF }');
+      if (installed.has(wiring))
+        wiring.fail(
+          `${wiring.appName}.include(cors())`,
+          'an app-default CORS policy is already installed',
+          'install cors() once; override per mount with { cors: policy } or opt out with { cors: CORS.OFF }',
+        );
       installed.add(wiring);
-      wiring.addContributor((route) => (route.mountOptions.cors !== undefined ? undefined : contribution(resolved, route)));
+      wiring.addContributor((route) =>
+        route.mountOptions.cors !== undefined ? undefined : contribution(resolved, route),
+      );
     },
   });
 }

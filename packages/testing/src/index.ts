@@ -12,8 +12,20 @@ export {
   type RequestWithBodyOptions,
   type RequestWithoutBodyOptions,
 } from './client/request-options';
-export { buildMultipart, type FileUpload, type FormFields, type FormFiles, type HeaderInit, type MultipartBody } from './multipart/build-multipart';
-export { isExpiredCookie, parseSetCookie, parseSetCookies, type ResponseCookie } from './cookies/parse-set-cookie';
+export {
+  buildMultipart,
+  type FileUpload,
+  type FormFields,
+  type FormFiles,
+  type HeaderInit,
+  type MultipartBody,
+} from './multipart/build-multipart';
+export {
+  isExpiredCookie,
+  parseSetCookie,
+  parseSetCookies,
+  type ResponseCookie,
+} from './cookies/parse-set-cookie';
 export { parseSSE, SSEDecoder, type ServerSentEventRecord } from './stream/parse-sse';
 export { parseNDJSON, NDJSONDecoder } from './stream/parse-ndjson';
 export { FactoryHarness, type OpenableFactory } from './harness/factory-harness';

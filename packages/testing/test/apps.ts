@@ -1,9 +1,23 @@
 import { buffer } from 'node:stream/consumers';
 import * as v from 'valibot';
-import { BaseApp, defineExtension, Endpoint, NoContent, SetCookie, Struct, WiringError, type Exchange } from '@api/core';
+import {
+  BaseApp,
+  defineExtension,
+  Endpoint,
+  NoContent,
+  SetCookie,
+  Struct,
+  WiringError,
+  type Exchange,
+} from '@api/core';
 
 /** A logger that records instead of printing. */
-export function quietLogger(): { lines: string[]; info(m: string): void; warn(m: string): void; error(m: string): void } {
+export function quietLogger(): {
+  lines: string[];
+  info(m: string): void;
+  warn(m: string): void;
+  error(m: string): void;
+} {
   const lines: string[] = [];
   return { lines, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
 }
@@ -13,7 +27,10 @@ class HealthEndpoint extends Endpoint('/healthz') {
   get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
 }
 class Login extends Endpoint('/login') {
-  post = this.operation({ json: Struct('LoginIn', { name: v.string() }), returns: NoContent.of() }, ({ json }) => new NoContent({ cookies: [new SetCookie('session_id', json.name)] }));
+  post = this.operation(
+    { json: Struct('LoginIn', { name: v.string() }), returns: NoContent.of() },
+    ({ json }) => new NoContent({ cookies: [new SetCookie('session_id', json.name)] }),
+  );
 }
 
 /** What the raw streaming route observed about its response. */
@@ -47,7 +64,12 @@ function pairs(raw: readonly string[]): [string, string][] {
 
 async function echo(ex: Exchange): Promise<void> {
   const body = await buffer(ex.req);
-  const payload: Echo = { method: ex.method, url: ex.req.url ?? '', rawHeaders: pairs(ex.req.rawHeaders), body: body.toString('latin1') };
+  const payload: Echo = {
+    method: ex.method,
+    url: ex.req.url ?? '',
+    rawHeaders: pairs(ex.req.rawHeaders),
+    body: body.toString('latin1'),
+  };
   ex.send(200, ['content-type', 'application/json'], JSON.stringify(payload));
 }
 
@@ -67,7 +89,8 @@ export class TestApp extends BaseApp {
       defineExtension({
         name: 'raw',
         setup: (w) => {
-          for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) w.addRoute({ method, path: '/echo', owner: 'raw', operation: `echo${method}`, handle: echo });
+          for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+            w.addRoute({ method, path: '/echo', owner: 'raw', operation: `echo${method}`, handle: echo });
           // POST /set-cookies with a JSON list of Set-Cookie lines: answers 204 carrying them.
           w.addRoute({
             method: 'POST',
@@ -76,7 +99,10 @@ export class TestApp extends BaseApp {
             operation: 'setCookies',
             handle: async (ex) => {
               const lines = JSON.parse((await buffer(ex.req)).toString('utf8')) as string[];
-              ex.send(204, lines.flatMap((line) => ['set-cookie', line]));
+              ex.send(
+                204,
+                lines.flatMap((line) => ['set-cookie', line]),
+              );
             },
           });
           w.addRoute({
@@ -85,7 +111,22 @@ export class TestApp extends BaseApp {
             owner: 'raw',
             operation: 'repeats',
             handle: (ex) => {
-              ex.send(200, ['X-Raw', 'r1', 'x-raw', 'r2', 'set-cookie', 'a=1; Path=/', 'set-cookie', 'b=2; Expires=Wed, 21 Oct 2065 07:28:00 GMT', 'content-type', 'text/plain'], 'hello');
+              ex.send(
+                200,
+                [
+                  'X-Raw',
+                  'r1',
+                  'x-raw',
+                  'r2',
+                  'set-cookie',
+                  'a=1; Path=/',
+                  'set-cookie',
+                  'b=2; Expires=Wed, 21 Oct 2065 07:28:00 GMT',
+                  'content-type',
+                  'text/plain',
+                ],
+                'hello',
+              );
             },
           });
           // An endless NDJSON stream: one line every 10 ms until the client goes away.
@@ -98,7 +139,8 @@ export class TestApp extends BaseApp {
               stream.started += 1;
               let resolveClosed!: () => void;
               stream.whenClosed = new Promise<void>((resolve) => (resolveClosed = resolve));
-              if (!ex.sendHead(200, ['content-type', 'application/x-ndjson', 'set-cookie', 'streamed=yes'])) return;
+              if (!ex.sendHead(200, ['content-type', 'application/x-ndjson', 'set-cookie', 'streamed=yes']))
+                return;
               let n = 0;
               ex.res.write(`{"n":${n}}\n`);
               const timer = setInterval(() => {
@@ -122,7 +164,14 @@ export class TestApp extends BaseApp {
             handle: (ex) => {
               if (!ex.sendHead(200, ['content-type', 'text/event-stream'])) return;
               // Written in awkward pieces so the decoder has to join them.
-              const pieces = [': ping\n\n', 'event: tick\nid: 1\ndata: {"n"', ':1}\n\n', 'data: line one\r\ndata: line two\r\n\r\n', 'retry: 500\ndata: "quoted"\n\n', 'data: 7\n\n'];
+              const pieces = [
+                ': ping\n\n',
+                'event: tick\nid: 1\ndata: {"n"',
+                ':1}\n\n',
+                'data: line one\r\ndata: line two\r\n\r\n',
+                'retry: 500\ndata: "quoted"\n\n',
+                'data: 7\n\n',
+              ];
               let i = 0;
               const next = (): void => {
                 if (i === pieces.length) {

@@ -10,7 +10,10 @@ class HealthEndpoint extends Endpoint('/healthz') {
   get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
 }
 class Login extends Endpoint('/login') {
-  post = this.operation({ json: Struct('LoginIn', { name: v.string() }), returns: NoContent.of() }, ({ json }) => new NoContent({ cookies: [new SetCookie('session_id', json.name)] }));
+  post = this.operation(
+    { json: Struct('LoginIn', { name: v.string() }), returns: NoContent.of() },
+    ({ json }) => new NoContent({ cookies: [new SetCookie('session_id', json.name)] }),
+  );
 }
 class App extends BaseApp {
   protected override async wire() {

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { defineExtension, defineMiddleware, Struct, type Extension, type Logger, type Request } from '@api/core';
+import {
+  defineExtension,
+  defineMiddleware,
+  Struct,
+  type Extension,
+  type Logger,
+  type Request,
+} from '@api/core';
 
 const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.string()) });
 const VALID_ID = /^[\w.-]{1,128}$/;
@@ -40,7 +47,13 @@ export function requestLog(options: { logger?: Logger; sink?: RequestLogLine[] }
         headers: RequestIdHeaders,
         responseHeaders: (request) => ({ 'x-request-id': idOf(request) }),
         observe: (request, status, durationMs) => {
-          const line: RequestLogLine = { requestId: idOf(request), method: request.method, path: request.path, status, durationMs };
+          const line: RequestLogLine = {
+            requestId: idOf(request),
+            method: request.method,
+            path: request.path,
+            status,
+            durationMs,
+          };
           options.sink?.push(line);
           log.info(`${line.method} ${line.path} ${status} ${durationMs.toFixed(1)}ms id=${line.requestId}`);
         },

@@ -7,7 +7,10 @@ import type { WidgetStore } from '../services/widget-store';
 /** The widgets collection: CRUD over the SQLite store. */
 export class WidgetResource extends Resource('/widgets', {
   ref: 'widgets',
-  meta: { tags: [new Tag('widgets', 'Create, read, and manage widgets.')], exceptions: [WidgetNotFoundError] },
+  meta: {
+    tags: [new Tag('widgets', 'Create, read, and manage widgets.')],
+    exceptions: [WidgetNotFoundError],
+  },
 }) {
   constructor(private readonly store: WidgetStore) {
     super();
@@ -33,7 +36,10 @@ export class WidgetResource extends Resource('/widgets', {
     ({ params }) => this.store.list(params.limit, params.offset),
   );
 
-  readOne = this.operation({ path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.' } }, ({ path }) => this.#get(path.widget_id));
+  readOne = this.operation(
+    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.' } },
+    ({ path }) => this.#get(path.widget_id),
+  );
 
   updateFull = this.operation(
     { path: WidgetPath, json: WidgetIn, returns: Widget, meta: { summary: 'Replace a widget.' } },
@@ -41,14 +47,22 @@ export class WidgetResource extends Resource('/widgets', {
   );
 
   updatePartial = this.operation(
-    { path: WidgetPath, json: WidgetPatch, returns: Widget, meta: { summary: 'Change some fields of a widget.' } },
+    {
+      path: WidgetPath,
+      json: WidgetPatch,
+      returns: Widget,
+      meta: { summary: 'Change some fields of a widget.' },
+    },
     ({ path, json }) => this.store.update(path.widget_id, json) ?? notFound(path.widget_id),
   );
 
-  delete = this.operation({ path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.' } }, ({ path }) => {
-    if (!this.store.delete(path.widget_id)) notFound(path.widget_id);
-    return { id: path.widget_id, deleted: true as const };
-  });
+  delete = this.operation(
+    { path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.' } },
+    ({ path }) => {
+      if (!this.store.delete(path.widget_id)) notFound(path.widget_id);
+      return { id: path.widget_id, deleted: true as const };
+    },
+  );
 
   #get(id: string): v.InferOutput<typeof Widget> {
     return this.store.get(id) ?? notFound(id);
@@ -61,10 +75,12 @@ function notFound(widgetId: string): never {
 
 /** GET /featured-widget: a widget with a Link built from the widgets resource's `ref`. */
 export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget') {
-  get = this.operation({ returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } }, () =>
-    new JSONResponse({
-      json: { id: 'featured', name: 'Featured widget', priceCents: 0 },
-      links: Link.fromRef('widgets.readOne', { rel: 'related', path: { widget_id: 'featured' } }),
-    }),
+  get = this.operation(
+    { returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } },
+    () =>
+      new JSONResponse({
+        json: { id: 'featured', name: 'Featured widget', priceCents: 0 },
+        links: Link.fromRef('widgets.readOne', { rel: 'related', path: { widget_id: 'featured' } }),
+      }),
   );
 }

@@ -37,36 +37,58 @@ export class WidgetStore {
     try {
       this.#db.run(sql, values);
     } catch (error) {
-      if (error instanceof Error && error.message.includes('UNIQUE constraint failed: widgets.name')) throw new DuplicateNameError(name);
+      if (error instanceof Error && error.message.includes('UNIQUE constraint failed: widgets.name'))
+        throw new DuplicateNameError(name);
       throw error;
     }
   }
 
   create(input: { name: string; priceCents: number }): Widget {
     const id = randomUUID();
-    this.#write('insert into widgets (id, name, price_cents, created_at) values (?, ?, ?, ?)', [id, input.name, input.priceCents, Date.now()], input.name);
+    this.#write(
+      'insert into widgets (id, name, price_cents, created_at) values (?, ?, ?, ?)',
+      [id, input.name, input.priceCents, Date.now()],
+      input.name,
+    );
     return { id, ...input };
   }
 
   list(limit: number, offset: number): Widget[] {
-    return (this.#db.all('select id, name, price_cents from widgets order by created_at, id limit ? offset ?', [limit, offset]) as unknown as Row[]).map(toWidget);
+    return (
+      this.#db.all('select id, name, price_cents from widgets order by created_at, id limit ? offset ?', [
+        limit,
+        offset,
+      ]) as unknown as Row[]
+    ).map(toWidget);
   }
 
   get(id: string): Widget | undefined {
-    const row = this.#db.get('select id, name, price_cents from widgets where id = ?', [id]) as unknown as Row | null;
+    const row = this.#db.get('select id, name, price_cents from widgets where id = ?', [
+      id,
+    ]) as unknown as Row | null;
     return row ? toWidget(row) : undefined;
   }
 
   replace(id: string, input: { name: string; priceCents: number }): Widget | undefined {
     if (!this.get(id)) return undefined;
-    this.#write('update widgets set name = ?, price_cents = ? where id = ?', [input.name, input.priceCents, id], input.name);
+    this.#write(
+      'update widgets set name = ?, price_cents = ? where id = ?',
+      [input.name, input.priceCents, id],
+      input.name,
+    );
     return { id, ...input };
   }
 
-  update(id: string, patch: { name?: string | undefined; priceCents?: number | undefined }): Widget | undefined {
+  update(
+    id: string,
+    patch: { name?: string | undefined; priceCents?: number | undefined },
+  ): Widget | undefined {
     const current = this.get(id);
     if (!current) return undefined;
-    return this.replace(id, { name: patch.name ?? current.name, priceCents: patch.priceCents ?? current.priceCents });
+    return this.replace(id, {
+      name: patch.name ?? current.name,
+      priceCents: patch.priceCents ?? current.priceCents,
+    });
   }
 
   delete(id: string): boolean {

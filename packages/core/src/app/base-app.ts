@@ -91,7 +91,16 @@ export const consoleLogger: Logger = {
   error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
-const CORE_SOURCES = new Set(['path', 'params', 'headers', 'cookies', 'json', 'content', 'rawHeaders', 'form']);
+const CORE_SOURCES = new Set([
+  'path',
+  'params',
+  'headers',
+  'cookies',
+  'json',
+  'content',
+  'rawHeaders',
+  'form',
+]);
 const SPEC_KEYS = new Set([...CORE_SOURCES, 'user', 'returns', 'meta']);
 const CORE_MOUNT_OPTIONS = new Set(['middleware', 'limits']);
 
@@ -173,7 +182,10 @@ export abstract class BaseApp<TFactory = undefined> {
 
   /** The factory (built from the factory class, or supplied prebuilt). */
   protected get factory(): TFactory {
-    if (this.#factory === undefined) throw new WiringError(`${this.constructor.name}: no factory. Fix: extend BaseApp.withFactory(Factory) or pass { factory }.`);
+    if (this.#factory === undefined)
+      throw new WiringError(
+        `${this.constructor.name}: no factory. Fix: extend BaseApp.withFactory(Factory) or pass { factory }.`,
+      );
     return this.#factory;
   }
 
@@ -192,18 +204,26 @@ export abstract class BaseApp<TFactory = undefined> {
 
   #assertWiring(method: string): void {
     if (this.#state !== 'starting') {
-      throw new WiringError(`${this.constructor.name}.${method}: called outside wire(). Fix: mount routes and extensions inside wire(); the app is ${this.#state}.`);
+      throw new WiringError(
+        `${this.constructor.name}.${method}: called outside wire(). Fix: mount routes and extensions inside wire(); the app is ${this.#state}.`,
+      );
     }
   }
 
   /** Mounts a `Resource`. */
-  protected includeResource<TRoute extends ResourceOperations>(resource: TRoute, options?: MountOptions<TRoute>): void {
+  protected includeResource<TRoute extends ResourceOperations>(
+    resource: TRoute,
+    options?: MountOptions<TRoute>,
+  ): void {
     this.#assertWiring('includeResource');
     this.#mount(resource, 'resource', (options ?? {}) as unknown as MountOptions & Record<string, unknown>);
   }
 
   /** Mounts an `Endpoint`. */
-  protected includeEndpoint<TRoute extends EndpointOperations>(endpoint: TRoute, options?: MountOptions<TRoute>): void {
+  protected includeEndpoint<TRoute extends EndpointOperations>(
+    endpoint: TRoute,
+    options?: MountOptions<TRoute>,
+  ): void {
     this.#assertWiring('includeEndpoint');
     this.#mount(endpoint, 'endpoint', (options ?? {}) as unknown as MountOptions & Record<string, unknown>);
   }
@@ -228,15 +248,24 @@ export abstract class BaseApp<TFactory = undefined> {
     this.#assertWiring('includeExceptionHandler');
     const where = `${this.constructor.name}.includeExceptionHandler`;
     if (typeof handler?.exception !== 'function' || typeof handler.handleException !== 'function') {
-      throw new WiringError(`${where}: a handler needs "exception" (a class) and "handleException". Fix: use defineExceptionHandler({ exception, handleException }).`);
+      throw new WiringError(
+        `${where}: a handler needs "exception" (a class) and "handleException". Fix: use defineExceptionHandler({ exception, handleException }).`,
+      );
     }
     if (this.#handlers.has(handler.exception)) {
-      throw new WiringError(`${where}: two handlers for ${handler.exception.name}. Fix: keep one; a base class and a subclass may each have their own.`);
+      throw new WiringError(
+        `${where}: two handlers for ${handler.exception.name}. Fix: keep one; a base class and a subclass may each have their own.`,
+      );
     }
     for (const entry of handler.returns ?? []) {
       const info = responseInfo(entry);
-      const ok = info ? info.cls === ExceptionResponse : typeof entry === 'function' && 'status' in entry && 'type' in entry;
-      if (!ok) throw new WiringError(`${where}: handler for ${handler.exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTPError class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`);
+      const ok = info
+        ? info.cls === ExceptionResponse
+        : typeof entry === 'function' && 'status' in entry && 'type' in entry;
+      if (!ok)
+        throw new WiringError(
+          `${where}: handler for ${handler.exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTPError class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
+        );
     }
     this.#handlers.set(handler.exception, handler);
   }
@@ -244,7 +273,10 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Replaces the Problem-family body app-wide; at most once. */
   protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
-    if (this.#adapter) throw new WiringError(`${this.constructor.name}.includeErrorAdapter: an error adapter is already registered. Fix: register one adapter per app.`);
+    if (this.#adapter)
+      throw new WiringError(
+        `${this.constructor.name}.includeErrorAdapter: an error adapter is already registered. Fix: register one adapter per app.`,
+      );
     this.#adapter = adapter;
   }
 
@@ -255,7 +287,8 @@ export abstract class BaseApp<TFactory = undefined> {
 
   /** The finished route catalogue (after `start()`). */
   get catalogue(): RouteCatalogue {
-    if (!this.#catalogue) throw new Error(`${this.constructor.name}: the catalogue exists once start() has finished`);
+    if (!this.#catalogue)
+      throw new Error(`${this.constructor.name}: the catalogue exists once start() has finished`);
     return this.#catalogue;
   }
 
@@ -414,28 +447,42 @@ export abstract class BaseApp<TFactory = undefined> {
       compileMiddleware: (where, middleware, order) => compileMiddlewareList(where, middleware, order),
       headerBinder: (schema, where, onError) => {
         void where;
-        return headersBinder(schema, onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined) as (req: IncomingMessage) => v.InferOutput<typeof schema>;
+        return headersBinder(
+          schema,
+          onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
+        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>;
       },
       cookieBinder: (schema, where, onError) => {
         void where;
-        return cookiesBinder(schema, onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined) as (req: IncomingMessage) => v.InferOutput<typeof schema>;
+        return cookiesBinder(
+          schema,
+          onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
+        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>;
       },
     };
     return this.#wiring;
   }
 
-  #mount(instance: object, kind: 'resource' | 'endpoint', options: MountOptions & Record<string, unknown>): void {
+  #mount(
+    instance: object,
+    kind: 'resource' | 'endpoint',
+    options: MountOptions & Record<string, unknown>,
+  ): void {
     const cls = instance.constructor as abstract new (...args: never[]) => object;
     const info = routeClassInfo(instance);
     const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
     if (!info || info.kind !== kind) {
-      throw new WiringError(`${this.constructor.name}.${method}: ${cls.name} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${cls.name} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`);
+      throw new WiringError(
+        `${this.constructor.name}.${method}: ${cls.name} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${cls.name} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`,
+      );
     }
     for (const key of Object.keys(options)) {
       const value = options[key];
       if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
       if (!isMountOptionValue(value)) {
-        throw new WiringError(`${this.constructor.name}.${method}(${cls.name}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`);
+        throw new WiringError(
+          `${this.constructor.name}.${method}(${cls.name}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
+        );
       }
     }
     const mountMiddleware = options.middleware ?? [];
@@ -444,33 +491,58 @@ export abstract class BaseApp<TFactory = undefined> {
     const { slots } = parseTemplate(info.path);
     const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
     let count = 0;
-    for (const [name, op] of Object.entries(table) as [string, { method: string; item: boolean; status: number }][]) {
+    for (const [name, op] of Object.entries(table) as [
+      string,
+      { method: string; item: boolean; status: number },
+    ][]) {
       const operation = (instance as Record<string, unknown>)[name];
       if (operation === undefined) continue;
       const where = `${cls.name}.${name}`;
-      if (!isOperation(operation)) throw new WiringError(`${where}: is not an operation. Fix: declare it as \`${name} = this.operation({ … }, handler)\`.`);
+      if (!isOperation(operation))
+        throw new WiringError(
+          `${where}: is not an operation. Fix: declare it as \`${name} = this.operation({ … }, handler)\`.`,
+        );
       count++;
       const spec = operation.spec;
       for (const key of Object.keys(spec)) {
-        if (!SPEC_KEYS.has(key)) throw new WiringError(`${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, user, returns or meta.`);
+        if (!SPEC_KEYS.has(key))
+          throw new WiringError(
+            `${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, user, returns or meta.`,
+          );
       }
-      const bodies = ['json', 'content', 'form'].filter((k) => (spec as Record<string, unknown>)[k] !== undefined);
-      if (bodies.length > 1) throw new WiringError(`${where}: declares ${bodies.join(' and ')}; a request has one body. Fix: declare only one of json, content, form.`);
+      const bodies = ['json', 'content', 'form'].filter(
+        (k) => (spec as Record<string, unknown>)[k] !== undefined,
+      );
+      if (bodies.length > 1)
+        throw new WiringError(
+          `${where}: declares ${bodies.join(' and ')}; a request has one body. Fix: declare only one of json, content, form.`,
+        );
       let path = info.path;
       const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
       for (const slot of slots) {
-        if (spec.path && !pathFields.includes(slot)) throw new WiringError(`${where}: mount path "${info.path}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`);
+        if (spec.path && !pathFields.includes(slot))
+          throw new WiringError(
+            `${where}: mount path "${info.path}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`,
+          );
       }
       const extra = pathFields.filter((f) => !slots.includes(f));
       if (op.item) {
-        if (extra.length === 0) throw new WiringError(`${where}: an item operation needs a path field beyond the mount's slots (e.g. "{widget_id}"). Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: …, `).join('')}item_id: v.string() }).`);
+        if (extra.length === 0)
+          throw new WiringError(
+            `${where}: an item operation needs a path field beyond the mount's slots (e.g. "{widget_id}"). Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: …, `).join('')}item_id: v.string() }).`,
+          );
         for (const field of extra) {
-          if (!/^[a-z_][a-z0-9_]*$/.test(field)) throw new WiringError(`${where}: path field "${field}" is not snake_case. Fix: name path fields like widget_id.`);
+          if (!/^[a-z_][a-z0-9_]*$/.test(field))
+            throw new WiringError(
+              `${where}: path field "${field}" is not snake_case. Fix: name path fields like widget_id.`,
+            );
         }
         path += extra.map((f) => `/{${f}}`).join('');
       } else if (extra.length > 0) {
         const what = kind === 'endpoint' ? 'an Endpoint path is exact' : `${name} is on the exact mount path`;
-        throw new WiringError(`${where}: path fields ${extra.map((f) => `"${f}"`).join(', ')} are not slots of "${info.path}" (${what}). Fix: remove them, or move the operation to an item operation / a path with those slots.`);
+        throw new WiringError(
+          `${where}: path fields ${extra.map((f) => `"${f}"`).join(', ')} are not slots of "${info.path}" (${what}). Fix: remove them, or move the operation to an item operation / a path with those slots.`,
+        );
       }
       const allSlots = [...slots, ...extra];
       if (spec.path) pathBinder(spec.path, allSlots, where); // validates defaults/optionals now
@@ -500,20 +572,28 @@ export abstract class BaseApp<TFactory = undefined> {
     }
     if (count === 0) {
       const names = Object.keys(table).join(', ');
-      throw new WiringError(`${this.constructor.name}.${method}(${cls.name}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`);
+      throw new WiringError(
+        `${this.constructor.name}.${method}(${cls.name}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`,
+      );
     }
   }
 
   async #finish(): Promise<void> {
     const appName = this.constructor.name;
-    const adapter: CompiledAdapter | undefined = this.#adapter ? compileAdapter(this.#adapter, (m, e) => this.#log.error(m, e)) : undefined;
+    const adapter: CompiledAdapter | undefined = this.#adapter
+      ? compileAdapter(this.#adapter, (m, e) => this.#log.error(m, e))
+      : undefined;
     const routes = this.#pending.map((p) => p.info);
     const catalogue: RouteCatalogue = {
       routes,
       find: (owner, operation) => routes.find((r) => r.ownerClass === owner && r.operation === operation),
     };
     const resolver = new CatalogueResolver(routes, baseFromEnv(this.#options.env ?? process.env, appName));
-    const appMiddleware = compileMiddlewareList(`${appName}.includeMiddleware`, this.#appMiddleware.filter((m) => m.responseHeaders !== undefined || m.observe !== undefined), 20);
+    const appMiddleware = compileMiddlewareList(
+      `${appName}.includeMiddleware`,
+      this.#appMiddleware.filter((m) => m.responseHeaders !== undefined || m.observe !== undefined),
+      20,
+    );
     const wiring = this.#wiringApi();
     const router = new Router<CompiledRoute>();
 
@@ -536,12 +616,28 @@ export abstract class BaseApp<TFactory = undefined> {
         if (c) contributions.push(c);
       }
       const compiled = compileRoute(pending, contributions, resolver, where);
-      router.add(info.method, info.path, compiled, (existing) => `${existing.info.owner}.${existing.info.operation}`);
+      router.add(
+        info.method,
+        info.path,
+        compiled,
+        (existing) => `${existing.info.owner}.${existing.info.operation}`,
+      );
     }
 
     const fallbackInfo = newRouteInfo({
-      method: '*', path: '*', kind: 'custom', owner: appName, ownerClass: undefined, operation: 'fallback', spec: undefined,
-      classMeta: undefined, ref: undefined, responses: [], defaultStatus: 404, mountOptions: {}, hidden: true,
+      method: '*',
+      path: '*',
+      kind: 'custom',
+      owner: appName,
+      ownerClass: undefined,
+      operation: 'fallback',
+      spec: undefined,
+      classMeta: undefined,
+      ref: undefined,
+      responses: [],
+      defaultStatus: 404,
+      mountOptions: {},
+      hidden: true,
     });
     const fallbackContributions: RouteContribution[] = [];
     if (appMiddleware) fallbackContributions.push(appMiddleware);
@@ -550,21 +646,39 @@ export abstract class BaseApp<TFactory = undefined> {
       if (c) fallbackContributions.push(c);
     }
     const fallback = compileRoute(
-      { info: fallbackInfo, operation: undefined, custom: { method: '*', path: '*', owner: appName, operation: 'fallback', handle: () => undefined }, slots: [], limits: this.#limits, mountMiddleware: [] },
+      {
+        info: fallbackInfo,
+        operation: undefined,
+        custom: { method: '*', path: '*', owner: appName, operation: 'fallback', handle: () => undefined },
+        slots: [],
+        limits: this.#limits,
+        mountMiddleware: [],
+      },
       fallbackContributions,
       resolver,
       `${appName} (unrouted requests)`,
     );
 
-    const intercepts: { methods: ReadonlySet<string> | undefined; intercept: (ex: Exchange) => unknown }[] = [];
+    const intercepts: { methods: ReadonlySet<string> | undefined; intercept: (ex: Exchange) => unknown }[] =
+      [];
     for (const mw of this.#appMiddleware) {
       if (!mw.intercept) continue;
       const hook = middlewareHook(mw);
-      intercepts.push({ methods: mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined, intercept: (ex) => mw.intercept!(hook(ex)) });
+      intercepts.push({
+        methods: mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined,
+        intercept: (ex) => mw.intercept!(hook(ex)),
+      });
     }
-    for (const i of this.#intercepts) intercepts.push({ methods: i.methods ? new Set(i.methods) : undefined, intercept: (ex) => i.intercept(ex) });
+    for (const i of this.#intercepts)
+      intercepts.push({
+        methods: i.methods ? new Set(i.methods) : undefined,
+        intercept: (ex) => i.intercept(ex),
+      });
 
-    const handlerWriters = new Map<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void>();
+    const handlerWriters = new Map<
+      ExceptionHandler,
+      (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
+    >();
     for (const handler of this.#handlers.values()) {
       const declared = (handler.returns ?? []).map(responseInfo).find((i) => i !== undefined);
       if (declared) handlerWriters.set(handler, exceptionResponseWriter(declared));
@@ -573,7 +687,19 @@ export abstract class BaseApp<TFactory = undefined> {
     const upgrades = new Router<UpgradeRoute>();
     for (const up of this.#upgrades) upgrades.add('GET', up.path, up, (existing) => existing.owner);
 
-    this.#runtime = new Runtime(router, fallback, intercepts, this.#handlers, handlerWriters, adapter, resolver, this.#limits, this.#log, upgrades, this.#upgrades.length > 0);
+    this.#runtime = new Runtime(
+      router,
+      fallback,
+      intercepts,
+      this.#handlers,
+      handlerWriters,
+      adapter,
+      resolver,
+      this.#limits,
+      this.#log,
+      upgrades,
+      this.#upgrades.length > 0,
+    );
     this.#catalogue = catalogue;
     for (const callback of this.#wired) await callback(catalogue);
   }
@@ -584,35 +710,76 @@ function newRouteInfo(fields: Omit<RouteInfo, 'facts'>): MutableRouteInfo {
 }
 
 function isMountOptionValue(value: unknown): value is MountOptionValue {
-  return typeof value === 'object' && value !== null && typeof (value as Partial<MountOptionValue>)[mountOption] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<MountOptionValue>)[mountOption] === 'function'
+  );
 }
 
 function normalizeReturns(where: string, spec: OperationSpec): ResponseKindInfo[] {
-  if (spec.returns === undefined) return [{ kind: 'empty', cls: undefined, schema: undefined, headers: undefined, status: 204, contentType: undefined }];
+  if (spec.returns === undefined)
+    return [
+      {
+        kind: 'empty',
+        cls: undefined,
+        schema: undefined,
+        headers: undefined,
+        status: 204,
+        contentType: undefined,
+      },
+    ];
   const list = (Array.isArray(spec.returns) ? spec.returns : [spec.returns]) as unknown[];
   const out: ResponseKindInfo[] = [];
   for (const entry of list) {
     const info = responseInfo(entry);
     if (info) out.push(info);
-    else if (entry && typeof entry === 'object' && 'kind' in entry && (entry).kind === 'schema') {
+    else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
       out.push(responseInfo(plainJson(entry as v.GenericSchema))!);
     } else {
-      throw new WiringError(`${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`);
+      throw new WiringError(
+        `${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`,
+      );
     }
   }
   const plain = out.filter((i) => i.cls === undefined && i.compile === undefined);
-  if (plain.length > 1) throw new WiringError(`${where}: returns lists ${plain.length} plain members; a union can hold one plain value and any number of wrappers. Fix: wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union.`);
+  if (plain.length > 1)
+    throw new WiringError(
+      `${where}: returns lists ${plain.length} plain members; a union can hold one plain value and any number of wrappers. Fix: wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union.`,
+    );
   const classes = out.filter((i) => i.cls !== undefined).map((i) => i.cls);
-  if (new Set(classes).size !== classes.length) throw new WiringError(`${where}: returns lists the same wrapper class twice. Fix: declare each wrapper once; combine bodies with v.union.`);
+  if (new Set(classes).size !== classes.length)
+    throw new WiringError(
+      `${where}: returns lists the same wrapper class twice. Fix: declare each wrapper once; combine bodies with v.union.`,
+    );
   return out;
 }
 
 function checkMiddleware(where: string, mw: Middleware): void {
-  if (typeof mw !== 'object' || mw === null) throw new WiringError(`${where}: middleware must be an object. Fix: pass { responseHeaders?, intercept?, observe? }.`);
-  const hasHook = mw.responseHeaders !== undefined || typeof mw.intercept === 'function' || typeof mw.observe === 'function';
-  if (!hasHook) throw new WiringError(`${where}: the middleware object has none of responseHeaders, intercept, observe. Fix: add at least one hook.`);
-  if (mw.interceptMethods !== undefined && typeof mw.intercept !== 'function') throw new WiringError(`${where}: interceptMethods without intercept. Fix: add an intercept method or drop interceptMethods.`);
-  if (mw.responseHeaders !== undefined && typeof mw.responseHeaders !== 'function' && typeof mw.responseHeaders !== 'object') throw new WiringError(`${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`);
+  if (typeof mw !== 'object' || mw === null)
+    throw new WiringError(
+      `${where}: middleware must be an object. Fix: pass { responseHeaders?, intercept?, observe? }.`,
+    );
+  const hasHook =
+    mw.responseHeaders !== undefined ||
+    typeof mw.intercept === 'function' ||
+    typeof mw.observe === 'function';
+  if (!hasHook)
+    throw new WiringError(
+      `${where}: the middleware object has none of responseHeaders, intercept, observe. Fix: add at least one hook.`,
+    );
+  if (mw.interceptMethods !== undefined && typeof mw.intercept !== 'function')
+    throw new WiringError(
+      `${where}: interceptMethods without intercept. Fix: add an intercept method or drop interceptMethods.`,
+    );
+  if (
+    mw.responseHeaders !== undefined &&
+    typeof mw.responseHeaders !== 'function' &&
+    typeof mw.responseHeaders !== 'object'
+  )
+    throw new WiringError(
+      `${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`,
+    );
 }
 
 interface Hook {
@@ -624,7 +791,9 @@ interface Hook {
 
 /** Builds the `Request<H>` a hook receives (headers bound from the hook's own schema, once per request). */
 function middlewareHook(mw: Middleware): Hook {
-  const bind = mw.headers ? headersBinder(mw.headers, (issues) => new MalformedRequestError(toErrorReason('header', issues))) : undefined;
+  const bind = mw.headers
+    ? headersBinder(mw.headers, (issues) => new MalformedRequestError(toErrorReason('header', issues)))
+    : undefined;
   const key = Symbol('middleware request');
   const hook = (ex: Exchange): Request<unknown> => {
     if (!bind) return { headers: {}, method: ex.method, path: ex.path, receivedAt: ex.receivedAt };
@@ -647,7 +816,11 @@ function softly(hook: Hook, ex: Exchange): Request<unknown> | undefined {
 }
 
 /** Compiles a list of middleware into one contribution at an order position. */
-export function compileMiddlewareList(where: string, list: readonly Middleware[], order: number): RouteContribution | undefined {
+export function compileMiddlewareList(
+  where: string,
+  list: readonly Middleware[],
+  order: number,
+): RouteContribution | undefined {
   if (list.length === 0) return undefined;
   const headers: [string, string][] = [];
   const dynamic: ((ex: Exchange, status: number) => [string, string][] | undefined)[] = [];
@@ -670,7 +843,9 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
       for (const [k, val] of Object.entries(rh)) headers.push([k.toLowerCase(), val]);
     }
     if (mw.intercept) {
-      const methods = mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined;
+      const methods = mw.interceptMethods
+        ? new Set(mw.interceptMethods.map((m) => m.toUpperCase()))
+        : undefined;
       intercepts.push((ex) => (methods && !methods.has(ex.method) ? undefined : mw.intercept!(hook(ex))));
     }
     if (mw.observe) {
@@ -682,7 +857,8 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
   }
   const contribution: { -readonly [K in keyof RouteContribution]: RouteContribution[K] } = { order };
   if (headers.length) contribution.headers = headers;
-  if (dynamic.length) contribution.dynamicHeaders = (ex, status) => dynamic.flatMap((d) => d(ex, status) ?? []);
+  if (dynamic.length)
+    contribution.dynamicHeaders = (ex, status) => dynamic.flatMap((d) => d(ex, status) ?? []);
   if (intercepts.length) {
     contribution.intercept = async (ex) => {
       for (const i of intercepts) {
@@ -692,12 +868,18 @@ export function compileMiddlewareList(where: string, list: readonly Middleware[]
       return undefined;
     };
   }
-  if (observers.length) contribution.observe = (ex, status, ms) => observers.forEach((o) => o(ex, status, ms));
+  if (observers.length)
+    contribution.observe = (ex, status, ms) => observers.forEach((o) => o(ex, status, ms));
   if (early.length) contribution.before = (ex) => void early.forEach((hook) => hook(ex));
   return contribution;
 }
 
-function compileRoute(pending: PendingRoute, contributions: RouteContribution[], resolver: CatalogueResolver, where: string): CompiledRoute {
+function compileRoute(
+  pending: PendingRoute,
+  contributions: RouteContribution[],
+  resolver: CatalogueResolver,
+  where: string,
+): CompiledRoute {
   const info = pending.info;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
   const tail: string[] = [];
@@ -707,7 +889,9 @@ function compileRoute(pending: PendingRoute, contributions: RouteContribution[],
       const lower = name.toLowerCase();
       const prior = constantNames.get(lower);
       if (prior !== undefined) {
-        throw new WiringError(`${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`);
+        throw new WiringError(
+          `${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`,
+        );
       }
       constantNames.set(lower, i);
       tail.push(lower, value);
@@ -724,13 +908,31 @@ function compileRoute(pending: PendingRoute, contributions: RouteContribution[],
   const provided = new Map<string, (ex: Exchange) => unknown>();
   for (const c of contributions) {
     for (const [key, resolve] of Object.entries(c.sources ?? {})) {
-      if (provided.has(key)) throw new WiringError(`${where}: two mount options provide the "${key}" source. Fix: keep one of them.`);
+      if (provided.has(key))
+        throw new WiringError(
+          `${where}: two mount options provide the "${key}" source. Fix: keep one of them.`,
+        );
       provided.set(key, resolve);
     }
   }
 
   if (pending.custom) {
-    return new CompiledRoute(info, tail, dynamic.length ? dynamic : undefined, observers.length ? observers : undefined, undefined, undefined, [], [], true, undefined, undefined, (ex) => pending.custom!.handle(ex), options.length ? options : undefined, timed);
+    return new CompiledRoute(
+      info,
+      tail,
+      dynamic.length ? dynamic : undefined,
+      observers.length ? observers : undefined,
+      undefined,
+      undefined,
+      [],
+      [],
+      true,
+      undefined,
+      undefined,
+      (ex) => pending.custom!.handle(ex),
+      options.length ? options : undefined,
+      timed,
+    );
   }
 
   const spec = pending.operation!.spec;
@@ -742,7 +944,9 @@ function compileRoute(pending: PendingRoute, contributions: RouteContribution[],
     if (CORE_SOURCES.has(key) || key === 'returns' || key === 'meta') continue;
     const resolve = provided.get(key);
     if (!resolve) {
-      throw new WiringError(`${where}: declares the "${key}" source, but nothing mounted with it provides "${key}". Fix: mount ${info.owner} with the option that provides it (for "user": auth from @api/auth), or remove "${key}".`);
+      throw new WiringError(
+        `${where}: declares the "${key}" source, but nothing mounted with it provides "${key}". Fix: mount ${info.owner} with the option that provides it (for "user": auth from @api/auth), or remove "${key}".`,
+      );
     }
     keys.push(key);
     binders.push(resolve);
@@ -759,8 +963,20 @@ function compileRoute(pending: PendingRoute, contributions: RouteContribution[],
   const limits = pending.limits;
   const order: [keyof OperationSpec, () => Binder][] = [
     ['path', () => pathBinder(spec.path!, pending.slots, where)],
-    ['headers', () => { const b = headersBinder(spec.headers!); return (ex) => b(ex.req); }],
-    ['cookies', () => { const b = cookiesBinder(spec.cookies!); return (ex) => b(ex.req); }],
+    [
+      'headers',
+      () => {
+        const b = headersBinder(spec.headers!);
+        return (ex) => b(ex.req);
+      },
+    ],
+    [
+      'cookies',
+      () => {
+        const b = cookiesBinder(spec.cookies!);
+        return (ex) => b(ex.req);
+      },
+    ],
     ['params', () => queryBinder(spec.params!)],
     ['rawHeaders', () => rawHeadersBinder],
     ['json', () => jsonBinder(spec.json!, limits)],

@@ -27,6 +27,8 @@ export interface ExceptionHandler<TError extends Error = Error> {
  *   handleException: () => new ConflictError(),
  * });
  */
-export function defineExceptionHandler<TError extends Error>(handler: ExceptionHandler<TError>): ExceptionHandler<TError> {
+export function defineExceptionHandler<TError extends Error>(
+  handler: ExceptionHandler<TError>,
+): ExceptionHandler<TError> {
   return handler;
 }

@@ -5,10 +5,13 @@ type Closer = () => unknown;
 
 function closerOf(resource: unknown, where: string): Closer {
   const r = resource as Partial<Record<symbol | string, unknown>> | null;
-  if (r && typeof r[Symbol.asyncDispose] === 'function') return () => (r[Symbol.asyncDispose] as () => unknown).call(r);
+  if (r && typeof r[Symbol.asyncDispose] === 'function')
+    return () => (r[Symbol.asyncDispose] as () => unknown).call(r);
   if (r && typeof r[Symbol.dispose] === 'function') return () => (r[Symbol.dispose] as () => unknown).call(r);
   if (r && typeof r.close === 'function') return () => (r.close as () => unknown).call(r);
-  throw new TypeError(`${where}: the value has no [Symbol.asyncDispose], [Symbol.dispose] or close(); nothing could tear it down`);
+  throw new TypeError(
+    `${where}: the value has no [Symbol.asyncDispose], [Symbol.dispose] or close(); nothing could tear it down`,
+  );
 }
 
 /** A stack of teardown callbacks, unwound in reverse order; every callback runs even when one fails. */
@@ -95,7 +98,10 @@ export abstract class BaseFactory {
    * the stacks unwind when it settles (async first, each in reverse), even when it throws.
    */
   static async open<F extends BaseFactory>(this: new (stacks: ExitStacks) => F): Promise<F & AsyncDisposable>;
-  static async open<F extends BaseFactory, R>(this: new (stacks: ExitStacks) => F, scope: (factory: F) => R | Promise<R>): Promise<R>;
+  static async open<F extends BaseFactory, R>(
+    this: new (stacks: ExitStacks) => F,
+    scope: (factory: F) => R | Promise<R>,
+  ): Promise<R>;
   static async open<F extends BaseFactory, R>(
     this: new (stacks: ExitStacks) => F,
     scope?: (factory: F) => R | Promise<R>,

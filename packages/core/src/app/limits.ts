@@ -19,10 +19,14 @@ export interface Limits {
 }
 
 /** Limits a mount may override for its routes. */
-export type MountLimits = Partial<Pick<Limits, 'maxBodyBytes' | 'maxJsonDepth'>> & { readonly multipart?: Partial<MultipartLimits> };
+export type MountLimits = Partial<Pick<Limits, 'maxBodyBytes' | 'maxJsonDepth'>> & {
+  readonly multipart?: Partial<MultipartLimits>;
+};
 
 /** Limits an app may override (`new App({ limits })`). */
-export type LimitsOptions = Partial<Omit<Limits, 'multipart'>> & { readonly multipart?: Partial<MultipartLimits> };
+export type LimitsOptions = Partial<Omit<Limits, 'multipart'>> & {
+  readonly multipart?: Partial<MultipartLimits>;
+};
 
 export const defaultLimits: Limits = Object.freeze({
   maxBodyBytes: 1024 * 1024,
@@ -31,23 +35,37 @@ export const defaultLimits: Limits = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
-  multipart: Object.freeze({ maxFileSize: 10 * 1024 * 1024, maxFields: 100, maxParts: 1000, maxFieldSize: 1024 * 1024, maxHeaderSize: 16 * 1024 }),
+  multipart: Object.freeze({
+    maxFileSize: 10 * 1024 * 1024,
+    maxFields: 100,
+    maxParts: 1000,
+    maxFieldSize: 1024 * 1024,
+    maxHeaderSize: 16 * 1024,
+  }),
 });
 
 function positive(where: string, name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw new TypeError(`${where}: limit "${name}" must be a positive number (got ${value}); limits are never 0 or unlimited`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(
+      `${where}: limit "${name}" must be a positive number (got ${value}); limits are never 0 or unlimited`,
+    );
   return value;
 }
 
 /** Merges overrides onto a base, rejecting zero, negative and non-finite values. */
-export function mergeLimits(where: string, base: Limits, over: LimitsOptions | MountLimits | undefined): Limits {
+export function mergeLimits(
+  where: string,
+  base: Limits,
+  over: LimitsOptions | MountLimits | undefined,
+): Limits {
   if (!over) return base;
   const out: Record<string, unknown> = { ...base, multipart: { ...base.multipart } };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     if (key === 'multipart') {
       for (const [mk, mv] of Object.entries(value as object)) {
-        if (mv !== undefined) (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv as number);
+        if (mv !== undefined)
+          (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv as number);
       }
     } else if (!(key in base)) {
       throw new TypeError(`${where}: unknown limit "${key}"`);

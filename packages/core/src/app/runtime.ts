@@ -10,7 +10,15 @@ import {
   type CompiledAdapter,
   type RenderedError,
 } from '../errors/http-error';
-import type { Exchange, HeaderList, Logger, RouteInfo, SourceResolver, BeforeStep, UpgradeRoute } from '../extension/types';
+import type {
+  Exchange,
+  HeaderList,
+  Logger,
+  RouteInfo,
+  SourceResolver,
+  BeforeStep,
+  UpgradeRoute,
+} from '../extension/types';
 import { pick, type Router } from '../routing/router';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
@@ -30,7 +38,9 @@ export class CompiledRoute {
     readonly info: RouteInfo,
     /** Constant tail headers (flat). */
     readonly tail: readonly string[],
-    readonly dynamic: ReadonlyArray<(ex: Exchange, status: number) => ReadonlyArray<readonly [string, string]> | undefined> | undefined,
+    readonly dynamic:
+      | ReadonlyArray<(ex: Exchange, status: number) => ReadonlyArray<readonly [string, string]> | undefined>
+      | undefined,
     readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined,
     readonly intercepts: ReadonlyArray<(ex: Exchange) => unknown> | undefined,
     readonly before: readonly BeforeStep[] | undefined,
@@ -41,7 +51,9 @@ export class CompiledRoute {
     readonly handler: ((input: Record<string, unknown>) => unknown) | undefined,
     readonly write: Writer | undefined,
     readonly custom: ((ex: Exchange) => void | Promise<void>) | undefined,
-    readonly options: ReadonlyArray<(ex: Exchange) => ReadonlyArray<readonly [string, string]> | undefined> | undefined,
+    readonly options:
+      | ReadonlyArray<(ex: Exchange) => ReadonlyArray<readonly [string, string]> | undefined>
+      | undefined,
     readonly timed: boolean,
   ) {}
 }
@@ -53,9 +65,15 @@ export class Runtime {
   constructor(
     readonly router: Router<CompiledRoute>,
     readonly fallback: CompiledRoute,
-    readonly appIntercepts: ReadonlyArray<{ methods: ReadonlySet<string> | undefined; intercept: (ex: Exchange) => unknown }>,
+    readonly appIntercepts: ReadonlyArray<{
+      methods: ReadonlySet<string> | undefined;
+      intercept: (ex: Exchange) => unknown;
+    }>,
     readonly handlers: ReadonlyMap<object, ExceptionHandler>,
-    readonly handlerWriters: ReadonlyMap<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void>,
+    readonly handlerWriters: ReadonlyMap<
+      ExceptionHandler,
+      (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
+    >,
     readonly adapter: CompiledAdapter | undefined,
     readonly resolver: UrlResolver,
     readonly limits: Limits,
@@ -78,7 +96,14 @@ export class Runtime {
   handle(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const ex = new ExchangeImpl(this, req, res, req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q + 1));
+    const ex = new ExchangeImpl(
+      this,
+      req,
+      res,
+      req.method ?? 'GET',
+      q < 0 ? url : url.slice(0, q),
+      q < 0 ? '' : url.slice(q + 1),
+    );
     this.inFlight++;
     // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
     res.on('close', this.#onClose);
@@ -147,7 +172,12 @@ export class Runtime {
     runRoute(route, ex);
   }
 
-  #options(ex: ExchangeImpl, routes: ReadonlyMap<string, CompiledRoute>, allow: string, params: readonly string[]): void {
+  #options(
+    ex: ExchangeImpl,
+    routes: ReadonlyMap<string, CompiledRoute>,
+    allow: string,
+    params: readonly string[],
+  ): void {
     ex.params = params;
     // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
     ex.compiled = routes.values().next().value;
@@ -195,7 +225,13 @@ export class Runtime {
     this.#renderDefault(ex, error, extra);
   }
 
-  #afterHandler(ex: ExchangeImpl, error: unknown, result: unknown, handler: ExceptionHandler, extra: HeaderList | undefined): void {
+  #afterHandler(
+    ex: ExchangeImpl,
+    error: unknown,
+    result: unknown,
+    handler: ExceptionHandler,
+    extra: HeaderList | undefined,
+  ): void {
     try {
       if (result === undefined) this.#renderDefault(ex, error, extra);
       else if (result instanceof ExceptionResponse) {
@@ -203,14 +239,20 @@ export class Runtime {
         if (writer) writer(result, ex);
         else writeAdHoc(result, ex, this.resolver);
       } else if (result instanceof BaseHTTPError) this.#sendRendered(ex, result.render(this.adapter), extra);
-      else throw new TypeError(`exception handler for ${handler.exception.name} returned neither an ExceptionResponse, an HTTP error nor undefined`);
+      else
+        throw new TypeError(
+          `exception handler for ${handler.exception.name} returned neither an ExceptionResponse, an HTTP error nor undefined`,
+        );
     } catch (failure) {
       this.#handlerFailed(ex, error, failure);
     }
   }
 
   #handlerFailed(ex: ExchangeImpl, error: unknown, failure: unknown): void {
-    this.log.error(`${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`, failure);
+    this.log.error(
+      `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
+      failure,
+    );
     if (!ex.res.headersSent) this.#sendRendered(ex, new InternalServerError().render(), undefined);
   }
 
@@ -227,7 +269,8 @@ export class Runtime {
   #sendRendered(ex: ExchangeImpl, rendered: RenderedError, extra: HeaderList | undefined): void {
     const head: HeaderList = ['content-type', rendered.contentType];
     if (extra) head.push(...extra);
-    if (rendered.status === 413 || rendered.status === 408 || rendered.status === 431) head.push('connection', 'close');
+    if (rendered.status === 413 || rendered.status === 408 || rendered.status === 431)
+      head.push('connection', 'close');
     ex.send(rendered.status, head, rendered.body);
   }
 
@@ -237,7 +280,11 @@ export class Runtime {
     const cached = this.#handlerCache.get(ctor);
     if (cached !== undefined) return cached ?? undefined;
     let found: ExceptionHandler | undefined;
-    for (let c: object | null = ctor; c && c !== Object && c !== Function.prototype; c = Object.getPrototypeOf(c) as object | null) {
+    for (
+      let c: object | null = ctor;
+      c && c !== Object && c !== Function.prototype;
+      c = Object.getPrototypeOf(c) as object | null
+    ) {
       found = this.handlers.get(c);
       if (found) break;
     }
@@ -250,7 +297,12 @@ export class Runtime {
     const q = url.indexOf('?');
     const match = this.upgrades.find('GET', q < 0 ? url : url.slice(0, q));
     if (!match?.route) {
-      socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/problem+json\r\nconnection: close\r\ncontent-length: 55\r\n\r\n{"type":"not-found","title":"Not found","status":404}\n'.replace('55', String(Buffer.byteLength('{"type":"not-found","title":"Not found","status":404}\n'))));
+      socket.end(
+        'HTTP/1.1 404 Not Found\r\ncontent-type: application/problem+json\r\nconnection: close\r\ncontent-length: 55\r\n\r\n{"type":"not-found","title":"Not found","status":404}\n'.replace(
+          '55',
+          String(Buffer.byteLength('{"type":"not-found","title":"Not found","status":404}\n')),
+        ),
+      );
       return;
     }
     Promise.resolve(match.route.handle(req, socket, head, match.params)).catch((error: unknown) => {
@@ -385,7 +437,10 @@ export class ExchangeImpl implements Exchange {
           pairs = hook(this, status);
         } catch (error) {
           // The response is already decided; a failing header hook cannot change it.
-          this.runtime.log.error(`${this.method} ${this.path}: a response-header hook failed (headers skipped)`, error);
+          this.runtime.log.error(
+            `${this.method} ${this.path}: a response-header hook failed (headers skipped)`,
+            error,
+          );
         }
         if (pairs) for (const [k, val] of pairs) headers.push(k, val);
       }
@@ -401,7 +456,10 @@ export class ExchangeImpl implements Exchange {
       this.res.end();
       return;
     }
-    headers.push('content-length', typeof body === 'string' ? '' + Buffer.byteLength(body) : '' + body.byteLength);
+    headers.push(
+      'content-length',
+      typeof body === 'string' ? '' + Buffer.byteLength(body) : '' + body.byteLength,
+    );
     this.res.writeHead(status, headers);
     if (this.method === 'HEAD') this.res.end();
     else this.res.end(body);

@@ -16,21 +16,31 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 const PREFIX = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]+)+$/;
 
 /** Reads `APP_BASE_URL` / `APP_TRUST_FORWARDED` once at wiring. */
-export function baseFromEnv(env: Readonly<Record<string, string | undefined>>, appName: string): (headers: HeaderBag) => string {
+export function baseFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  appName: string,
+): (headers: HeaderBag) => string {
   const base = env.APP_BASE_URL?.trim();
   const trust = env.APP_TRUST_FORWARDED?.trim().toLowerCase();
   const trusted = trust !== undefined && trust !== '' && trust !== '0' && trust !== 'false';
   if (base && trusted) {
-    throw new WiringError(`${appName}: both APP_BASE_URL and APP_TRUST_FORWARDED are set. Fix: set APP_BASE_URL for a static public origin, or APP_TRUST_FORWARDED to rebuild it from X-Forwarded-* headers, not both.`);
+    throw new WiringError(
+      `${appName}: both APP_BASE_URL and APP_TRUST_FORWARDED are set. Fix: set APP_BASE_URL for a static public origin, or APP_TRUST_FORWARDED to rebuild it from X-Forwarded-* headers, not both.`,
+    );
   }
   if (base) {
     let url: URL;
     try {
       url = new URL(base);
     } catch {
-      throw new WiringError(`${appName}: APP_BASE_URL ${JSON.stringify(base)} is not an absolute URL. Fix: set it like https://api.example.com.`);
+      throw new WiringError(
+        `${appName}: APP_BASE_URL ${JSON.stringify(base)} is not an absolute URL. Fix: set it like https://api.example.com.`,
+      );
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WiringError(`${appName}: APP_BASE_URL must be http(s). Fix: set it like https://api.example.com.`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new WiringError(
+        `${appName}: APP_BASE_URL must be http(s). Fix: set it like https://api.example.com.`,
+      );
     const fixed = (url.origin + url.pathname).replace(/\/+$/, '');
     return () => fixed;
   }
@@ -41,7 +51,13 @@ export function baseFromEnv(env: Readonly<Record<string, string | undefined>>, a
       let host = first(headers['x-forwarded-host']) ?? first(headers.host);
       if (!host || !HOST.test(host)) return '';
       const port = first(headers['x-forwarded-port']);
-      if (port && /^\d{1,5}$/.test(port) && !/:\d+$/.test(host) && !((scheme === 'http' && port === '80') || (scheme === 'https' && port === '443'))) host += `:${port}`;
+      if (
+        port &&
+        /^\d{1,5}$/.test(port) &&
+        !/:\d+$/.test(host) &&
+        !((scheme === 'http' && port === '80') || (scheme === 'https' && port === '443'))
+      )
+        host += `:${port}`;
       const prefix = first(headers['x-forwarded-prefix']);
       const path = prefix && PREFIX.test(prefix) ? prefix.replace(/\/+$/, '') : '';
       return `${scheme}://${host}${path}`;

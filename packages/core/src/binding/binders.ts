@@ -12,7 +12,13 @@ import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
-import { isMultipartFormData, MultipartError, parseBoundary, parseMultipart, type MultipartPart } from '../multipart';
+import {
+  isMultipartFormData,
+  MultipartError,
+  parseBoundary,
+  parseMultipart,
+  type MultipartPart,
+} from '../multipart';
 import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, node, objectEntries } from '../schema/introspect';
@@ -39,7 +45,11 @@ function validator(schema: v.GenericSchema): Validate {
 
 function fieldsOf(schema: v.GenericSchema, wireName: (key: string) => string): Field[] {
   const entries = objectEntries(schema) ?? {};
-  return Object.entries(entries).map(([key, field]) => ({ key, wire: wireName(key), coercion: fieldCoercion(field) }));
+  return Object.entries(entries).map(([key, field]) => ({
+    key,
+    wire: wireName(key),
+    coercion: fieldCoercion(field),
+  }));
 }
 
 function badRequest(source: SourceLabel, issues: readonly v.BaseIssue<unknown>[]): MalformedRequestError {
@@ -57,7 +67,9 @@ export function queryBinder(schema: v.GenericSchema): Binder {
       for (const f of fields) {
         const values = raw.get(f.wire);
         if (values === undefined || values.length === 0) continue;
-        input[f.key] = f.coercion.many ? values.map(f.coercion.coerce) : f.coercion.coerce(values[values.length - 1]!);
+        input[f.key] = f.coercion.many
+          ? values.map(f.coercion.coerce)
+          : f.coercion.coerce(values[values.length - 1]!);
       }
     }
     const result = validate(input);
@@ -99,7 +111,10 @@ export function headersBinder(
 function renameFirstPathKey(issue: v.BaseIssue<unknown>, names: Map<string, string>): v.BaseIssue<unknown> {
   const first = issue.path?.[0];
   if (!first || typeof first.key !== 'string' || !names.has(first.key)) return issue;
-  const path = [{ ...first, key: names.get(first.key)! }, ...issue.path.slice(1)] as unknown as typeof issue.path;
+  const path = [
+    { ...first, key: names.get(first.key)! },
+    ...issue.path.slice(1),
+  ] as unknown as typeof issue.path;
   return { ...issue, path };
 }
 
@@ -126,11 +141,20 @@ export function cookiesBinder(
 /** Binds path slots; any failure (decoding or conversion) is a bare 404. */
 export function pathBinder(schema: v.GenericSchema, slots: readonly string[], where: string): Binder {
   const entries = objectEntries(schema);
-  if (!entries) throw new WiringError(`${where}: the path source is not an object schema. Fix: declare path as a Struct whose fields name the slots.`);
+  if (!entries)
+    throw new WiringError(
+      `${where}: the path source is not an object schema. Fix: declare path as a Struct whose fields name the slots.`,
+    );
   const fields = slots.map((slot) => {
     const field = entries[slot];
-    if (!field) throw new WiringError(`${where}: path slot "{${slot}}" is not a field of the path schema. Fix: add "${slot}" to the path Struct.`);
-    if (hasDefault(field) || isOptional(field)) throw new WiringError(`${where}: path field "${slot}" has a default or is optional. Fix: path fields are always present; remove the default/optional.`);
+    if (!field)
+      throw new WiringError(
+        `${where}: path slot "{${slot}}" is not a field of the path schema. Fix: add "${slot}" to the path Struct.`,
+      );
+    if (hasDefault(field) || isOptional(field))
+      throw new WiringError(
+        `${where}: path field "${slot}" has a default or is optional. Fix: path fields are always present; remove the default/optional.`,
+      );
     return { key: slot, coercion: fieldCoercion(field) };
   });
   const validate = validator(schema);
@@ -195,13 +219,19 @@ interface FormField {
 }
 
 function missing(key: string, message = 'Missing required field'): ValidationFailedError {
-  return new ValidationFailedError({ reason: `${message} at \`form ${key}\``, issues: [{ path: `form ${key}`, message }] });
+  return new ValidationFailedError({
+    reason: `${message} at \`form ${key}\``,
+    issues: [{ path: `form ${key}`, message }],
+  });
 }
 
 /** Binds a multipart/form-data body: 415 not multipart, 400 broken, 413 over a limit, 422 invalid. */
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
-  if (!entries) throw new WiringError(`${where}: the form source is not an object schema. Fix: declare form as a Struct.`);
+  if (!entries)
+    throw new WiringError(
+      `${where}: the form source is not an object schema. Fix: declare form as a Struct.`,
+    );
   const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
     const info = formPartInfo(field);
     const headerSchema = info?.headers;
@@ -210,9 +240,11 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       kind: info ? (info.file ? 'file' : 'part') : 'plain',
       many: !info && fieldCoercion(field).many,
       optional: isOptional(field),
-      coercion: fieldCoercion(info?.value ? node(info.value) : (field)),
+      coercion: fieldCoercion(info?.value ? node(info.value) : field),
       value: info?.value ? validator(info.value) : undefined,
-      headers: headerSchema ? headersBinder(headerSchema, (issues) => new ValidationFailedError(toErrorReason('form', issues))) : undefined,
+      headers: headerSchema
+        ? headersBinder(headerSchema, (issues) => new ValidationFailedError(toErrorReason('form', issues)))
+        : undefined,
     };
   });
   const validate = validator(schema);
@@ -220,7 +252,11 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     const type = ex.req.headers['content-type'];
     const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
     if (!boundary) {
-      if (isMultipartFormData(type)) throw new MalformedRequestError({ reason: 'multipart/form-data without a boundary', issues: [{ path: 'form', message: 'missing boundary' }] });
+      if (isMultipartFormData(type))
+        throw new MalformedRequestError({
+          reason: 'multipart/form-data without a boundary',
+          issues: [{ path: 'form', message: 'missing boundary' }],
+        });
       throw new UnsupportedMediaTypeError();
     }
     let parts: MultipartPart[];
@@ -230,7 +266,10 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       ex.req.resume();
       if (error instanceof MultipartError) {
         if (error.kind === 'too-large') throw new PayloadTooLargeError();
-        throw new MalformedRequestError({ reason: `Malformed multipart body: ${error.message}`, issues: [{ path: 'form', message: error.message }] });
+        throw new MalformedRequestError({
+          reason: `Malformed multipart body: ${error.message}`,
+          issues: [{ path: 'form', message: error.message }],
+        });
       }
       throw error;
     }
@@ -248,14 +287,33 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       }
       const part = matching[matching.length - 1]!;
       const rawHeaders = new RawHeadersView(part.rawHeaders.flatMap(([k, val]) => [k, val]));
-      const fakeReq = { headers: lowerHeaders(part.rawHeaders), headersDistinct: distinctHeaders(part.rawHeaders) } as unknown as IncomingMessage;
+      const fakeReq = {
+        headers: lowerHeaders(part.rawHeaders),
+        headersDistinct: distinctHeaders(part.rawHeaders),
+      } as unknown as IncomingMessage;
       const headers = f.headers ? f.headers(fakeReq) : {};
       if (f.kind === 'file') {
-        if (part.filename === undefined || part.filename === '') throw missing(f.key, 'File part without a filename');
-        input[f.key] = { filename: part.filename, content: part.data, contentType: part.contentType, headers, rawHeaders };
+        if (part.filename === undefined || part.filename === '')
+          throw missing(f.key, 'File part without a filename');
+        input[f.key] = {
+          filename: part.filename,
+          content: part.data,
+          contentType: part.contentType,
+          headers,
+          rawHeaders,
+        };
       } else {
         const result = f.value!(f.coercion.coerce(part.data.toString('utf8')));
-        if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues.map((i) => ({ ...i, path: [{ key: f.key }, ...(i.path ?? [])] }) as unknown as v.BaseIssue<unknown>)));
+        if (!result.success)
+          throw new ValidationFailedError(
+            toErrorReason(
+              'form',
+              result.issues.map(
+                (i) =>
+                  ({ ...i, path: [{ key: f.key }, ...(i.path ?? [])] }) as unknown as v.BaseIssue<unknown>,
+              ),
+            ),
+          );
         input[f.key] = { value: result.output, contentType: part.contentType, headers, rawHeaders };
       }
     }

@@ -22,7 +22,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       done = true;
       req.off('data', onData);
       req.off('end', onEnd);
-        req.off('error', onError);
+      req.off('error', onError);
       if (error) {
         // Stop buffering; Node discards the rest of the body once the response is sent.
         req.resume();
@@ -53,7 +53,8 @@ export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped char
+      if (c === 92)
+        i++; // backslash: skip the escaped char
       else if (c === 34) inString = false;
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
@@ -87,7 +88,8 @@ export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
   const text = body.toString('utf8');
   if (text.trim().length === 0) throw malformed('The request body is empty; expected JSON');
   // Valid JSON nested deeper than maxDepth needs at least 2 × (maxDepth + 1) characters.
-  if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth)) throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
+  if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth))
+    throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);

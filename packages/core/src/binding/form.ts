@@ -45,10 +45,18 @@ function marker<T>(info: FormPartInfo): PartSchema<T> {
  * @example
  * const Upload = Struct('Upload', { blob: FormPart(v.string(), { headers: Struct('BlobHeaders', { x_checksum: v.string() }) }) });
  */
-export function FormPart<TValue extends v.GenericSchema, THeaders extends ObjectSchemaLike | undefined = undefined>(
+export function FormPart<
+  TValue extends v.GenericSchema,
+  THeaders extends ObjectSchemaLike | undefined = undefined,
+>(
   value: TValue,
   options: { headers?: THeaders } = {},
-): PartSchema<FormPartValue<v.InferOutput<TValue>, THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>> {
+): PartSchema<
+  FormPartValue<
+    v.InferOutput<TValue>,
+    THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
+  >
+> {
   return marker({ file: false, value, headers: options.headers });
 }
 
@@ -60,7 +68,9 @@ export function FormPart<TValue extends v.GenericSchema, THeaders extends Object
  */
 export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = undefined>(
   options: { headers?: THeaders } = {},
-): PartSchema<FileFormPartValue<THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>> {
+): PartSchema<
+  FileFormPartValue<THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
+> {
   return marker({ file: true, value: undefined, headers: options.headers });
 }
 

@@ -38,12 +38,18 @@ const StacklessError = function StacklessError(this: unknown, message?: string):
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return Reflect.construct(Error, message === undefined ? [] : [message], new.target ?? StacklessError) as Error;
+    return Reflect.construct(
+      Error,
+      message === undefined ? [] : [message],
+      new.target ?? StacklessError,
+    ) as Error;
   } finally {
     Error.stackTraceLimit = limit;
   }
 } as unknown as new (message?: string) => Error;
-StacklessError.prototype = Object.create(Error.prototype, { constructor: { value: StacklessError, writable: true, configurable: true } }) as Error;
+StacklessError.prototype = Object.create(Error.prototype, {
+  constructor: { value: StacklessError, writable: true, configurable: true },
+}) as Error;
 
 /**
  * The abstract root of every framework error. Every concrete error declares its status.
@@ -82,7 +88,9 @@ const problemHeads = new WeakMap<object, string>();
 
 function checkStatus(where: string, status: number): void {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
-    throw new WiringError(`${where}: status ${status} is not an error status. Fix: use an integer from 400 to 599.`);
+    throw new WiringError(
+      `${where}: status ${status} is not an error status. Fix: use an integer from 400 to 599.`,
+    );
   }
 }
 
@@ -199,7 +207,7 @@ export function renderTemplate(template: string, params: Record<string, unknown>
       const end = template.indexOf('}', i);
       const key = template.slice(i + 1, end);
       const value = params[key];
-      out += typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+      out += typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
       i = end;
     } else if (c === '}') {
       out += '}';
@@ -220,11 +228,17 @@ export function templateFields(where: string, template: string): string[] {
         continue;
       }
       const end = template.indexOf('}', i);
-      if (end < 0) throw new WiringError(`${where}: template ${JSON.stringify(template)} has an unclosed "{". Fix: close it or escape it as "{{".`);
+      if (end < 0)
+        throw new WiringError(
+          `${where}: template ${JSON.stringify(template)} has an unclosed "{". Fix: close it or escape it as "{{".`,
+        );
       names.push(template.slice(i + 1, end));
       i = end;
     } else if (c === '}') {
-      if (template[i + 1] !== '}') throw new WiringError(`${where}: template ${JSON.stringify(template)} has a lone "}". Fix: escape it as "}}".`);
+      if (template[i + 1] !== '}')
+        throw new WiringError(
+          `${where}: template ${JSON.stringify(template)} has a lone "}". Fix: escape it as "}}".`,
+        );
       i++;
     }
   }
@@ -300,10 +314,13 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
     const where = `DataclassHTTPError.define({ type: '${options.type}' })`;
     checkStatus(where, options.status);
     const entries = objectEntries(paramsSchema);
-    if (!entries) throw new WiringError(`${where}: params schema is not an object schema. Fix: pass a Struct.`);
+    if (!entries)
+      throw new WiringError(`${where}: params schema is not an object schema. Fix: pass a Struct.`);
     for (const field of templateFields(where, options.detailTemplate)) {
       if (!(field in entries)) {
-        throw new WiringError(`${where}: detailTemplate names "{${field}}", which is not a params field. Fix: add "${field}" to the params Struct or change the template.`);
+        throw new WiringError(
+          `${where}: detailTemplate names "{${field}}", which is not a params field. Fix: add "${field}" to the params Struct or change the template.`,
+        );
       }
     }
     abstract class Defined extends DataclassHTTPErrorBase<v.InferOutput<TParams>> {
@@ -327,7 +344,9 @@ export type DataclassHTTPError<TParams = unknown> = DataclassHTTPErrorBase<TPara
  */
 export const DataclassHTTPError: typeof DataclassHTTPErrorBase & {
   define: typeof DataclassHTTPErrorBase.defineParameterized;
-} = Object.assign(DataclassHTTPErrorBase, { define: DataclassHTTPErrorBase.defineParameterized.bind(DataclassHTTPErrorBase) });
+} = Object.assign(DataclassHTTPErrorBase, {
+  define: DataclassHTTPErrorBase.defineParameterized.bind(DataclassHTTPErrorBase),
+});
 
 /** Class options of a `StructHTTPError`. */
 export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
@@ -356,7 +375,9 @@ export interface StructHTTPErrorClass<TBody extends v.ObjectEntries, TParams> {
   readonly statusField: string | undefined;
 }
 
-type RaiseParams<TBody extends v.ObjectEntries, TOptions> = TOptions extends { params: v.ObjectSchema<infer P, undefined> }
+type RaiseParams<TBody extends v.ObjectEntries, TOptions> = TOptions extends {
+  params: v.ObjectSchema<infer P, undefined>;
+}
   ? v.InferInput<v.ObjectSchema<P, undefined>> & RaiseFields<TBody, TOptions>
   : RaiseFields<TBody, TOptions>;
 type Fed<TOptions> =
@@ -364,7 +385,10 @@ type Fed<TOptions> =
   | (TOptions extends { templates: infer T } ? keyof T : never)
   | (TOptions extends { statusField: infer S } ? S : never)
   | (TOptions extends { paramsField: infer S } ? S : never);
-type RaiseFields<TBody extends v.ObjectEntries, TOptions> = Omit<v.InferInput<v.ObjectSchema<TBody, undefined>>, Fed<TOptions> & string>;
+type RaiseFields<TBody extends v.ObjectEntries, TOptions> = Omit<
+  v.InferInput<v.ObjectSchema<TBody, undefined>>,
+  Fed<TOptions> & string
+>;
 
 /**
  * An error rendered as your own body Struct `B` (for backporting an existing error format).
@@ -428,37 +452,62 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     options: TOptions,
   ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>> {
     const where = `StructHTTPError.define(${(bodySchema as unknown as { [k: symbol]: { name?: string } })[Symbol.for('@api/core.struct')]?.name ?? 'body'})`;
-    if (!bodySchema || typeof bodySchema !== 'object' || bodySchema.type !== 'object' || !bodySchema.entries) {
-      throw new TypeError(`${where}: B must be a concrete Struct (an object schema). Fix: pass a Struct, not a generic or a non-object schema.`);
+    if (
+      !bodySchema ||
+      typeof bodySchema !== 'object' ||
+      bodySchema.type !== 'object' ||
+      !bodySchema.entries
+    ) {
+      throw new TypeError(
+        `${where}: B must be a concrete Struct (an object schema). Fix: pass a Struct, not a generic or a non-object schema.`,
+      );
     }
     checkStatus(where, options.status);
     const entries = bodySchema.entries as unknown as Record<string, SchemaNode>;
     const fed = new Map<string, string>();
     const feed = (field: string, source: string): void => {
-      if (!(field in entries)) throw new WiringError(`${where}: ${source} names unknown field "${field}". Fix: use a field of the body Struct.`);
+      if (!(field in entries))
+        throw new WiringError(
+          `${where}: ${source} names unknown field "${field}". Fix: use a field of the body Struct.`,
+        );
       const prior = fed.get(field);
-      if (prior) throw new WiringError(`${where}: field "${field}" is fed twice (${prior} and ${source}). Fix: give each field exactly one source.`);
+      if (prior)
+        throw new WiringError(
+          `${where}: field "${field}" is fed twice (${prior} and ${source}). Fix: give each field exactly one source.`,
+        );
       fed.set(field, source);
     };
     for (const field of Object.keys(options.consts ?? {})) feed(field, 'consts');
     for (const [field, template] of Object.entries(options.templates ?? {}) as [string, string][]) {
       feed(field, 'templates');
-      if (unwrap(entries[field]!).type !== 'string') throw new WiringError(`${where}: template on non-string field "${field}". Fix: templates render strings; use consts or a param for "${field}".`);
+      if (unwrap(entries[field]!).type !== 'string')
+        throw new WiringError(
+          `${where}: template on non-string field "${field}". Fix: templates render strings; use consts or a param for "${field}".`,
+        );
       templateFields(where, template);
     }
     if (options.statusField !== undefined) {
       feed(options.statusField, 'statusField');
       const s = unwrap(entries[options.statusField]!);
       const isInt = s.type === 'number' && (s.pipe ?? []).some((a) => a.type === 'integer');
-      if (!isInt) throw new WiringError(`${where}: statusField "${options.statusField}" is not an int field. Fix: declare it v.pipe(v.number(), v.integer()).`);
+      if (!isInt)
+        throw new WiringError(
+          `${where}: statusField "${options.statusField}" is not an int field. Fix: declare it v.pipe(v.number(), v.integer()).`,
+        );
     }
     if (options.paramsField !== undefined) {
       feed(options.paramsField, 'paramsField');
-      if (!objectEntries(entries[options.paramsField]!)) throw new WiringError(`${where}: paramsField "${options.paramsField}" is not a Struct-typed field. Fix: declare it as a Struct.`);
+      if (!objectEntries(entries[options.paramsField]!))
+        throw new WiringError(
+          `${where}: paramsField "${options.paramsField}" is not a Struct-typed field. Fix: declare it as a Struct.`,
+        );
     }
     abstract class Defined extends StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>> {
       static override readonly status = options.status;
-      static override readonly bodySchema = bodySchema as unknown as v.ObjectSchema<v.ObjectEntries, undefined>;
+      static override readonly bodySchema = bodySchema as unknown as v.ObjectSchema<
+        v.ObjectEntries,
+        undefined
+      >;
       static override readonly description = options.description;
       static override readonly consts = { ...(options.consts ?? {}) } as Record<string, unknown>;
       static override readonly templates = { ...(options.templates ?? {}) } as Record<string, string>;
@@ -477,45 +526,104 @@ export const ErrorReason = Struct('ErrorReason', {
 
 /** 400: the request cannot be parsed or bound. */
 export class MalformedRequestError extends DataclassHTTPError.define(ErrorReason, {
-  type: 'malformed-request', title: 'Malformed request', status: 400, detailTemplate: '{reason}',
+  type: 'malformed-request',
+  title: 'Malformed request',
+  status: 400,
+  detailTemplate: '{reason}',
 }) {}
 /** 401: credentials absent or invalid. */
-export class AuthenticationRequiredError extends HTTPError.define({ type: 'authentication-required', title: 'Authentication required', status: 401 }) {}
+export class AuthenticationRequiredError extends HTTPError.define({
+  type: 'authentication-required',
+  title: 'Authentication required',
+  status: 401,
+}) {}
 /** 403: authenticated but not allowed. */
-export class ForbiddenError extends HTTPError.define({ type: 'forbidden', title: 'The caller is authenticated but not allowed to perform this operation', status: 403 }) {}
+export class ForbiddenError extends HTTPError.define({
+  type: 'forbidden',
+  title: 'The caller is authenticated but not allowed to perform this operation',
+  status: 403,
+}) {}
 /** 404: no route or resource matches; also an unconvertible path value. */
 export class NotFoundError extends HTTPError.define({ type: 'not-found', title: 'Not found', status: 404 }) {}
 /** 405: the path exists but not with this method. */
-export class MethodNotAllowedError extends HTTPError.define({ type: 'method-not-allowed', title: 'Method not allowed', status: 405 }) {}
+export class MethodNotAllowedError extends HTTPError.define({
+  type: 'method-not-allowed',
+  title: 'Method not allowed',
+  status: 405,
+}) {}
 /** 409: conflicts with the current resource state. */
-export class ConflictError extends HTTPError.define({ type: 'conflict', title: 'The request conflicts with the current state of the resource', status: 409 }) {}
+export class ConflictError extends HTTPError.define({
+  type: 'conflict',
+  title: 'The request conflicts with the current state of the resource',
+  status: 409,
+}) {}
 /** 410: the resource existed but has been permanently removed. */
-export class GoneError extends HTTPError.define({ type: 'gone', title: 'The resource existed but has been permanently removed', status: 410 }) {}
+export class GoneError extends HTTPError.define({
+  type: 'gone',
+  title: 'The resource existed but has been permanently removed',
+  status: 410,
+}) {}
 /** 413: the body is over the configured limit. */
-export class PayloadTooLargeError extends HTTPError.define({ type: 'payload-too-large', title: 'Payload too large', status: 413 }) {}
+export class PayloadTooLargeError extends HTTPError.define({
+  type: 'payload-too-large',
+  title: 'Payload too large',
+  status: 413,
+}) {}
 /** 415: the body lacks the required media type. */
-export class UnsupportedMediaTypeError extends HTTPError.define({ type: 'unsupported-media-type', title: 'Unsupported media type', status: 415 }) {}
+export class UnsupportedMediaTypeError extends HTTPError.define({
+  type: 'unsupported-media-type',
+  title: 'Unsupported media type',
+  status: 415,
+}) {}
 /** 422: well-formed request that violates its typed contract. */
 export class ValidationFailedError extends DataclassHTTPError.define(ErrorReason, {
-  type: 'validation-failed', title: 'Validation failed', status: 422, detailTemplate: '{reason}',
+  type: 'validation-failed',
+  title: 'Validation failed',
+  status: 422,
+  detailTemplate: '{reason}',
 }) {}
 /** 429: rate limit exceeded (raised by application code). */
-export class TooManyRequestsError extends HTTPError.define({ type: 'too-many-requests', title: 'The caller has exceeded a rate limit', status: 429 }) {}
+export class TooManyRequestsError extends HTTPError.define({
+  type: 'too-many-requests',
+  title: 'The caller has exceeded a rate limit',
+  status: 429,
+}) {}
 /** 431: too many request headers. */
-export class RequestHeaderFieldsTooLargeError extends HTTPError.define({ type: 'request-header-fields-too-large', title: 'Request header fields too large', status: 431 }) {}
+export class RequestHeaderFieldsTooLargeError extends HTTPError.define({
+  type: 'request-header-fields-too-large',
+  title: 'Request header fields too large',
+  status: 431,
+}) {}
 /** 408: the request was not received in time. */
-export class RequestTimeoutError extends HTTPError.define({ type: 'request-timeout', title: 'Request timeout', status: 408 }) {}
+export class RequestTimeoutError extends HTTPError.define({
+  type: 'request-timeout',
+  title: 'Request timeout',
+  status: 408,
+}) {}
 /** 500: any uncaught exception; server internals never leak. */
-export class InternalServerError extends HTTPError.define({ type: 'internal-server-error', title: 'Internal server error', status: 500 }) {}
+export class InternalServerError extends HTTPError.define({
+  type: 'internal-server-error',
+  title: 'Internal server error',
+  status: 500,
+}) {}
 /** 503: the server is shutting down. */
-export class ServiceUnavailableError extends HTTPError.define({ type: 'service-unavailable', title: 'Service unavailable', status: 503 }) {}
+export class ServiceUnavailableError extends HTTPError.define({
+  type: 'service-unavailable',
+  title: 'Service unavailable',
+  status: 503,
+}) {}
 
 /** Prepares an adapter at wiring: its serializer compiled once, its failures contained. */
-export function compileAdapter(adapter: ErrorBodyAdapter, log: (message: string, error: unknown) => void): CompiledAdapter {
+export function compileAdapter(
+  adapter: ErrorBodyAdapter,
+  log: (message: string, error: unknown) => void,
+): CompiledAdapter {
   const where = 'includeErrorAdapter';
   const entries = objectEntries(adapter.schema);
   if (adapter.statusField !== undefined && entries && adapter.statusField in entries) {
-    throw new WiringError(`${where}: statusField "${adapter.statusField}" already exists on the adapter's body schema. Fix: the framework adds it; remove it from the schema or pick another name.`);
+    throw new WiringError(
+      `${where}: statusField "${adapter.statusField}" already exists on the adapter's body schema. Fix: the framework adds it; remove it from the schema or pick another name.`,
+    );
   }
   const serialize = compileSerializer(adapter.schema);
   const statusKey = adapter.statusField === undefined ? undefined : JSON.stringify(adapter.statusField);
@@ -524,7 +632,11 @@ export function compileAdapter(adapter: ErrorBodyAdapter, log: (message: string,
       try {
         const body = adapter.compose(error);
         let text = serialize(body);
-        if (statusKey !== undefined) text = text === '{}' ? `{${statusKey}:${error.status}}` : `${text.slice(0, -1)},${statusKey}:${error.status}}`;
+        if (statusKey !== undefined)
+          text =
+            text === '{}'
+              ? `{${statusKey}:${error.status}}`
+              : `${text.slice(0, -1)},${statusKey}:${error.status}}`;
         return { status: error.status, contentType: 'application/json', body: text };
       } catch (failure) {
         log(`error adapter failed for ${error.type}; sending the Problem body`, failure);

@@ -95,7 +95,10 @@ export interface RouteContribution {
   /** Constant response headers, appended to every response of the route (errors included). */
   readonly headers?: ReadonlyArray<readonly [string, string]>;
   /** Headers computed per response (only routes that carry one pay for it). */
-  readonly dynamicHeaders?: (ex: Exchange, status: number) => ReadonlyArray<readonly [string, string]> | undefined;
+  readonly dynamicHeaders?: (
+    ex: Exchange,
+    status: number,
+  ) => ReadonlyArray<readonly [string, string]> | undefined;
   /** Answers the request instead of the handler when it returns a response; runs first. */
   readonly intercept?: (ex: Exchange) => unknown;
   /** Steps after intercepts and before binding (authenticate, rate-limit, …). */
@@ -148,7 +151,12 @@ export interface CustomRoute {
 export interface UpgradeRoute {
   readonly path: string;
   readonly owner: string;
-  handle(req: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer, params: readonly string[]): void | Promise<void>;
+  handle(
+    req: IncomingMessage,
+    socket: import('node:stream').Duplex,
+    head: Buffer,
+    params: readonly string[],
+  ): void | Promise<void>;
 }
 
 /** An app-wide intercept: runs before routing; returning a response answers the request. */
@@ -184,11 +192,23 @@ export interface Wiring {
   /** Fails wiring with a `WiringError` naming where, what and the fix. */
   fail(where: string, problem: string, fix: string): never;
   /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */
-  compileMiddleware(where: string, middleware: readonly Middleware[], order: number): RouteContribution | undefined;
+  compileMiddleware(
+    where: string,
+    middleware: readonly Middleware[],
+    order: number,
+  ): RouteContribution | undefined;
   /** Binds a headers schema from a request (same mapping as the `headers` source); throws `onError()` on failure. */
-  headerBinder<TSchema extends ObjectSchemaLike>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  headerBinder<TSchema extends ObjectSchemaLike>(
+    schema: TSchema,
+    where: string,
+    onError?: (reason: string) => Error,
+  ): (req: IncomingMessage) => v.InferOutput<TSchema>;
   /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
-  cookieBinder<TSchema extends ObjectSchemaLike>(schema: TSchema, where: string, onError?: (reason: string) => Error): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  cookieBinder<TSchema extends ObjectSchemaLike>(
+    schema: TSchema,
+    where: string,
+    onError?: (reason: string) => Error,
+  ): (req: IncomingMessage) => v.InferOutput<TSchema>;
 }
 
 /**

@@ -14,7 +14,9 @@ export class Tag {
   ) {}
   /** The document's `tags[]` entry. */
   toOpenapi(): { name: string; description?: string } {
-    return this.description === undefined ? { name: this.name } : { name: this.name, description: this.description };
+    return this.description === undefined
+      ? { name: this.name }
+      : { name: this.name, description: this.description };
   }
 }
 

@@ -17,7 +17,9 @@ export interface Request<THeaders = Record<string, never>> {
 export type ResponseHeadersHook<THeaders> =
   | Readonly<Record<string, string>>
   // Method-style (bivariant) so a Middleware<H> fits a list of Middleware.
-  | { hook(request: Request<THeaders>, status: number): Readonly<Record<string, string>> | undefined }['hook'];
+  | {
+      hook(request: Request<THeaders>, status: number): Readonly<Record<string, string>> | undefined;
+    }['hook'];
 
 /**
  * Middleware: a structurally typed object (no base class) with any of `responseHeaders`,

@@ -13,13 +13,21 @@ export interface UrlResolver {
 
 /** What a Location or Link points at, resolved at send time. */
 export type LocationTarget =
-  | { readonly kind: 'operation'; readonly owner: abstract new (...args: never[]) => object; readonly operation: string; readonly path: PathValues | undefined }
+  | {
+      readonly kind: 'operation';
+      readonly owner: abstract new (...args: never[]) => object;
+      readonly operation: string;
+      readonly path: PathValues | undefined;
+    }
   | { readonly kind: 'ref'; readonly ref: string; readonly path: PathValues | undefined }
   | { readonly kind: 'path'; readonly path: string }
   | { readonly kind: 'url'; readonly url: string };
 
 function refTarget(ref: string, path: PathValues | undefined): LocationTarget {
-  if (!ref.includes('.')) throw new WiringError(`Location.fromRef('${ref}'): a ref is "name.operation". Fix: write e.g. 'widgets.readOne'.`);
+  if (!ref.includes('.'))
+    throw new WiringError(
+      `Location.fromRef('${ref}'): a ref is "name.operation". Fix: write e.g. 'widgets.readOne'.`,
+    );
   return { kind: 'ref', ref, path };
 }
 

@@ -4,7 +4,9 @@ import { kResponseKind } from '../symbols';
 import type { Link, Location } from './location';
 
 /** Raw response headers: as-written names, repeats allowed. */
-export type RawHeaders = Readonly<Record<string, string | readonly string[]>> | ReadonlyArray<readonly [string, string]>;
+export type RawHeaders =
+  | Readonly<Record<string, string | readonly string[]>>
+  | ReadonlyArray<readonly [string, string]>;
 
 /** Fields every buffered response wrapper carries. */
 export interface ResponseFields<THeaders> {
@@ -16,7 +18,9 @@ export interface ResponseFields<THeaders> {
   readonly links?: Link | readonly Link[];
 }
 
-type HeadersArg<THeaders> = [THeaders] extends [undefined] ? { readonly headers?: undefined } : { readonly headers: THeaders };
+type HeadersArg<THeaders> = [THeaders] extends [undefined]
+  ? { readonly headers?: undefined }
+  : { readonly headers: THeaders };
 
 /** Base of the buffered wrappers (not exported as a user type). */
 abstract class BufferedResponse<THeaders> {
@@ -82,7 +86,11 @@ export interface ResponseSink {
   readonly res: import('node:http').ServerResponse;
   readonly req: import('node:http').IncomingMessage;
   /** Builds the full header list: typed + cookies + raw + location/link + the route's tail. */
-  head(status: number, contentType: string | undefined, fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined }): string[];
+  head(
+    status: number,
+    contentType: string | undefined,
+    fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined },
+  ): string[];
 }
 
 function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
@@ -110,14 +118,23 @@ export class JSONResponse<T, THeaders = undefined> extends BufferedResponse<THea
     schema: TSchema,
     options: { headers?: THeaders } = {},
   ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({ kind: 'json', cls: JSONResponse, schema, headers: options.headers, status: undefined, contentType: 'application/json' });
+    return spec({
+      kind: 'json',
+      cls: JSONResponse,
+      schema,
+      headers: options.headers,
+      status: undefined,
+      contentType: 'application/json',
+    });
   }
 }
 
 /** A JSON response forced to 201 (a sibling of `JSONResponse`, not a subclass). */
 export class Created<T, THeaders = undefined> extends BufferedResponse<THeaders> {
   readonly json: T;
-  constructor(init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>) {
+  constructor(
+    init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>,
+  ) {
     super(init);
     this.json = init.json;
   }
@@ -125,14 +142,23 @@ export class Created<T, THeaders = undefined> extends BufferedResponse<THeaders>
     schema: TSchema,
     options: { headers?: THeaders } = {},
   ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({ kind: 'json', cls: Created, schema, headers: options.headers, status: 201, contentType: 'application/json' });
+    return spec({
+      kind: 'json',
+      cls: Created,
+      schema,
+      headers: options.headers,
+      status: 201,
+      contentType: 'application/json',
+    });
   }
 }
 
 /** A JSON response forced to 202. */
 export class Accepted<T, THeaders = undefined> extends BufferedResponse<THeaders> {
   readonly json: T;
-  constructor(init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>) {
+  constructor(
+    init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>,
+  ) {
     super(init);
     this.json = init.json;
   }
@@ -140,7 +166,14 @@ export class Accepted<T, THeaders = undefined> extends BufferedResponse<THeaders
     schema: TSchema,
     options: { headers?: THeaders } = {},
   ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({ kind: 'json', cls: Accepted, schema, headers: options.headers, status: 202, contentType: 'application/json' });
+    return spec({
+      kind: 'json',
+      cls: Accepted,
+      schema,
+      headers: options.headers,
+      status: 202,
+      contentType: 'application/json',
+    });
   }
 }
 
@@ -152,8 +185,17 @@ export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> 
   constructor(init: ResponseFields<THeaders> & Partial<HeadersArg<THeaders>> = {}) {
     super(init);
   }
-  static of<THeaders extends HeaderSchema | undefined = undefined>(options: { headers?: THeaders } = {}): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
-    return spec({ kind: 'empty', cls: NoContent, schema: undefined, headers: options.headers, status: undefined, contentType: undefined });
+  static of<THeaders extends HeaderSchema | undefined = undefined>(
+    options: { headers?: THeaders } = {},
+  ): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
+    return spec({
+      kind: 'empty',
+      cls: NoContent,
+      schema: undefined,
+      headers: options.headers,
+      status: undefined,
+      contentType: undefined,
+    });
   }
 }
 
@@ -161,20 +203,46 @@ export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> 
 export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeaders> {
   readonly content: Uint8Array;
   readonly contentType: string | undefined;
-  constructor(init: { readonly content: Uint8Array; readonly contentType?: string } & ResponseFields<THeaders> & HeadersArg<THeaders>) {
+  constructor(
+    init: { readonly content: Uint8Array; readonly contentType?: string } & ResponseFields<THeaders> &
+      HeadersArg<THeaders>,
+  ) {
     super(init);
     this.content = init.content;
     this.contentType = init.contentType;
   }
-  static of<THeaders extends HeaderSchema | undefined = undefined>(options: { headers?: THeaders; contentType?: string } = {}): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
-    return spec({ kind: 'bytes', cls: BytesResponse, schema: undefined, headers: options.headers, status: undefined, contentType: options.contentType ?? 'application/octet-stream' });
+  static of<THeaders extends HeaderSchema | undefined = undefined>(
+    options: { headers?: THeaders; contentType?: string } = {},
+  ): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
+    return spec({
+      kind: 'bytes',
+      cls: BytesResponse,
+      schema: undefined,
+      headers: options.headers,
+      status: undefined,
+      contentType: options.contentType ?? 'application/octet-stream',
+    });
   }
 }
 
 /** Plain `text/plain; charset=utf-8` return of a handler declared `returns: Text`. */
-export const Text: ResponseSpec<string> = spec({ kind: 'text', cls: undefined, schema: undefined, headers: undefined, status: undefined, contentType: 'text/plain; charset=utf-8' });
+export const Text: ResponseSpec<string> = spec({
+  kind: 'text',
+  cls: undefined,
+  schema: undefined,
+  headers: undefined,
+  status: undefined,
+  contentType: 'text/plain; charset=utf-8',
+});
 /** Plain `application/octet-stream` return of a handler declared `returns: Bytes`. */
-export const Bytes: ResponseSpec<Uint8Array> = spec({ kind: 'bytes', cls: undefined, schema: undefined, headers: undefined, status: undefined, contentType: 'application/octet-stream' });
+export const Bytes: ResponseSpec<Uint8Array> = spec({
+  kind: 'bytes',
+  cls: undefined,
+  schema: undefined,
+  headers: undefined,
+  status: undefined,
+  contentType: 'application/octet-stream',
+});
 
 /**
  * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.
@@ -187,7 +255,13 @@ export class ExceptionResponse<TBody, THeaders = undefined> {
   readonly json: TBody;
   readonly headers: THeaders | undefined;
   readonly cookies: readonly SetCookie[] | undefined;
-  constructor(init: { readonly statusCode: number; readonly json: TBody; readonly cookies?: readonly SetCookie[] } & HeadersArg<THeaders>) {
+  constructor(
+    init: {
+      readonly statusCode: number;
+      readonly json: TBody;
+      readonly cookies?: readonly SetCookie[];
+    } & HeadersArg<THeaders>,
+  ) {
     if (!Number.isInteger(init.statusCode) || init.statusCode < 400 || init.statusCode > 599) {
       throw new TypeError(`ExceptionResponse: statusCode ${init.statusCode} is outside 400–599`);
     }
@@ -200,22 +274,41 @@ export class ExceptionResponse<TBody, THeaders = undefined> {
     schema: TSchema,
     options: { headers?: THeaders } = {},
   ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({ kind: 'json', cls: ExceptionResponse, schema, headers: options.headers, status: undefined, contentType: 'application/json' });
+    return spec({
+      kind: 'json',
+      cls: ExceptionResponse,
+      schema,
+      headers: options.headers,
+      status: undefined,
+      contentType: 'application/json',
+    });
   }
 }
 
 /** Declares a plain JSON value of `schema` (what a bare schema in `returns:` means). */
-export function plainJson<TSchema extends v.GenericSchema>(schema: TSchema): ResponseSpec<v.InferOutput<TSchema>> {
-  return spec({ kind: 'json', cls: undefined, schema, headers: undefined, status: undefined, contentType: 'application/json' });
+export function plainJson<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+): ResponseSpec<v.InferOutput<TSchema>> {
+  return spec({
+    kind: 'json',
+    cls: undefined,
+    schema,
+    headers: undefined,
+    status: undefined,
+    contentType: 'application/json',
+  });
 }
 
 /** Extension API: declares a response kind compiled by its own writer (used by @api/streaming). */
-export function defineResponseKind<TValue>(info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler }): ResponseSpec<TValue> {
+export function defineResponseKind<TValue>(
+  info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler },
+): ResponseSpec<TValue> {
   return spec(info);
 }
 
 /** The run-time info of a `returns:` entry (a spec or a bare schema). */
 export function responseInfo(entry: unknown): ResponseKindInfo | undefined {
-  if (entry && typeof entry === 'object' && kResponseKind in entry) return (entry as ResponseSpec)[kResponseKind];
+  if (entry && typeof entry === 'object' && kResponseKind in entry)
+    return (entry as ResponseSpec)[kResponseKind];
   return undefined;
 }

@@ -24,7 +24,8 @@ export type Writer = (value: unknown, ex: Exchange) => void | Promise<void>;
 /** A header value's text: strings verbatim, objects as JSON, scalars via String(). */
 function headerText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return JSON.stringify(value) ?? '';
 }
 
@@ -52,14 +53,17 @@ export function compileTypedHeaders(schema: v.GenericSchema | undefined): TypedH
 function pushCookies(cookies: readonly SetCookie[], out: HeaderList): void {
   const seen = new Set<string>();
   for (const cookie of cookies) {
-    if (seen.has(cookie.name)) throw new TypeError(`two Set-Cookie values for cookie "${cookie.name}" in one response`);
+    if (seen.has(cookie.name))
+      throw new TypeError(`two Set-Cookie values for cookie "${cookie.name}" in one response`);
     seen.add(cookie.name);
     out.push('set-cookie', cookie.toHeader());
   }
 }
 
 /** Response fields as read from a wrapper instance (every field may be undefined). */
-export type FieldsLike = { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined };
+export type FieldsLike = {
+  readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined;
+};
 
 function pushRaw(raw: NonNullable<ResponseFields<unknown>['rawHeaders']>, out: HeaderList): void {
   const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(raw)
@@ -101,9 +105,13 @@ export function pushFields(
     out.push('location', encodeLocation(uri));
   }
   if (fields.links) {
-    const links: readonly Link[] = Array.isArray(fields.links) ? (fields.links as readonly Link[]) : [fields.links as Link];
+    const links: readonly Link[] = Array.isArray(fields.links)
+      ? (fields.links as readonly Link[])
+      : [fields.links as Link];
     if (links.length > 0) {
-      const value = links.map((l) => formatLink(encodeLocation(resolveUri(l.target, resolver, ex)), l.params)).join(', ');
+      const value = links
+        .map((l) => formatLink(encodeLocation(resolveUri(l.target, resolver, ex)), l.params))
+        .join(', ');
       assertHeaderValue('link', value);
       out.push('link', value);
     }
@@ -131,7 +139,13 @@ const JSON_TYPE = 'application/json';
 /** Compiles the writer of one declared response kind. */
 export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
   if (info.compile) {
-    const custom = info.compile({ method: ctx.method, path: ctx.path, where: ctx.where, defaultStatus: ctx.defaultStatus, fail: ctx.fail });
+    const custom = info.compile({
+      method: ctx.method,
+      path: ctx.path,
+      where: ctx.where,
+      defaultStatus: ctx.defaultStatus,
+      fail: ctx.fail,
+    });
     const typed = compileTypedHeaders(info.headers);
     return (value, ex) => {
       const sink: ResponseSink = {
@@ -167,11 +181,14 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
     }
     case 'text': {
       const contentType = info.contentType ?? 'text/plain; charset=utf-8';
-      return (value, ex) => ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], String(value));
+      return (value, ex) =>
+        ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], String(value));
     }
     case 'bytes': {
       const contentType = info.contentType ?? 'application/octet-stream';
-      if (info.cls === undefined) return (value, ex) => ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], value as Uint8Array);
+      if (info.cls === undefined)
+        return (value, ex) =>
+          ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], value as Uint8Array);
       return (value, ex) => {
         const r = value as BytesResponse<unknown>;
         const out: HeaderList = [];
@@ -188,7 +205,10 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
         ex.send(r?.statusCode ?? 204, out, undefined);
       };
     default:
-      return ctx.fail(`response kind "${info.kind}" has no writer`, 'declare responses with JSONResponse.of, Created.of, NoContent.of, BytesResponse.of, Text, Bytes, a schema, or an extension kind');
+      return ctx.fail(
+        `response kind "${info.kind}" has no writer`,
+        'declare responses with JSONResponse.of, Created.of, NoContent.of, BytesResponse.of, Text, Bytes, a schema, or an extension kind',
+      );
   }
 }
 
@@ -207,7 +227,8 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
     out.push('content-type', JSON_TYPE);
     pushFields(value, undefined, resolver, ex, out);
     pushUntypedHeaders(value.headers, out);
-    const status = value instanceof Created ? 201 : value instanceof Accepted ? 202 : (value.statusCode ?? 200);
+    const status =
+      value instanceof Created ? 201 : value instanceof Accepted ? 202 : (value.statusCode ?? 200);
     ex.send(status, out, JSON.stringify(value.json) ?? 'null');
   } else if (value instanceof NoContent) {
     pushFields(value, undefined, resolver, ex, out);
@@ -216,7 +237,8 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
   } else if (value instanceof BytesResponse) {
     pushFields(value, undefined, resolver, ex, out);
     pushUntypedHeaders(value.headers, out);
-    if (!hasHeader(out, 'content-type')) out.unshift('content-type', value.contentType ?? 'application/octet-stream');
+    if (!hasHeader(out, 'content-type'))
+      out.unshift('content-type', value.contentType ?? 'application/octet-stream');
     ex.send(value.statusCode ?? 200, out, value.content);
   } else if (value instanceof ExceptionResponse) {
     out.push('content-type', JSON_TYPE);
@@ -224,7 +246,9 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
     if (value.cookies) pushCookies(value.cookies, out);
     ex.send(value.statusCode, out, JSON.stringify(value.json) ?? 'null');
   } else {
-    throw new TypeError('an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined');
+    throw new TypeError(
+      'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',
+    );
   }
 }
 
@@ -240,7 +264,9 @@ function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
 }
 
 /** Compiles the writer for an exception handler's declared `ExceptionResponse.of(...)` (typed headers). */
-export function exceptionResponseWriter(info: ResponseKindInfo): (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void {
+export function exceptionResponseWriter(
+  info: ResponseKindInfo,
+): (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void {
   const serialize = compileSerializer(info.schema);
   const typed = compileTypedHeaders(info.headers);
   return (value, ex) => {

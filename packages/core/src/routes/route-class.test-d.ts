@@ -21,23 +21,30 @@ const Page = Struct('Page', { limit: v.optional(v.number(), 20), offset: v.optio
 describe('operation inference', () => {
   it('infers every declared source and nothing else', () => {
     class Widgets extends Resource('/widgets') {
-      readOne = this.operation({ path: WidgetPath, params: Page, rawHeaders: true, content: true, returns: Widget }, (input) => {
-        expectTypeOf(input.path).toEqualTypeOf<{ widget_id: string }>();
-        expectTypeOf(input.params).toEqualTypeOf<{ limit: number; offset: number }>();
-        expectTypeOf(input.rawHeaders).toEqualTypeOf<RawHeadersView>();
-        expectTypeOf(input.content).toEqualTypeOf<Buffer>();
-        // @ts-expect-error json was not declared
-        void input.json;
-        return { id: input.path.widget_id, name: 'n', priceCents: 1 };
-      });
+      readOne = this.operation(
+        { path: WidgetPath, params: Page, rawHeaders: true, content: true, returns: Widget },
+        (input) => {
+          expectTypeOf(input.path).toEqualTypeOf<{ widget_id: string }>();
+          expectTypeOf(input.params).toEqualTypeOf<{ limit: number; offset: number }>();
+          expectTypeOf(input.rawHeaders).toEqualTypeOf<RawHeadersView>();
+          expectTypeOf(input.content).toEqualTypeOf<Buffer>();
+          // @ts-expect-error json was not declared
+          void input.json;
+          return { id: input.path.widget_id, name: 'n', priceCents: 1 };
+        },
+      );
     }
     expectTypeOf<Widgets>().toHaveProperty('readOne');
   });
 
   it('checks the return value against returns', () => {
     class Widgets extends Resource('/widgets') {
-      // @ts-expect-error priceCents must be a number
-      create = this.operation({ json: WidgetIn, returns: Widget }, ({ json }) => ({ id: '1', name: json.name, priceCents: 'x' }));
+      create = this.operation({ json: WidgetIn, returns: Widget }, ({ json }) => ({
+        id: '1',
+        name: json.name,
+        // @ts-expect-error priceCents must be a number
+        priceCents: 'x',
+      }));
     }
     void Widgets;
   });
@@ -45,9 +52,14 @@ describe('operation inference', () => {
   it('types wrapper unions', () => {
     class Spot extends Endpoint('/spot') {
       get = this.operation({ returns: [JSONResponse.of(Widget), NoContent.of()] }, () =>
-        Math.random() > 0.5 ? new NoContent() : new JSONResponse({ json: { id: '1', name: 'n', priceCents: 1 } }),
+        Math.random() > 0.5
+          ? new NoContent()
+          : new JSONResponse({ json: { id: '1', name: 'n', priceCents: 1 } }),
       );
-      post = this.operation({ returns: Created.of(Widget) }, () => new Created({ json: { id: '1', name: 'n', priceCents: 1 } }));
+      post = this.operation(
+        { returns: Created.of(Widget) },
+        () => new Created({ json: { id: '1', name: 'n', priceCents: 1 } }),
+      );
       put = this.operation({ returns: Text }, () => 'plain');
     }
     void Spot;
@@ -65,8 +77,11 @@ describe('operation inference', () => {
 describe('path rules at compile time', () => {
   it('rejects a path schema that misses a mount slot', () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
-      // @ts-expect-error the path schema misses slot widget_id
-      readMany = this.operation({ path: Struct('P', { other: v.string() }), returns: v.array(Widget) }, () => []);
+      readMany = this.operation(
+        // @ts-expect-error the path schema misses slot widget_id
+        { path: Struct('P', { other: v.string() }), returns: v.array(Widget) },
+        () => [],
+      );
     }
     void Parts;
   });
@@ -76,7 +91,11 @@ describe('path rules at compile time', () => {
       readMany = this.operation({ path: WidgetPath, returns: v.array(Widget) }, () => []);
     }
     class Health extends Endpoint('/healthz') {
-      get = this.operation({ path: WidgetPath, returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      get = this.operation({ path: WidgetPath, returns: Widget }, () => ({
+        id: '',
+        name: '',
+        priceCents: 0,
+      }));
     }
     class App extends BaseApp {
       protected override async wire(): Promise<void> {
@@ -104,18 +123,24 @@ describe('path rules at compile time', () => {
 
   it('rejects a defaulted or optional path field', () => {
     class Widgets extends Resource('/widgets') {
-      // @ts-expect-error widget_id has a default
-      readOne = this.operation({ path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      readOne = this.operation(
+        // @ts-expect-error widget_id has a default
+        { path: Struct('P', { widget_id: v.optional(v.string(), 'x') }), returns: Widget },
+        () => ({ id: '', name: '', priceCents: 0 }),
+      );
     }
     void Widgets;
   });
 
   it('accepts item fields beyond the slots on item operations', () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
-      readOne = this.operation({ path: Struct('PartPath', { widget_id: v.string(), part_id: v.number() }), returns: Widget }, ({ path }) => {
-        expectTypeOf(path.part_id).toEqualTypeOf<number>();
-        return { id: path.widget_id, name: '', priceCents: 0 };
-      });
+      readOne = this.operation(
+        { path: Struct('PartPath', { widget_id: v.string(), part_id: v.number() }), returns: Widget },
+        ({ path }) => {
+          expectTypeOf(path.part_id).toEqualTypeOf<number>();
+          return { id: path.widget_id, name: '', priceCents: 0 };
+        },
+      );
     }
     void Parts;
   });
@@ -124,7 +149,11 @@ describe('path rules at compile time', () => {
 describe('Location', () => {
   it('only names operations the class defines', () => {
     class Widgets extends Resource('/widgets') {
-      readOne = this.operation({ path: WidgetPath, returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
+      readOne = this.operation({ path: WidgetPath, returns: Widget }, () => ({
+        id: '',
+        name: '',
+        priceCents: 0,
+      }));
     }
     Location.fromOperation(Widgets, 'readOne', { path: { widget_id: '1' } });
     // @ts-expect-error updateFull is not defined on Widgets

@@ -38,7 +38,16 @@ export interface OperationSpec {
 }
 
 /** Binding source names, in the handler's argument. */
-export type SourceName = 'path' | 'params' | 'headers' | 'cookies' | 'json' | 'content' | 'rawHeaders' | 'form' | 'user';
+export type SourceName =
+  | 'path'
+  | 'params'
+  | 'headers'
+  | 'cookies'
+  | 'json'
+  | 'content'
+  | 'rawHeaders'
+  | 'form'
+  | 'user';
 
 type SourceValue<K, S> = K extends 'content'
   ? Buffer
@@ -57,7 +66,8 @@ export type HandlerInput<S extends OperationSpec> = {
   readonly [K in keyof S as K extends SourceName ? K : never]: SourceValue<K, S[K]>;
 };
 
-type ReturnOf1<R> = R extends ResponseSpec<infer T> ? T : R extends v.GenericSchema ? v.InferOutput<R> : never;
+type ReturnOf1<R> =
+  R extends ResponseSpec<infer T> ? T : R extends v.GenericSchema ? v.InferOutput<R> : never;
 /** The value a handler returns for its `returns:` declaration. */
 export type HandlerOutput<S extends OperationSpec> = S extends { readonly returns: infer R }
   ? R extends readonly unknown[]
@@ -66,14 +76,22 @@ export type HandlerOutput<S extends OperationSpec> = S extends { readonly return
   : void | undefined;
 
 /** A handler: sync or async, receiving the declared sources. */
-export type Handler<S extends OperationSpec> = (input: HandlerInput<S>) => HandlerOutput<S> | Promise<HandlerOutput<S>>;
+export type Handler<S extends OperationSpec> = (
+  input: HandlerInput<S>,
+) => HandlerOutput<S> | Promise<HandlerOutput<S>>;
 
 /** Names of the `{slots}` in a path template. */
-export type PathSlots<TPath extends string> = TPath extends `${string}{${infer Slot}}${infer Rest}` ? Slot | PathSlots<Rest> : never;
+export type PathSlots<TPath extends string> = TPath extends `${string}{${infer Slot}}${infer Rest}`
+  ? Slot | PathSlots<Rest>
+  : never;
 
 type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
-type MissingSlots<S, TPath extends string> = S extends { readonly path: infer P } ? Exclude<PathSlots<TPath>, keyof EntriesOf<P>> : never;
-type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P } ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>> : never;
+type MissingSlots<S, TPath extends string> = S extends { readonly path: infer P }
+  ? Exclude<PathSlots<TPath>, keyof EntriesOf<P>>
+  : never;
+type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
+  ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>>
+  : never;
 
 declare const extraPathFields: unique symbol;
 declare const missingPathSlots: unique symbol;
@@ -90,8 +108,14 @@ export interface Operation<S extends OperationSpec = OperationSpec, TExtra exten
 /** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
 export type ExactOperation = Operation<OperationSpec, never>;
 
-type OptionalKinds = v.OptionalSchema<v.GenericSchema, unknown> | v.ExactOptionalSchema<v.GenericSchema, unknown> | v.NullishSchema<v.GenericSchema, unknown> | v.UndefinedableSchema<v.GenericSchema, unknown>;
-type DefaultedPathFields<S> = S extends { readonly path: infer P } ? { [K in keyof EntriesOf<P>]: EntriesOf<P>[K] extends OptionalKinds ? K : never }[keyof EntriesOf<P>] : never;
+type OptionalKinds =
+  | v.OptionalSchema<v.GenericSchema, unknown>
+  | v.ExactOptionalSchema<v.GenericSchema, unknown>
+  | v.NullishSchema<v.GenericSchema, unknown>
+  | v.UndefinedableSchema<v.GenericSchema, unknown>;
+type DefaultedPathFields<S> = S extends { readonly path: infer P }
+  ? { [K in keyof EntriesOf<P>]: EntriesOf<P>[K] extends OptionalKinds ? K : never }[keyof EntriesOf<P>]
+  : never;
 declare const defaultedPathFields: unique symbol;
 
 type SpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>] extends [never]
@@ -99,7 +123,9 @@ type SpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>] extends [nev
   : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` }) &
   ([DefaultedPathFields<S>] extends [never]
     ? unknown
-    : { readonly [defaultedPathFields]: `path fields cannot be optional or defaulted: ${DefaultedPathFields<S> & string}` });
+    : {
+        readonly [defaultedPathFields]: `path fields cannot be optional or defaulted: ${DefaultedPathFields<S> & string}`;
+      });
 
 /** Class-level options of `Resource(...)` and `Endpoint(...)`. */
 export interface RouteClassOptions {
@@ -171,7 +197,10 @@ function checkPath(kind: string, path: string): void {
  *   readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => this.store.get(path.widget_id));
  * }
  */
-export function Resource<const TPath extends string>(path: TPath, options: RouteClassOptions = {}): ResourceClass<TPath> {
+export function Resource<const TPath extends string>(
+  path: TPath,
+  options: RouteClassOptions = {},
+): ResourceClass<TPath> {
   checkPath('Resource', path);
   abstract class ResourceBase extends RouteBase<TPath> {}
   const info: RouteClassInfo = { kind: 'resource', path, ref: options.ref, meta: options.meta };
@@ -188,7 +217,10 @@ export function Resource<const TPath extends string>(path: TPath, options: Route
  *   get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
  * }
  */
-export function Endpoint<const TPath extends string>(path: TPath, options: RouteClassOptions = {}): EndpointClass<TPath> {
+export function Endpoint<const TPath extends string>(
+  path: TPath,
+  options: RouteClassOptions = {},
+): EndpointClass<TPath> {
   checkPath('Endpoint', path);
   abstract class EndpointBase extends RouteBase<TPath> {}
   const info: RouteClassInfo = { kind: 'endpoint', path, ref: options.ref, meta: options.meta };

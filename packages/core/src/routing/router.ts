@@ -30,13 +30,24 @@ export function parseTemplate(template: string): { segments: string[]; slots: st
   const slots: string[] = [];
   for (const seg of segments) {
     if (seg.startsWith('{')) {
-      if (!seg.endsWith('}') || seg.length < 3) throw new WiringError(`path "${template}": segment "${seg}" is not a valid {slot}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`);
+      if (!seg.endsWith('}') || seg.length < 3)
+        throw new WiringError(
+          `path "${template}": segment "${seg}" is not a valid {slot}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`,
+        );
       const name = seg.slice(1, -1);
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new WiringError(`path "${template}": slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`);
-      if (slots.includes(name)) throw new WiringError(`path "${template}": slot "{${name}}" appears twice. Fix: give each slot its own name.`);
+      if (!/^[a-z_][a-z0-9_]*$/.test(name))
+        throw new WiringError(
+          `path "${template}": slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`,
+        );
+      if (slots.includes(name))
+        throw new WiringError(
+          `path "${template}": slot "{${name}}" appears twice. Fix: give each slot its own name.`,
+        );
       slots.push(name);
     } else if (seg.includes('{') || seg.includes('}')) {
-      throw new WiringError(`path "${template}": segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`);
+      throw new WiringError(
+        `path "${template}": segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`,
+      );
     }
   }
   return { segments, slots };
@@ -92,14 +103,18 @@ export class Router<R> {
         }
       }
       if (node.entry && node.entry.template !== template) {
-        throw new WiringError(`path "${template}" has the same shape as "${node.entry.template}" (only slot names differ). Fix: mount both under one template.`);
+        throw new WiringError(
+          `path "${template}" has the same shape as "${node.entry.template}" (only slot names differ). Fix: mount both under one template.`,
+        );
       }
       entry = node.entry ??= { template, methods: new Map(), allow: '' };
       if (!this.#entries.includes(entry)) this.#entries.push(entry);
     }
     const existing = entry.methods.get(method);
     if (existing !== undefined) {
-      throw new WiringError(`${describe(existing)} and another route both answer ${method} ${template}. Fix: mount one of them at another path, or split methods so each is answered once.`);
+      throw new WiringError(
+        `${describe(existing)} and another route both answer ${method} ${template}. Fix: mount one of them at another path, or split methods so each is answered once.`,
+      );
     }
     entry.methods.set(method, route);
     entry.allow = allowHeader(entry.methods.keys());

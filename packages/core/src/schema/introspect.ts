@@ -18,7 +18,16 @@ export function node(schema: v.GenericSchema | v.GenericSchemaAsync): SchemaNode
   return schema;
 }
 
-const WRAPPERS = new Set(['optional', 'exact_optional', 'nullish', 'nullable', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
+const WRAPPERS = new Set([
+  'optional',
+  'exact_optional',
+  'nullish',
+  'nullable',
+  'undefinedable',
+  'non_optional',
+  'non_nullable',
+  'non_nullish',
+]);
 
 /** Strips optional/nullable wrappers: the schema that describes a present value. */
 export function unwrap(schema: SchemaNode): SchemaNode {
@@ -31,7 +40,13 @@ export function unwrap(schema: SchemaNode): SchemaNode {
 export function isOptional(schema: SchemaNode): boolean {
   let s = schema;
   while (WRAPPERS.has(s.type) && s.wrapped) {
-    if (s.type === 'optional' || s.type === 'exact_optional' || s.type === 'nullish' || s.type === 'undefinedable') return true;
+    if (
+      s.type === 'optional' ||
+      s.type === 'exact_optional' ||
+      s.type === 'nullish' ||
+      s.type === 'undefinedable'
+    )
+      return true;
     s = s.wrapped;
   }
   return false;
@@ -67,7 +82,11 @@ export function scalarOf(schema: SchemaNode): Scalar {
       return typeof s.options?.[0] === 'number' ? 'number' : 'string';
     case 'union': {
       const kinds = new Set((s.options as SchemaNode[] | undefined)?.map(scalarOf));
-      return kinds.size === 1 ? [...kinds][0]! : kinds.has('number') && !kinds.has('string') ? 'number' : 'unknown';
+      return kinds.size === 1
+        ? [...kinds][0]!
+        : kinds.has('number') && !kinds.has('string')
+          ? 'number'
+          : 'unknown';
     }
     default:
       return 'unknown';
@@ -88,5 +107,7 @@ export function arrayItem(schema: SchemaNode): SchemaNode | undefined {
 /** The entries of an object schema, or undefined when it is not an object schema. */
 export function objectEntries(schema: v.GenericSchema | SchemaNode): Record<string, SchemaNode> | undefined {
   const s = unwrap(schema);
-  return s.type === 'object' || s.type === 'strict_object' || s.type === 'loose_object' ? s.entries : undefined;
+  return s.type === 'object' || s.type === 'strict_object' || s.type === 'loose_object'
+    ? s.entries
+    : undefined;
 }

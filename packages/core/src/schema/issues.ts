@@ -47,9 +47,16 @@ function formatMessage(issue: v.BaseIssue<unknown>): string {
     if (issue.type === 'object' || issue.type === 'strict_object') {
       if (issue.input !== undefined && typeName(issue.input) === 'object') return 'Unexpected field';
     }
-    const expected = issue.type === 'literal' || issue.type === 'picklist' || issue.type === 'enum' || issue.type === 'union' || issue.type === 'variant'
-      ? issue.expected ?? issue.type
-      : issue.type === 'strict_object' || issue.type === 'loose_object' ? 'object' : issue.expected ?? issue.type;
+    const expected =
+      issue.type === 'literal' ||
+      issue.type === 'picklist' ||
+      issue.type === 'enum' ||
+      issue.type === 'union' ||
+      issue.type === 'variant'
+        ? (issue.expected ?? issue.type)
+        : issue.type === 'strict_object' || issue.type === 'loose_object'
+          ? 'object'
+          : (issue.expected ?? issue.type);
     return `Expected ${expected}, got ${typeName(issue.input)}`;
   }
   const what = issue.type.replace(/_/g, ' ');
@@ -59,7 +66,10 @@ function formatMessage(issue: v.BaseIssue<unknown>): string {
 /**
  * Turns valibot issues into an `ErrorReason`: the first failure as `reason`, all of them as `issues`.
  */
-export function toErrorReason(source: SourceLabel, issues: readonly v.BaseIssue<unknown>[]): ErrorReasonValue {
+export function toErrorReason(
+  source: SourceLabel,
+  issues: readonly v.BaseIssue<unknown>[],
+): ErrorReasonValue {
   const list: ReasonIssue[] = [];
   for (const issue of issues) {
     list.push({ path: formatPath(source, issue), message: formatMessage(issue) });

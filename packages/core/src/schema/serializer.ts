@@ -10,8 +10,14 @@ function nullable(inner: Serializer): Serializer {
   return (value) => (value === null || value === undefined ? 'null' : inner(value));
 }
 
-const number: Serializer = (value) => (typeof value === 'number' && Number.isFinite(value) ? '' + value : typeof value === 'number' ? 'null' : stringify(value));
-const boolean: Serializer = (value) => (value === true ? 'true' : value === false ? 'false' : stringify(value));
+const number: Serializer = (value) =>
+  typeof value === 'number' && Number.isFinite(value)
+    ? '' + value
+    : typeof value === 'number'
+      ? 'null'
+      : stringify(value);
+const boolean: Serializer = (value) =>
+  value === true ? 'true' : value === false ? 'false' : stringify(value);
 const string: Serializer = (value) => (typeof value === 'string' ? JSON.stringify(value) : stringify(value));
 
 function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>): Serializer {

@@ -1,7 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
-import { MalformedRequestError, RequestHeaderFieldsTooLargeError, RequestTimeoutError, type HTTPError } from '../errors/http-error';
+import {
+  MalformedRequestError,
+  RequestHeaderFieldsTooLargeError,
+  RequestTimeoutError,
+  type HTTPError,
+} from '../errors/http-error';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -60,12 +65,19 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       return;
     }
     const code = error.code;
-    if (code === 'HPE_HEADER_OVERFLOW') socket.end(PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large'));
-    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.end(PROBLEM(new RequestTimeoutError(), 'Request Timeout'));
+    if (code === 'HPE_HEADER_OVERFLOW')
+      socket.end(PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large'));
+    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      socket.end(PROBLEM(new RequestTimeoutError(), 'Request Timeout'));
     else if (code === 'ECONNRESET') socket.destroy();
     else {
       const reason = 'The request could not be parsed as HTTP/1.1';
-      socket.end(PROBLEM(new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] }), 'Bad Request'));
+      socket.end(
+        PROBLEM(
+          new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] }),
+          'Bad Request',
+        ),
+      );
     }
   });
   const log = (message: string): void => {
@@ -89,9 +101,12 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       log(`${app.constructor.name} shutting down: no new connections, finishing in-flight requests`);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const deadline = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), limits.shutdownTimeoutMs).unref());
+      const deadline = new Promise<'timeout'>((resolve) =>
+        setTimeout(() => resolve('timeout'), limits.shutdownTimeoutMs).unref(),
+      );
       const outcome = await Promise.race([app.drain().then(() => 'idle' as const), deadline]);
-      if (outcome === 'timeout') log(`${app.constructor.name}: shutdown deadline reached; closing remaining connections`);
+      if (outcome === 'timeout')
+        log(`${app.constructor.name}: shutdown deadline reached; closing remaining connections`);
       server.closeAllConnections();
       await stopped;
       await app.close();

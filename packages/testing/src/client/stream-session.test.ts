@@ -83,7 +83,12 @@ describe('StreamSession', () => {
     expect(session.headers.get('content-type')).toBe('text/event-stream');
     const events = [];
     for await (const event of session.events()) events.push(event);
-    expect(events).toEqual([{ data: { n: 1 }, event: 'tick', id: '1' }, { data: 'line one\nline two' }, { data: 'quoted', retry: 500 }, { data: 7 }]);
+    expect(events).toEqual([
+      { data: { n: 1 }, event: 'tick', id: '1' },
+      { data: 'line one\nline two' },
+      { data: 'quoted', retry: 500 },
+      { data: 7 },
+    ]);
   });
 
   it('reads a finished stream to the end as text, and can be iterated only once', async () => {
@@ -101,10 +106,15 @@ describe('StreamSession', () => {
       [c.streamPut.bind(c), 'PUT'],
       [c.streamPatch.bind(c), 'PATCH'],
     ] as const) {
-      expect(JSON.parse(await (await send('/echo', { content: 'x' })).text())).toMatchObject({ method, body: 'x' });
+      expect(JSON.parse(await (await send('/echo', { content: 'x' })).text())).toMatchObject({
+        method,
+        body: 'x',
+      });
     }
     expect(JSON.parse(await (await c.streamDelete('/echo')).text())).toMatchObject({ method: 'DELETE' });
-    expect(JSON.parse(await (await c.streamRequest('GET', '/echo', { params: { a: 1 } })).text())).toMatchObject({ url: '/echo?a=1' });
+    expect(
+      JSON.parse(await (await c.streamRequest('GET', '/echo', { params: { a: 1 } })).text()),
+    ).toMatchObject({ url: '/echo?a=1' });
     const missing = await c.streamGet('/nope');
     expect(missing.status).toBe(404);
     expect(JSON.parse(await missing.text())).toMatchObject({ status: 404 });

@@ -11,7 +11,9 @@ class App extends BaseApp {
 
 describe('TestClient types', () => {
   it('types the jar from the option', async () => {
-    expectTypeOf(new TestClient(new App(), { cookieJar: true }).cookieJar).toEqualTypeOf<Map<string, string>>();
+    expectTypeOf(new TestClient(new App(), { cookieJar: true }).cookieJar).toEqualTypeOf<
+      Map<string, string>
+    >();
     expectTypeOf(new TestClient(new App(), { cookieJar: false }).cookieJar).toEqualTypeOf<undefined>();
     expectTypeOf(new TestClient(new App()).cookieJar).toEqualTypeOf<Map<string, string> | undefined>();
     expectTypeOf(await TestClient.start(new App())).toEqualTypeOf<TestClient<false>>();
@@ -32,7 +34,14 @@ describe('TestClient types', () => {
     void c.delete('/x', { files: {} });
     // @ts-expect-error no body on a streamed GET
     void c.streamGet('/x', { json: 1 });
-    expectTypeOf(c.post('/x', { json: { a: 1 }, params: { n: 1, on: true, tags: ['a'] }, headers: [['a', 'b']], cookies: { s: '1' } })).toEqualTypeOf<Promise<TestResponse>>();
+    expectTypeOf(
+      c.post('/x', {
+        json: { a: 1 },
+        params: { n: 1, on: true, tags: ['a'] },
+        headers: [['a', 'b']],
+        cookies: { s: '1' },
+      }),
+    ).toEqualTypeOf<Promise<TestResponse>>();
     expectTypeOf(c.request('DELETE', '/x', { json: 1 })).toEqualTypeOf<Promise<TestResponse>>();
     expectTypeOf(c.streamPost('/x', { content: new Uint8Array() })).toEqualTypeOf<Promise<StreamSession>>();
   });

@@ -71,7 +71,9 @@ describe('TestClient lifecycle', () => {
   it('surfaces a wiring failure from the first request too, not a 503 or a timeout', async () => {
     const c = new TestClient(new BrokenApp({ logger: quietLogger() }));
     await expect(c.get('/anything')).rejects.toBeInstanceOf(WiringError);
-    await expect(TestClient.start(new BrokenApp({ logger: quietLogger() }))).rejects.toBeInstanceOf(WiringError);
+    await expect(TestClient.start(new BrokenApp({ logger: quietLogger() }))).rejects.toBeInstanceOf(
+      WiringError,
+    );
     await c.close();
   });
 
@@ -100,7 +102,9 @@ describe('TestClient requests', () => {
   });
 
   it('sends content as is (string or bytes), with an explicit content-type kept', async () => {
-    const text = (await client().put('/echo', { content: 'raw', headers: { 'Content-Type': 'text/plain' } })).json<Echo>();
+    const text = (
+      await client().put('/echo', { content: 'raw', headers: { 'Content-Type': 'text/plain' } })
+    ).json<Echo>();
     expect(text.body).toBe('raw');
     expect(headerValues(text, 'content-type')).toEqual(['text/plain']);
     const bytes = (await client().patch('/echo', { content: new Uint8Array([0, 255]) })).json<Echo>();
@@ -109,7 +113,12 @@ describe('TestClient requests', () => {
   });
 
   it('builds a multipart/form-data body from data and files', async () => {
-    const echo = (await client().post('/echo', { data: { title: 'T' }, files: { avatar: { filename: 'a.txt', content: 'file body', contentType: 'text/plain' } } })).json<Echo>();
+    const echo = (
+      await client().post('/echo', {
+        data: { title: 'T' },
+        files: { avatar: { filename: 'a.txt', content: 'file body', contentType: 'text/plain' } },
+      })
+    ).json<Echo>();
     const [contentType] = headerValues(echo, 'content-type');
     const boundary = /boundary=(.+)$/.exec(contentType ?? '')?.[1];
     expect(boundary).toBeDefined();
@@ -176,9 +185,14 @@ describe('TestClient requests', () => {
 describe('TestResponse', () => {
   it('keeps the wire header list with repeats and as-sent names in multiHeaders', async () => {
     const res = await client().get('/repeats');
-    const names = res.multiHeaders.map(([k]) => k).filter((k) => !['Date', 'Connection', 'Keep-Alive'].includes(k));
+    const names = res.multiHeaders
+      .map(([k]) => k)
+      .filter((k) => !['Date', 'Connection', 'Keep-Alive'].includes(k));
     expect(names).toEqual(['X-Raw', 'x-raw', 'set-cookie', 'set-cookie', 'content-type', 'content-length']);
-    expect(res.multiHeaders.filter(([k]) => k === 'set-cookie').map(([, v]) => v)).toEqual(['a=1; Path=/', 'b=2; Expires=Wed, 21 Oct 2065 07:28:00 GMT']);
+    expect(res.multiHeaders.filter(([k]) => k === 'set-cookie').map(([, v]) => v)).toEqual([
+      'a=1; Path=/',
+      'b=2; Expires=Wed, 21 Oct 2065 07:28:00 GMT',
+    ]);
   });
 
   it('reads headers case-insensitively, joining repeats except set-cookie', async () => {
@@ -202,13 +216,22 @@ describe('TestResponse', () => {
     const login = await client().post('/login', { json: { name: 'ada' } });
     expect(login.status).toBe(204);
     expect(login.cookies.session_id?.value).toBe('ada');
-    expect(login.cookies.session_id?.attributes).toMatchObject({ path: '/', secure: true, httponly: true, samesite: 'Lax' });
+    expect(login.cookies.session_id?.attributes).toMatchObject({
+      path: '/',
+      secure: true,
+      httponly: true,
+      samesite: 'Lax',
+    });
   });
 });
 
 describe('cookie jar', () => {
-  const setCookies = (c: TestClient, lines: string[]): Promise<unknown> => c.post('/set-cookies', { json: lines });
-  const sentCookie = async (c: TestClient, options: Parameters<TestClient['get']>[1] = {}): Promise<string[]> => headerValues((await c.get('/echo', options)).json<Echo>(), 'cookie');
+  const setCookies = (c: TestClient, lines: string[]): Promise<unknown> =>
+    c.post('/set-cookies', { json: lines });
+  const sentCookie = async (
+    c: TestClient,
+    options: Parameters<TestClient['get']>[1] = {},
+  ): Promise<string[]> => headerValues((await c.get('/echo', options)).json<Echo>(), 'cookie');
 
   it('is off by default: nothing is stored or sent', async () => {
     const c = client();
@@ -228,7 +251,12 @@ describe('cookie jar', () => {
   it('removes an entry on Max-Age=0, a negative Max-Age, or a past Expires', async () => {
     const c = jarClient();
     await setCookies(c, ['a=1', 'b=2', 'c=3', 'd=4']);
-    await setCookies(c, ['a=; Max-Age=0', 'b=2; max-age=-1', 'c=; Expires=Thu, 01 Jan 1970 00:00:00 GMT', 'd=5; Expires=Fri, 01 Jan 2100 00:00:00 GMT']);
+    await setCookies(c, [
+      'a=; Max-Age=0',
+      'b=2; max-age=-1',
+      'c=; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'd=5; Expires=Fri, 01 Jan 2100 00:00:00 GMT',
+    ]);
     expect(Object.fromEntries(c.cookieJar)).toEqual({ d: '5' });
     await setCookies(c, ['never=1; Max-Age=0']);
     expect(c.cookieJar.has('never')).toBe(false);
@@ -237,7 +265,9 @@ describe('cookie jar', () => {
   it('merges per-request cookies over the jar; they win on a name collision', async () => {
     const c = jarClient();
     await setCookies(c, ['session_id=jar', 'theme=dark']);
-    expect(await sentCookie(c, { cookies: { session_id: 'mine', extra: '1' } })).toEqual(['session_id=mine; theme=dark; extra=1']);
+    expect(await sentCookie(c, { cookies: { session_id: 'mine', extra: '1' } })).toEqual([
+      'session_id=mine; theme=dark; extra=1',
+    ]);
     expect(c.cookieJar.get('session_id')).toBe('jar');
   });
 
@@ -247,7 +277,9 @@ describe('cookie jar', () => {
 
   it('rejects cookies plus an explicit Cookie header (any case) as ambiguous', async () => {
     const c = jarClient();
-    await expect(c.get('/echo', { cookies: { a: '1' }, headers: { COOKIE: 'b=2' } })).rejects.toThrow(TypeError);
+    await expect(c.get('/echo', { cookies: { a: '1' }, headers: { COOKIE: 'b=2' } })).rejects.toThrow(
+      TypeError,
+    );
     await expect(c.get('/echo', { cookies: {}, headers: [['cookie', 'b=2']] })).rejects.toThrow(/ambiguous/);
     expect(() => c.cookieHeaderFor({ a: '1' }, { Cookie: 'b=2' })).toThrow(TypeError);
   });

@@ -1,15 +1,30 @@
-import { Agent, createServer, request as httpRequest, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type ClientRequest,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer } from 'node:stream/consumers';
 import type { BaseApp } from '@api/core';
 import { isExpiredCookie, parseSetCookie } from '../cookies/parse-set-cookie';
 import { buildMultipart, headerPairs, type HeaderInit } from '../multipart/build-multipart';
-import { withQuery, type RequestOptions, type RequestWithBodyOptions, type RequestWithoutBodyOptions } from './request-options';
+import {
+  withQuery,
+  type RequestOptions,
+  type RequestWithBodyOptions,
+  type RequestWithoutBodyOptions,
+} from './request-options';
 import { StreamSession } from './stream-session';
 import { pairRawHeaders, TestResponse } from './test-response';
 
 /** What the client drives: the public lifecycle of a `BaseApp` (structural, so any app version fits). */
-export type TestableApp = Pick<BaseApp<unknown>, 'start' | 'listener' | 'upgradeListener' | 'hasUpgradeRoutes' | 'drain' | 'close' | 'limits'>;
+export type TestableApp = Pick<
+  BaseApp<unknown>,
+  'start' | 'listener' | 'upgradeListener' | 'hasUpgradeRoutes' | 'drain' | 'close' | 'limits'
+>;
 
 /** Options of `TestClient`. */
 export interface TestClientOptions<TJar extends boolean = boolean> {
@@ -64,7 +79,9 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    */
   constructor(app: TestableApp, options: TestClientOptions<TJar> = {}) {
     this.app = app;
-    this.cookieJar = (options.cookieJar === true ? new Map<string, string>() : undefined) as CookieJarOf<TJar>;
+    this.cookieJar = (
+      options.cookieJar === true ? new Map<string, string>() : undefined
+    ) as CookieJarOf<TJar>;
   }
 
   /**
@@ -75,7 +92,10 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    * @example
    * await using client = await TestClient.start(new App());
    */
-  static async start<TJar extends boolean = false>(app: TestableApp, options: TestClientOptions<TJar> = {}): Promise<TestClient<TJar>> {
+  static async start<TJar extends boolean = false>(
+    app: TestableApp,
+    options: TestClientOptions<TJar> = {},
+  ): Promise<TestClient<TJar>> {
     return new TestClient<TJar>(app, options).start();
   }
 
@@ -100,7 +120,14 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     const app = this.app;
     await app.start();
     const limits = app.limits;
-    const server = createServer({ headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: 5_000 }, app.listener);
+    const server = createServer(
+      {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        keepAliveTimeout: 5_000,
+      },
+      app.listener,
+    );
     // One over the limit, as serve() does, so the app sees the overflow and answers 431 itself.
     server.maxHeadersCount = limits.maxHeaders + 1;
     if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
@@ -174,7 +201,9 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     const explicit = headerPairs(headers).some(([name]) => name.toLowerCase() === 'cookie');
     if (explicit) {
       if (cookies !== undefined) {
-        throw new TypeError('TestClient: both `cookies` and an explicit Cookie header were given, which is ambiguous. Fix: pass the cookies one way.');
+        throw new TypeError(
+          'TestClient: both `cookies` and an explicit Cookie header were given, which is ambiguous. Fix: pass the cookies one way.',
+        );
       }
       return undefined;
     }
@@ -198,7 +227,12 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     await this.start();
     const { res } = await this.#send(prepared, this.#agent);
     const body = await buffer(res);
-    const response = new TestResponse(res.statusCode ?? 0, res.statusMessage ?? '', pairRawHeaders(res.rawHeaders), body);
+    const response = new TestResponse(
+      res.statusCode ?? 0,
+      res.statusMessage ?? '',
+      pairRawHeaders(res.rawHeaders),
+      body,
+    );
     this.#remember(response.headers.getSetCookie());
     return response;
   }
@@ -285,7 +319,11 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    * await using session = await client.streamRequest('GET', '/feed');
    * for await (const item of session.ndjson()) console.log(item);
    */
-  async streamRequest(method: string, path: string, options: RequestWithBodyOptions = {}): Promise<StreamSession> {
+  async streamRequest(
+    method: string,
+    path: string,
+    options: RequestWithBodyOptions = {},
+  ): Promise<StreamSession> {
     const prepared = this.#prepare(method, path, options);
     await this.start();
     // agent: false gives the session a connection of its own, safe to destroy at any point.
@@ -348,23 +386,34 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
 
   // ---------------------------------------------------------------- internals
 
-  async #bodiless(method: string, path: string, options: RequestWithoutBodyOptions | undefined): Promise<TestResponse> {
+  async #bodiless(
+    method: string,
+    path: string,
+    options: RequestWithoutBodyOptions | undefined,
+  ): Promise<TestResponse> {
     return this.request(method, path, this.#checkBodiless(method.toLowerCase(), options));
   }
 
   #checkBodiless(name: string, options: RequestWithoutBodyOptions | undefined): RequestOptions {
     const given = BODY_KEYS.find((key) => options?.[key] !== undefined);
-    if (given) throw new TypeError(`TestClient.${name}: takes no body (got \`${given}\`). Fix: use request() with an explicit method to send one.`);
+    if (given)
+      throw new TypeError(
+        `TestClient.${name}: takes no body (got \`${given}\`). Fix: use request() with an explicit method to send one.`,
+      );
     return options ?? {};
   }
 
   #prepare(method: string, path: string, options: RequestWithBodyOptions): Prepared {
     const upper = method.toUpperCase();
-    if (!path.startsWith('/')) throw new TypeError(`TestClient: the path must start with "/" (got ${JSON.stringify(path)})`);
-    const bodies = [options.json !== undefined && 'json', options.content !== undefined && 'content', (options.data !== undefined || options.files !== undefined) && 'data/files'].filter(
-      (x): x is string => typeof x === 'string',
-    );
-    if (bodies.length > 1) throw new TypeError(`TestClient.request: give one body, not ${bodies.join(' and ')}`);
+    if (!path.startsWith('/'))
+      throw new TypeError(`TestClient: the path must start with "/" (got ${JSON.stringify(path)})`);
+    const bodies = [
+      options.json !== undefined && 'json',
+      options.content !== undefined && 'content',
+      (options.data !== undefined || options.files !== undefined) && 'data/files',
+    ].filter((x): x is string => typeof x === 'string');
+    if (bodies.length > 1)
+      throw new TypeError(`TestClient.request: give one body, not ${bodies.join(' and ')}`);
     const headers = headerPairs(options.headers);
     const has = (name: string): boolean => headers.some(([k]) => k.toLowerCase() === name);
     let body: Buffer | undefined;
@@ -373,7 +422,10 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
       body = Buffer.from(JSON.stringify(options.json), 'utf8');
       contentType = 'application/json';
     } else if (options.content !== undefined) {
-      body = typeof options.content === 'string' ? Buffer.from(options.content, 'utf8') : Buffer.from(options.content);
+      body =
+        typeof options.content === 'string'
+          ? Buffer.from(options.content, 'utf8')
+          : Buffer.from(options.content);
     } else if (options.data !== undefined || options.files !== undefined) {
       const built = buildMultipart(options.data, options.files);
       body = built.body;
@@ -383,17 +435,30 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     const extra: Array<readonly [string, string]> = [];
     if (contentType !== undefined && !has('content-type')) extra.push(['content-type', contentType]);
     if (cookie !== undefined) extra.push(['cookie', cookie]);
-    if (!has('content-length') && !has('transfer-encoding') && (body !== undefined || BODY_METHODS.has(upper))) {
+    if (
+      !has('content-length') &&
+      !has('transfer-encoding') &&
+      (body !== undefined || BODY_METHODS.has(upper))
+    ) {
       extra.push(['content-length', String(body?.length ?? 0)]);
     }
     return { method: upper, path: withQuery(path, options.params), headers: [...headers, ...extra], body };
   }
 
   #send(prepared: Prepared, agent: Agent | false): Promise<{ req: ClientRequest; res: IncomingMessage }> {
-    const headers = prepared.headers.some(([k]) => k.toLowerCase() === 'host') ? prepared.headers : [['host', `127.0.0.1:${this.#port}`] as const, ...prepared.headers];
+    const headers = prepared.headers.some(([k]) => k.toLowerCase() === 'host')
+      ? prepared.headers
+      : [['host', `127.0.0.1:${this.#port}`] as const, ...prepared.headers];
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port: this.#port, method: prepared.method, path: prepared.path, headers: headers.flat(), agent },
+        {
+          host: '127.0.0.1',
+          port: this.#port,
+          method: prepared.method,
+          path: prepared.path,
+          headers: headers.flat(),
+          agent,
+        },
         (res) => {
           // Errors after the head (a reset mid-body) surface from reading the body instead.
           req.on('error', () => undefined);

@@ -153,7 +153,10 @@ export class TestResponse extends ResponseHead {
     try {
       return JSON.parse(text) as T;
     } catch (error) {
-      throw new SyntaxError(`TestResponse.json(): the ${this.status} body is not JSON: ${JSON.stringify(text.slice(0, 200))}`, { cause: error });
+      throw new SyntaxError(
+        `TestResponse.json(): the ${this.status} body is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
+        { cause: error },
+      );
     }
   }
 }

@@ -11,7 +11,9 @@ describe('parseSetCookie', () => {
   });
 
   it('keeps expires as the raw wire value, commas included', () => {
-    expect(parseSetCookie('a=1; expires=Wed, 21 Oct 2015 07:28:00 GMT')?.attributes.expires).toBe('Wed, 21 Oct 2015 07:28:00 GMT');
+    expect(parseSetCookie('a=1; expires=Wed, 21 Oct 2015 07:28:00 GMT')?.attributes.expires).toBe(
+      'Wed, 21 Oct 2015 07:28:00 GMT',
+    );
   });
 
   it('keeps an empty value and a value containing "="', () => {

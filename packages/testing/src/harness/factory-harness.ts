@@ -33,7 +33,9 @@ export class FactoryHarness<TFactory extends BaseFactory> implements AsyncDispos
    * @example
    * await using harness = await FactoryHarness.open(Factory);
    */
-  static async open<TFactory extends BaseFactory>(factoryClass: OpenableFactory<TFactory>): Promise<FactoryHarness<TFactory>> {
+  static async open<TFactory extends BaseFactory>(
+    factoryClass: OpenableFactory<TFactory>,
+  ): Promise<FactoryHarness<TFactory>> {
     return new FactoryHarness(factoryClass);
   }
 

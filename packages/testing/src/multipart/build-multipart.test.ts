@@ -5,7 +5,15 @@ describe('buildMultipart', () => {
   it('writes fields, then files, each as a part, with the boundary in the content type', () => {
     const { contentType, body } = buildMultipart(
       { title: 'T', tags: ['a', 'b'] },
-      { avatar: { filename: 'me.png', content: new Uint8Array([1, 2]), contentType: 'image/png', headers: [['X-Sum', 'c1']] }, doc: { filename: 'a "q".txt', content: 'hi' } },
+      {
+        avatar: {
+          filename: 'me.png',
+          content: new Uint8Array([1, 2]),
+          contentType: 'image/png',
+          headers: [['X-Sum', 'c1']],
+        },
+        doc: { filename: 'a "q".txt', content: 'hi' },
+      },
       'B',
     );
     expect(contentType).toBe('multipart/form-data; boundary=B');
@@ -22,7 +30,16 @@ describe('buildMultipart', () => {
   });
 
   it('sends a list of files under one name as repeated parts', () => {
-    const { body } = buildMultipart(undefined, { f: [{ filename: '1', content: 'x' }, { filename: '2', content: 'y' }] }, 'B');
+    const { body } = buildMultipart(
+      undefined,
+      {
+        f: [
+          { filename: '1', content: 'x' },
+          { filename: '2', content: 'y' },
+        ],
+      },
+      'B',
+    );
     expect(body.toString().match(/name="f"/g)).toHaveLength(2);
   });
 
@@ -36,8 +53,19 @@ describe('buildMultipart', () => {
 
 describe('headerPairs', () => {
   it('keeps repeats and as-written names from a pair list, and record order', () => {
-    expect(headerPairs([['X-A', '1'], ['x-a', '2']])).toEqual([['X-A', '1'], ['x-a', '2']]);
-    expect(headerPairs({ B: '1', a: '2' })).toEqual([['B', '1'], ['a', '2']]);
+    expect(
+      headerPairs([
+        ['X-A', '1'],
+        ['x-a', '2'],
+      ]),
+    ).toEqual([
+      ['X-A', '1'],
+      ['x-a', '2'],
+    ]);
+    expect(headerPairs({ B: '1', a: '2' })).toEqual([
+      ['B', '1'],
+      ['a', '2'],
+    ]);
     expect(headerPairs(undefined)).toEqual([]);
   });
 });

@@ -58,11 +58,19 @@ function quote(value: string): string {
  * @example
  * const { contentType, body } = buildMultipart({ title: 'T' }, { avatar: { filename: 'a.txt', content: 'hi' } });
  */
-export function buildMultipart(data: FormFields | undefined, files: FormFiles | undefined, boundary = `----api-testing-${randomBytes(12).toString('hex')}`): MultipartBody {
+export function buildMultipart(
+  data: FormFields | undefined,
+  files: FormFiles | undefined,
+  boundary = `----api-testing-${randomBytes(12).toString('hex')}`,
+): MultipartBody {
   const chunks: Buffer[] = [];
   const part = (headers: ReadonlyArray<readonly [string, string]>, content: string | Uint8Array): void => {
     const head = [`--${boundary}`, ...headers.map(([k, v]) => `${k}: ${v}`)].join('\r\n');
-    chunks.push(Buffer.from(`${head}\r\n\r\n`, 'utf8'), typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`${head}\r\n\r\n`, 'utf8'),
+      typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content),
+      Buffer.from('\r\n'),
+    );
   };
   for (const [name, value] of Object.entries(data ?? {})) {
     const values: readonly string[] = typeof value === 'string' ? [value] : value;

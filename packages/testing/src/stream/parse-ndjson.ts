@@ -36,7 +36,9 @@ function parseLine(line: string): unknown[] {
   try {
     return [JSON.parse(trimmed) as unknown];
   } catch (error) {
-    throw new SyntaxError(`NDJSON: line is not JSON: ${JSON.stringify(trimmed.slice(0, 200))}`, { cause: error });
+    throw new SyntaxError(`NDJSON: line is not JSON: ${JSON.stringify(trimmed.slice(0, 200))}`, {
+      cause: error,
+    });
   }
 }
 

@@ -3,11 +3,17 @@ import { parseSSE, SSEDecoder } from './parse-sse';
 
 describe('parseSSE', () => {
   it('decodes data as JSON when it parses, else keeps the string', () => {
-    expect(parseSSE('data: {"a":1}\n\ndata: hello\n\ndata: "hi"\n\n')).toEqual([{ data: { a: 1 } }, { data: 'hello' }, { data: 'hi' }]);
+    expect(parseSSE('data: {"a":1}\n\ndata: hello\n\ndata: "hi"\n\n')).toEqual([
+      { data: { a: 1 } },
+      { data: 'hello' },
+      { data: 'hi' },
+    ]);
   });
 
   it('joins multi-line data with \\n and reads event, id and retry', () => {
-    expect(parseSSE('event: note\nid: 7\nretry: 250\ndata: one\ndata: two\n\n')).toEqual([{ data: 'one\ntwo', event: 'note', id: '7', retry: 250 }]);
+    expect(parseSSE('event: note\nid: 7\nretry: 250\ndata: one\ndata: two\n\n')).toEqual([
+      { data: 'one\ntwo', event: 'note', id: '7', retry: 250 },
+    ]);
   });
 
   it('skips comments and blocks without data', () => {

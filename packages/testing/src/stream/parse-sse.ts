@@ -102,7 +102,9 @@ export class SSEDecoder {
       this.#reset();
       return undefined;
     }
-    const event: { data: unknown; event?: string; id?: string; retry?: number } = { data: decodeData(this.#data.join('\n')) };
+    const event: { data: unknown; event?: string; id?: string; retry?: number } = {
+      data: decodeData(this.#data.join('\n')),
+    };
     if (this.#event !== undefined && this.#event !== '') event.event = this.#event;
     if (this.#id !== undefined) event.id = this.#id;
     if (this.#retry !== undefined) event.retry = this.#retry;
