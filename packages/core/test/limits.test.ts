@@ -148,6 +148,15 @@ describe('limits', () => {
     expect(res.json()).toEqual(TOO_LARGE);
   });
 
+  it('refuses multipart bodies whose parts together exceed the total limit with 413', async () => {
+    const c = client({ multipart: { maxTotalSize: 2000 } });
+    const res = await c.post('/upload', {
+      files: { file: { filename: 'a.bin', content: Buffer.alloc(900) }, other: [{ filename: 'b.bin', content: Buffer.alloc(900) }, { filename: 'c.bin', content: Buffer.alloc(900) }] },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toEqual(TOO_LARGE);
+  });
+
   it('answers 408 when the body does not arrive within the request timeout', async () => {
     const running = await serve(new App({ logger: memoryLogger(), limits: { requestTimeoutMs: 300 } }), {
       port: 0,

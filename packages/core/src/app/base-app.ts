@@ -954,10 +954,11 @@ function compileRoute(
   }
   for (const [key, resolve] of provided) {
     if (!(key in spec)) {
-      // Still run it (e.g. a gating authenticator on a handler that does not read `user`).
-      keys.push(`\0${key}`);
-      binders.push(resolve);
-      sync = false;
+      // Still run it (a gating authenticator on a handler that does not read `user`), as a step
+      // before binding, so the handler's argument holds exactly the declared sources.
+      before.push(async (ex) => {
+        await resolve(ex);
+      });
     }
   }
   const limits = pending.limits;

@@ -14,7 +14,7 @@ export interface Limits {
   readonly requestTimeoutMs: number;
   /** Graceful shutdown hard cap, ms. Default 10 s. */
   readonly shutdownTimeoutMs: number;
-  /** Multipart limits: 10 MiB per file, 100 fields, 1000 parts. */
+  /** Multipart limits: 10 MiB per file, 100 fields, 1000 parts, 20 MiB in all. */
   readonly multipart: MultipartLimits;
 }
 
@@ -41,6 +41,7 @@ export const defaultLimits: Limits = Object.freeze({
     maxParts: 1000,
     maxFieldSize: 1024 * 1024,
     maxHeaderSize: 16 * 1024,
+    maxTotalSize: 20 * 1024 * 1024,
   }),
 });
 

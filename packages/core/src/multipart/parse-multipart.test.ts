@@ -220,6 +220,7 @@ describe('parseMultipart', () => {
       maxParts: 1000,
       maxFieldSize: 1024 * 1024,
       maxHeaderSize: 16 * 1024,
+      maxTotalSize: 20 * 1024 * 1024,
     });
   });
 });
@@ -382,5 +383,15 @@ describe('parseMultipart errors', () => {
   it('never echoes submitted bytes in messages', async () => {
     const e = await failure(parseMultipart(whole(`--${B}\r\nsecret-header-line\r\n\r\n`), B));
     expect(e.message).not.toContain('secret');
+  });
+});
+
+describe('parseMultipart total size', () => {
+  it('refuses a body whose parts together exceed maxTotalSize', async () => {
+    const parts = Array.from({ length: 5 }, (_, i) => ({ headers: [`Content-Disposition: form-data; name="f${i}"; filename="f${i}.bin"`], data: Buffer.alloc(300) }));
+    const buf = body(parts);
+    await expect(parseMultipart(chunked(buf, () => 64), B, { maxTotalSize: 1000 })).rejects.toMatchObject({ kind: 'too-large' });
+    const ok = await parseMultipart(chunked(buf, () => 64), B, { maxTotalSize: buf.length });
+    expect(ok).toHaveLength(5);
   });
 });

@@ -20,11 +20,13 @@ export interface MultipartLimits {
   maxFieldSize: number;
   /** Largest header block of one part (and largest preamble/epilogue), in bytes → `malformed`. */
   maxHeaderSize: number;
+  /** Largest whole body, in bytes → `too-large` (bounds memory across many parts). */
+  maxTotalSize: number;
 }
 
 /**
  * The default multipart limits: 10 MiB per file, 100 fields, 1000 parts, 1 MiB per field,
- * 16 KiB per part header block.
+ * 16 KiB per part header block, 20 MiB in all.
  *
  * @example
  * await parseMultipart(req, boundary, { ...defaultMultipartLimits, maxFields: 10 });
@@ -35,6 +37,7 @@ export const defaultMultipartLimits: MultipartLimits = Object.freeze({
   maxParts: 1000,
   maxFieldSize: 1024 * 1024,
   maxHeaderSize: 16 * 1024,
+  maxTotalSize: 20 * 1024 * 1024,
 });
 
 /**
@@ -343,7 +346,9 @@ export async function parseMultipart(
   if (!isValidBoundary(boundary)) {
     throw new MultipartError('malformed', 'Multipart boundary must be 1 to 70 visible ASCII characters');
   }
-  const parser = new MultipartParser(boundary, { ...defaultMultipartLimits, ...limits });
+  const effective = { ...defaultMultipartLimits, ...limits };
+  const parser = new MultipartParser(boundary, effective);
+  let total = 0;
   // A `for await` would call `return()` on a throw, and a Node stream's default iterator then
   // destroys the request (and its socket) before the error response can be written. A Node stream
   // is therefore read through a non-destroying iterator that is detached on refusal (so `resume()`
@@ -356,7 +361,10 @@ export async function parseMultipart(
     const step = await iterator.next();
     if (step.done === true) break;
     try {
-      parser.write(toBuffer(step.value));
+      const chunk = toBuffer(step.value);
+      total += chunk.length;
+      if (total > effective.maxTotalSize) throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`);
+      parser.write(chunk);
     } catch (error) {
       if (nodeStream) await iterator.return?.();
       throw error;
