@@ -16,7 +16,10 @@ const busyAuth = bearerAuth({
     throw new AuthenticationRequiredError();
   },
 });
-const timing = defineMiddleware({ responseHeaders: (_request, status) => ({ 'x-status': String(status) }), observe: () => {} });
+const timing = defineMiddleware({
+  responseHeaders: (_request, status) => ({ 'x-status': String(status) }),
+  observe: () => {},
+});
 const blocker = defineMiddleware({ intercept: () => undefined });
 
 class Guarded extends Endpoint('/guarded') {
@@ -30,7 +33,10 @@ class BusyApp extends App {
   async wire() {
     await super.wire();
     this.includeEndpoint(new Guarded(), { auth: busyAuth, middleware: [timing, blocker] });
-    this.includeEndpoint(new Observed(), { middleware: [timing], cors: new CORS({ allowOrigins: ['https://a.example'] }) });
+    this.includeEndpoint(new Observed(), {
+      middleware: [timing],
+      cors: new CORS({ allowOrigins: ['https://a.example'] }),
+    });
   }
 }
 

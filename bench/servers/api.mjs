@@ -1,6 +1,14 @@
 // @api, written the way the README teaches: Struct models, Endpoint classes, @api/auth for the bearer token.
 import * as v from 'valibot';
-import { AuthenticationRequiredError, BaseApp, Created, defineMiddleware, Endpoint, Struct, serve } from '@api/core';
+import {
+  AuthenticationRequiredError,
+  BaseApp,
+  Created,
+  defineMiddleware,
+  Endpoint,
+  Struct,
+  serve,
+} from '@api/core';
 import { bearerAuth } from '@api/auth';
 
 const Info = Struct('Info', { name: v.string(), version: v.string(), uptime: v.number() });
@@ -13,7 +21,9 @@ const MovieIn = Struct('MovieIn', {
 });
 const Movie = Struct('Movie', { id: v.pipe(v.number(), v.integer()), ...MovieIn.entries });
 const ItemPath = Struct('ItemPath', { item_id: v.pipe(v.number(), v.integer()) }); // "42" is coerced by core
-const ItemQuery = Struct('ItemQuery', { limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 10) });
+const ItemQuery = Struct('ItemQuery', {
+  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 10),
+});
 const Item = Struct('Item', { itemId: v.number(), limit: v.number() });
 const User = Struct('User', { token: v.string() });
 
@@ -30,15 +40,25 @@ const appHeader = defineMiddleware({ responseHeaders: { 'x-app': 'bench' } }); /
 let nextId = 1;
 
 class InfoEndpoint extends Endpoint('/info') {
-  get = this.operation({ returns: Info }, () => ({ name: 'bench', version: '1.0.0', uptime: process.uptime() }));
+  get = this.operation({ returns: Info }, () => ({
+    name: 'bench',
+    version: '1.0.0',
+    uptime: process.uptime(),
+  }));
 }
 
 class MoviesEndpoint extends Endpoint('/movies') {
-  post = this.operation({ json: MovieIn, returns: Created.of(Movie) }, ({ json }) => new Created({ json: { id: nextId++, ...json } }));
+  post = this.operation(
+    { json: MovieIn, returns: Created.of(Movie) },
+    ({ json }) => new Created({ json: { id: nextId++, ...json } }),
+  );
 }
 
 class ItemEndpoint extends Endpoint('/items/{item_id}') {
-  get = this.operation({ path: ItemPath, params: ItemQuery, returns: Item }, ({ path, params }) => ({ itemId: path.item_id, limit: params.limit }));
+  get = this.operation({ path: ItemPath, params: ItemQuery, returns: Item }, ({ path, params }) => ({
+    itemId: path.item_id,
+    limit: params.limit,
+  }));
 }
 
 export class App extends BaseApp {

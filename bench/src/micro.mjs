@@ -129,7 +129,8 @@ class FakeRes extends EventEmitter {
   }
   writeHead(status, headers) {
     this.statusCode = status;
-    if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) this.headers[headers[i].toLowerCase()] = headers[i + 1];
+    if (Array.isArray(headers))
+      for (let i = 0; i < headers.length; i += 2) this.headers[headers[i].toLowerCase()] = headers[i + 1];
     else if (headers) for (const k in headers) this.headers[k.toLowerCase()] = headers[k];
     this.headersSent = true;
     return this;

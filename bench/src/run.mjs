@@ -99,8 +99,13 @@ function apiAvailable() {
   }
   // Always (re)build the @api packages the server imports, so a stale dist is never measured (turbo caches).
   log('building the @api packages: turbo run build --filter=@api/bench^...');
-  const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@api/bench^...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('building the @api packages failed; fix the build before benchmarking');
+  const built = spawnSync(
+    'pnpm',
+    ['exec', 'turbo', 'run', 'build', '--filter=@api/bench^...', '--output-logs=errors-only'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (built.status !== 0)
+    throw new Error('building the @api packages failed; fix the build before benchmarking');
   const r = spawnSync(
     process.execPath,
     ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('@api/core'))))"],

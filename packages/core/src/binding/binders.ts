@@ -23,6 +23,7 @@ import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, node, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
+import { compileFastValidator, FAIL } from '../schema/fast-validate';
 import { formPartInfo } from './form';
 import { isJsonMediaType, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
@@ -40,7 +41,14 @@ type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
 
 function validator(schema: v.GenericSchema): Validate {
   const config = v.getGlobalConfig({ abortEarly: false });
-  return (input) => v.safeParse(schema, input, config);
+  const fast = compileFastValidator(schema);
+  if (!fast) return (input) => v.safeParse(schema, input, config);
+  // The compiled check decides valid input; anything it refuses goes to valibot for the issues.
+  return (input) => {
+    const output = fast(input);
+    if (output !== FAIL) return { typed: true, success: true, output, issues: undefined };
+    return v.safeParse(schema, input, config);
+  };
 }
 
 function fieldsOf(schema: v.GenericSchema, wireName: (key: string) => string): Field[] {

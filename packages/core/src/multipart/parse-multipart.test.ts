@@ -388,10 +388,23 @@ describe('parseMultipart errors', () => {
 
 describe('parseMultipart total size', () => {
   it('refuses a body whose parts together exceed maxTotalSize', async () => {
-    const parts = Array.from({ length: 5 }, (_, i) => ({ headers: [`Content-Disposition: form-data; name="f${i}"; filename="f${i}.bin"`], data: Buffer.alloc(300) }));
+    const parts = Array.from({ length: 5 }, (_, i) => ({
+      headers: [`Content-Disposition: form-data; name="f${i}"; filename="f${i}.bin"`],
+      data: Buffer.alloc(300),
+    }));
     const buf = body(parts);
-    await expect(parseMultipart(chunked(buf, () => 64), B, { maxTotalSize: 1000 })).rejects.toMatchObject({ kind: 'too-large' });
-    const ok = await parseMultipart(chunked(buf, () => 64), B, { maxTotalSize: buf.length });
+    await expect(
+      parseMultipart(
+        chunked(buf, () => 64),
+        B,
+        { maxTotalSize: 1000 },
+      ),
+    ).rejects.toMatchObject({ kind: 'too-large' });
+    const ok = await parseMultipart(
+      chunked(buf, () => 64),
+      B,
+      { maxTotalSize: buf.length },
+    );
     expect(ok).toHaveLength(5);
   });
 });

@@ -363,7 +363,8 @@ export async function parseMultipart(
     try {
       const chunk = toBuffer(step.value);
       total += chunk.length;
-      if (total > effective.maxTotalSize) throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`);
+      if (total > effective.maxTotalSize)
+        throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`);
       parser.write(chunk);
     } catch (error) {
       if (nodeStream) await iterator.return?.();
