@@ -52,8 +52,8 @@ function parseArgs(argv) {
         budgetMs: 165_000,
       }
     : {
-        rounds: 3,
-        duration: 8,
+        rounds: 6,
+        duration: 4,
         warmup: 3,
         quietSampleMs: 1000,
         quietMaxWaitMs: 60_000,
