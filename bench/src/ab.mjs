@@ -63,7 +63,9 @@ const ports = { [A]: 18700, [B]: 18701 };
 try {
   for (const name of scenarioNames) {
     const scenario = SCENARIOS.find((s) => s.name === name);
-    for (const s of [A, B]) wrk(ports[s], scenario); // warm-up
+    // warm-up; --mixed first sends every scenario (as the main harness's checks do) so type feedback is realistic
+    if (process.argv.includes('--mixed')) for (const other of SCENARIOS) for (const s of [A, B]) wrk(ports[s], other);
+    for (const s of [A, B]) wrk(ports[s], scenario);
     const cpuRatio = [];
     const rpsRatio = [];
     const cpu = { [A]: [], [B]: [] };

@@ -160,6 +160,34 @@ describe('serve()', () => {
     expect(events.at(-1)).toBe('close db');
   });
 
+  it('stops waiting for a stuck request at the shutdown deadline, then tears down', async () => {
+    class Stuck extends Endpoint('/stuck') {
+      get = this.operation({ returns: Health }, () => new Promise<never>(() => undefined));
+    }
+    class StuckApp extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.enter(resource('svc'));
+        this.includeEndpoint(new Stuck());
+      }
+    }
+    const running = await serve(new StuckApp({ logger: memoryLogger(), limits: { shutdownTimeoutMs: 300 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    const pending = fetch(`${running.url}/stuck`).then(
+      () => 'answered',
+      () => 'connection closed',
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await running.close();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await pending).toBe('connection closed');
+    expect(events).toEqual(['open svc', 'close svc']);
+  });
+
   it('finishes in-flight requests before tearing the app down', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
