@@ -1,4 +1,4 @@
-import type { MultipartLimits } from '../multipart';
+import { defaultMultipartLimits, type MultipartLimits } from '../multipart';
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */
 export interface Limits {
@@ -35,14 +35,7 @@ export const defaultLimits: Limits = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
-  multipart: Object.freeze({
-    maxFileSize: 10 * 1024 * 1024,
-    maxFields: 100,
-    maxParts: 1000,
-    maxFieldSize: 1024 * 1024,
-    maxHeaderSize: 16 * 1024,
-    maxTotalSize: 20 * 1024 * 1024,
-  }),
+  multipart: defaultMultipartLimits,
 });
 
 function positive(where: string, name: string, value: number): number {

@@ -102,9 +102,3 @@ export class Link {
     return new Link(refTarget(ref, options.path), options);
   }
 }
-
-/** Operation names a route class instance defines. */
-export type OperationNames<T> = {
-  [K in keyof T]: T[K] extends { readonly spec: object; readonly handler: unknown } ? K : never;
-}[keyof T] &
-  string;
