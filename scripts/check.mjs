@@ -12,7 +12,7 @@ for (const dir of dirs) rmSync(join(dir, '.vitest-result.json'), { force: true }
 
 const turbo = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--output-logs=new-only'],
+  ['exec', 'turbo', 'run', 'build', 'typecheck', 'typecheck:dist', 'lint', 'test', '--continue', '--output-logs=new-only'],
   { cwd: root, stdio: 'inherit' },
 );
 
