@@ -35,17 +35,11 @@ export interface ErrorBodyAdapter<TSchema extends v.GenericSchema = v.GenericSch
  * capturing a stack costs more than the rest of a 404 (they are never logged as failures).
  */
 const StacklessError = function StacklessError(this: unknown, message?: string): Error {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return Reflect.construct(
-      Error,
-      message === undefined ? [] : [message],
-      new.target ?? StacklessError,
-    ) as Error;
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  // An object on Error's prototype chain (instanceof Error holds, `message`/`name` work), built
+  // without the engine's stack capture.
+  const error = Object.create((new.target ?? StacklessError).prototype as object) as Error;
+  if (message !== undefined) Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  return error;
 } as unknown as new (message?: string) => Error;
 StacklessError.prototype = Object.create(Error.prototype, {
   constructor: { value: StacklessError, writable: true, configurable: true },
@@ -275,25 +269,23 @@ export interface DataclassHTTPErrorClass<TParams extends v.GenericSchema> {
 abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   static readonly detailTemplate: string = '';
   static readonly paramsSchema: v.GenericSchema = v.object({});
-  #params: TParams;
-  #detail: string | undefined;
+  // Plain properties assigned in the constructor (no field initializers on the error path).
+  /** The typed params of this occurrence. */
+  declare readonly params: TParams;
+  declare private renderedDetail: string | undefined;
 
   constructor(params: TParams) {
     super();
-    this.#params = params;
-  }
-
-  /** The typed params of this occurrence. */
-  get params(): TParams {
-    return this.#params;
+    (this as { params: TParams }).params = params;
+    this.renderedDetail = undefined;
   }
 
   override get detail(): string {
-    if (this.#detail === undefined) {
+    if (this.renderedDetail === undefined) {
       const cls = this.constructor as typeof DataclassHTTPErrorBase;
-      this.#detail = renderTemplate(cls.detailTemplate, this.#params as Record<string, unknown>);
+      this.renderedDetail = renderTemplate(cls.detailTemplate, this.params as Record<string, unknown>);
     }
-    return this.#detail;
+    return this.renderedDetail;
   }
 
   protected override paramsJson(): string {
@@ -303,7 +295,7 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
       ser = compileSerializer(cls.paramsSchema);
       Object.defineProperty(cls, kParamsSerializer, { value: ser });
     }
-    return ser(this.#params);
+    return ser(this.params);
   }
 
   /** Declares a parameterized Problem error class; the template is checked against the params. */
