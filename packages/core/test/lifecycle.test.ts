@@ -162,7 +162,10 @@ describe('serve()', () => {
 
   it('stops waiting for a stuck request at the shutdown deadline, then tears down', async () => {
     class Stuck extends Endpoint('/stuck') {
-      get = this.operation({ returns: Health }, () => new Promise<never>(() => undefined));
+      get = this.operation({ returns: Health }, () => {
+        events.push('stuck started');
+        return new Promise<never>(() => undefined);
+      });
     }
     class StuckApp extends BaseApp {
       protected override async wire(): Promise<void> {
@@ -179,13 +182,13 @@ describe('serve()', () => {
       () => 'answered',
       () => 'connection closed',
     );
-    await new Promise((r) => setTimeout(r, 50));
+    while (!events.includes('stuck started')) await new Promise((r) => setTimeout(r, 5));
     const started = Date.now();
     await running.close();
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await pending).toBe('connection closed');
-    expect(events).toEqual(['open svc', 'close svc']);
+    expect(events).toEqual(['open svc', 'stuck started', 'close svc']);
   });
 
   it('finishes in-flight requests before tearing the app down', async () => {
