@@ -114,7 +114,8 @@ describe('middleware', () => {
     const c = client(new App({ logger }));
     seen.length = 0;
     await c.head('/scoped', { headers: { 'x-tenant': 'acme' } });
-    await new Promise((r) => setTimeout(r, 20));
+    // observe runs after the response: wait for it (bounded) rather than for a fixed time
+    for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(seen).toHaveLength(1);
     expect(seen[0]!.request.method).toBe('HEAD');
     expect(seen[0]!.request.path).toBe('/scoped');
