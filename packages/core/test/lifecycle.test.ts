@@ -173,11 +173,14 @@ describe('serve()', () => {
         this.includeEndpoint(new Stuck());
       }
     }
-    const running = await serve(new StuckApp({ logger: memoryLogger(), limits: { shutdownTimeoutMs: 300 } }), {
-      port: 0,
-      signals: false,
-      quiet: true,
-    });
+    const running = await serve(
+      new StuckApp({ logger: memoryLogger(), limits: { shutdownTimeoutMs: 300 } }),
+      {
+        port: 0,
+        signals: false,
+        quiet: true,
+      },
+    );
     const pending = fetch(`${running.url}/stuck`).then(
       () => 'answered',
       () => 'connection closed',

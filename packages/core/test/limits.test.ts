@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 import { connect } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +54,44 @@ function client(limits: LimitsOptions = {}): TestClient {
   return c;
 }
 
+/** Serves the test app on a real socket (closed after the test). */
+async function started(limits: LimitsOptions = {}): Promise<RunningServer> {
+  const running = await serve(new App({ logger: memoryLogger(), limits }), {
+    port: 0,
+    signals: false,
+    quiet: true,
+  });
+  servers.push(running);
+  return running;
+}
+
+/** Sends a PUT whose body is written by `write` (node:http request, so framing stays the test's choice). */
+function put(
+  url: string,
+  headers: Record<string, string>,
+  write: (req: ClientRequest) => void,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'PUT', headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    write(req);
+  });
+}
+
+/** Writes raw bytes on a socket and collects everything until the server closes it. */
+function rawExchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let out = '';
+    socket.on('data', (d: Buffer) => (out += d.toString()));
+    socket.on('close', () => resolve(out));
+  });
+}
+
 const TOO_LARGE = { type: 'payload-too-large', title: 'Payload too large', status: 413 };
 
 describe('limits', () => {
@@ -72,23 +110,8 @@ describe('limits', () => {
   });
 
   it('counts chunked bodies as they arrive', async () => {
-    const running = await serve(new App({ logger: memoryLogger(), limits: { maxBodyBytes: 100 } }), {
-      port: 0,
-      signals: false,
-      quiet: true,
-    });
-    servers.push(running);
-    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        `${running.url}/sink`,
-        { method: 'PUT', headers: { 'transfer-encoding': 'chunked' } },
-        (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
+    const running = await started({ maxBodyBytes: 100 });
+    const status = await put(`${running.url}/sink`, { 'transfer-encoding': 'chunked' }, (req) => {
       for (let i = 0; i < 5; i++) req.write('x'.repeat(50));
       req.end();
     });
@@ -151,32 +174,23 @@ describe('limits', () => {
   it('refuses multipart bodies whose parts together exceed the total limit with 413', async () => {
     const c = client({ multipart: { maxTotalSize: 2000 } });
     const res = await c.post('/upload', {
-      files: { file: { filename: 'a.bin', content: Buffer.alloc(900) }, other: [{ filename: 'b.bin', content: Buffer.alloc(900) }, { filename: 'c.bin', content: Buffer.alloc(900) }] },
+      files: {
+        file: { filename: 'a.bin', content: Buffer.alloc(900) },
+        other: [
+          { filename: 'b.bin', content: Buffer.alloc(900) },
+          { filename: 'c.bin', content: Buffer.alloc(900) },
+        ],
+      },
     });
     expect(res.status).toBe(413);
     expect(res.json()).toEqual(TOO_LARGE);
   });
 
   it('answers 408 when the body does not arrive within the request timeout', async () => {
-    const running = await serve(new App({ logger: memoryLogger(), limits: { requestTimeoutMs: 300 } }), {
-      port: 0,
-      signals: false,
-      quiet: true,
-    });
-    servers.push(running);
-    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        `${running.url}/sink`,
-        { method: 'PUT', headers: { 'content-length': '100' } },
-        (res) => {
-          let body = '';
-          res.on('data', (d: Buffer) => (body += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
-      req.write('only a little');
-    });
+    const running = await started({ requestTimeoutMs: 300 });
+    const result = await put(`${running.url}/sink`, { 'content-length': '100' }, (req) =>
+      req.write('only a little'),
+    );
     expect(result.status).toBe(408);
     expect(JSON.parse(result.body)).toEqual({
       type: 'request-timeout',
@@ -186,21 +200,10 @@ describe('limits', () => {
   });
 
   it('answers 408 with a Problem when the request head does not arrive in time', async () => {
-    const running = await serve(
-      new App({ logger: memoryLogger(), limits: { headersTimeoutMs: 300, requestTimeoutMs: 1000 } }),
-      { port: 0, signals: false, quiet: true },
-    );
-    servers.push(running);
-    const started = Date.now();
-    const text = await new Promise<string>((resolve) => {
-      const socket = connect(running.port, '127.0.0.1', () =>
-        socket.write('GET /sink HTTP/1.1\r\nHost: x\r\n'),
-      );
-      let out = '';
-      socket.on('data', (d: Buffer) => (out += d.toString()));
-      socket.on('close', () => resolve(out));
-    });
-    expect(Date.now() - started).toBeLessThan(5000);
+    const running = await started({ headersTimeoutMs: 300, requestTimeoutMs: 1000 });
+    const begin = Date.now();
+    const text = await rawExchange(running.port, 'GET /sink HTTP/1.1\r\nHost: x\r\n');
+    expect(Date.now() - begin).toBeLessThan(5000);
     expect(text.startsWith('HTTP/1.1 408 Request Timeout\r\n')).toBe(true);
     expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(
       '{"type":"request-timeout","title":"Request timeout","status":408}',
@@ -208,18 +211,8 @@ describe('limits', () => {
   });
 
   it('answers an unparseable request with a 400 Problem', async () => {
-    const running = await serve(new App({ logger: memoryLogger() }), {
-      port: 0,
-      signals: false,
-      quiet: true,
-    });
-    servers.push(running);
-    const text = await new Promise<string>((resolve) => {
-      const socket = connect(running.port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-      let out = '';
-      socket.on('data', (d: Buffer) => (out += d.toString()));
-      socket.on('close', () => resolve(out));
-    });
+    const running = await started();
+    const text = await rawExchange(running.port, 'NOT HTTP AT ALL\r\n\r\n');
     expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({
       type: 'malformed-request',

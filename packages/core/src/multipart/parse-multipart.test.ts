@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { MultipartError, defaultMultipartLimits, parseMultipart, type MultipartPart } from './index';
+import { prng } from '../../test/prng';
 
 const B = '----WebKitFormBoundary7MA4YWxkTrZu0gW';
 
@@ -20,18 +21,6 @@ function whole(body: Buffer | string): AsyncIterable<Buffer> {
 
 function bytewise(body: Buffer): AsyncIterable<Buffer> {
   return chunked(body, () => 1);
-}
-
-// Deterministic PRNG (mulberry32) so failures reproduce.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function body(parts: Array<{ headers: string[]; data: Buffer | string }>, boundary = B): Buffer {

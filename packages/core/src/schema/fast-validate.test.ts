@@ -1,18 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { compileFastValidator, FAIL } from './fast-validate';
-
-// Deterministic PRNG so a failure reproduces.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../test/prng';
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 2 ? 7 : 10));
