@@ -1,3 +1,3 @@
 import { packageBuild } from '../../config/tsup';
 
-export default packageBuild();
+export default packageBuild({ entry: { index: 'src/index.ts', 'extension/index': 'src/extension/index.ts' } });

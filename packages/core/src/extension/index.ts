@@ -1,0 +1,36 @@
+// @api/core/extension — the wiring extension point. Every built-in package (auth, cors, streaming,
+// ws, tasks, assets, openapi) plugs into core through this module only; so can a third-party plugin.
+export {
+  defineExtension,
+  mountOption,
+  type AppIntercept,
+  type BeforeStep,
+  type CustomRoute,
+  type Exchange,
+  type Extension,
+  type HeaderList,
+  type Logger,
+  type MountContext,
+  type MountOptionValue,
+  type RouteCatalogue,
+  type RouteContribution,
+  type RouteContributor,
+  type RouteInfo,
+  type SourceResolver,
+  type UpgradeRoute,
+  type Wiring,
+} from './types';
+export {
+  defineResponseKind,
+  responseInfo,
+  type CustomResponseCompiler,
+  type CustomWriter,
+  type ResponseCompileContext,
+  type ResponseKindInfo,
+  type ResponseSink,
+} from '../responses/response';
+export { compileSerializer, type Serializer } from '../schema/serializer';
+export { toErrorReason } from '../schema/issues';
+export { parseTemplate } from '../routing/router';
+export { structInfo, type StructInfo } from '../schema/struct';
+export { WiringError } from '../errors/wiring-error';
