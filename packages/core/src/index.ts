@@ -2,7 +2,13 @@
 
 // App, factory and lifecycle
 export { BaseApp, consoleLogger, type AppOptions, type MountOptions } from './app/base-app';
-export { BaseFactory, ExitStack, ExitStacks, type Closeable, type FactoryClass } from './lifecycle/exit-stack';
+export {
+  BaseFactory,
+  ExitStack,
+  ExitStacks,
+  type Closeable,
+  type FactoryClass,
+} from './lifecycle/exit-stack';
 export type { ShutdownOptions } from './lifecycle/shutdown';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
 export {

@@ -148,13 +148,19 @@ export abstract class BaseApp<TFactory = undefined> {
   }
 
   /** Mounts a `Resource`. */
-  protected includeResource<TRoute extends ResourceOperations>(resource: TRoute, options?: MountOptions<TRoute>): void {
+  protected includeResource<TRoute extends ResourceOperations>(
+    resource: TRoute,
+    options?: MountOptions<TRoute>,
+  ): void {
     this.#assertWiring('includeResource');
     this.#mount(resource, 'resource', options);
   }
 
   /** Mounts an `Endpoint`. */
-  protected includeEndpoint<TRoute extends EndpointOperations>(endpoint: TRoute, options?: MountOptions<TRoute>): void {
+  protected includeEndpoint<TRoute extends EndpointOperations>(
+    endpoint: TRoute,
+    options?: MountOptions<TRoute>,
+  ): void {
     this.#assertWiring('includeEndpoint');
     this.#mount(endpoint, 'endpoint', options);
   }
@@ -205,7 +211,10 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Replaces the Problem-family body app-wide; at most once. */
   protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
-    this.#wiring.setAdapter(`${this.constructor.name}.includeErrorAdapter`, adapter as unknown as ErrorBodyAdapter);
+    this.#wiring.setAdapter(
+      `${this.constructor.name}.includeErrorAdapter`,
+      adapter as unknown as ErrorBodyAdapter,
+    );
   }
 
   /** The app's effective limits. */
@@ -215,7 +224,8 @@ export abstract class BaseApp<TFactory = undefined> {
 
   /** The finished route catalogue (after `start()`). */
   get catalogue(): RouteCatalogue {
-    if (!this.#catalogue) throw new Error(`${this.constructor.name}: the catalogue exists once start() has finished`);
+    if (!this.#catalogue)
+      throw new Error(`${this.constructor.name}: the catalogue exists once start() has finished`);
     return this.#catalogue;
   }
 

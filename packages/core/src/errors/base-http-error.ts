@@ -29,7 +29,8 @@ const StacklessError = function StacklessError(this: unknown, message?: string):
   // An object on Error's prototype chain (instanceof Error holds, `message`/`name` work), built
   // without the engine's stack capture.
   const error = Object.create((new.target ?? StacklessError).prototype as object) as Error;
-  if (message !== undefined) Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  if (message !== undefined)
+    Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
   return error;
 } as unknown as new (message?: string) => Error;
 StacklessError.prototype = Object.create(Error.prototype, {

@@ -97,4 +97,3 @@ export class ServiceUnavailableError extends HTTPError.define({
   title: 'Service unavailable',
   status: 503,
 }) {}
-

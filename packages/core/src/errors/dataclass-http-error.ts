@@ -106,4 +106,3 @@ export const DataclassHTTPError: typeof DataclassHTTPErrorBase & {
 } = Object.assign(DataclassHTTPErrorBase, {
   define: DataclassHTTPErrorBase.defineParameterized.bind(DataclassHTTPErrorBase),
 });
-

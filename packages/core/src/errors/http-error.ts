@@ -112,4 +112,3 @@ Object.defineProperty(HTTPError.prototype, 'message', {
     return this.detail ?? this.title;
   },
 });
-

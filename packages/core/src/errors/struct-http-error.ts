@@ -177,4 +177,3 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     return Defined as unknown as StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>>;
   }
 }
-

@@ -51,4 +51,3 @@ export function templateFields(where: string, template: string): string[] {
   }
   return names;
 }
-

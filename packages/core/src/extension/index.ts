@@ -30,6 +30,7 @@ export {
   type ResponseCompileContext,
   type ResponseKindInfo,
   type ResponseSink,
+  type ResponseSpec,
 } from '../responses/response';
 export { compileSerializer, type Serializer } from '../schema/serializer';
 export { toErrorReason } from '../schema/issues';

@@ -194,7 +194,11 @@ export interface SourceProvider {
   /** The spec key (`tasks`, `requestId`, …); types come from `ExtensionSources`. */
   readonly name: string;
   /** Compiles the resolver for one route at wiring (throw via `wiring.fail` to reject a declaration). */
-  compile(ctx: { readonly route: RouteInfo; readonly declared: unknown; readonly where: string }): SourceResolver;
+  compile(ctx: {
+    readonly route: RouteInfo;
+    readonly declared: unknown;
+    readonly where: string;
+  }): SourceResolver;
 }
 
 /** An app-wide intercept: runs before routing; returning a response answers the request. */

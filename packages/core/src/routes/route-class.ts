@@ -73,16 +73,16 @@ type SourceValue<K, S> = K extends keyof ExtensionSources
     ? V
     : never
   : K extends 'content'
-  ? Buffer
-  : K extends 'rawHeaders'
-    ? RawHeadersView
-    : K extends 'form'
-      ? S extends ObjectSchemaLike
-        ? FormInput<S>
-        : never
-      : S extends v.GenericSchema
-        ? v.InferOutput<S>
-        : never;
+    ? Buffer
+    : K extends 'rawHeaders'
+      ? RawHeadersView
+      : K extends 'form'
+        ? S extends ObjectSchemaLike
+          ? FormInput<S>
+          : never
+        : S extends v.GenericSchema
+          ? v.InferOutput<S>
+          : never;
 
 /** The single argument a handler receives: one key per declared binding source. */
 export type HandlerInput<S extends OperationSpec> = {

@@ -62,7 +62,10 @@ export class ExchangeImpl implements Exchange {
           pairs = hook(this, status);
         } catch (error) {
           // The response is already decided; a failing header hook cannot change it.
-          this.host.log.error(`${this.method} ${this.path}: a response-header hook failed (headers skipped)`, error);
+          this.host.log.error(
+            `${this.method} ${this.path}: a response-header hook failed (headers skipped)`,
+            error,
+          );
         }
         if (pairs) for (const [k, val] of pairs) headers.push(k, val);
       }
@@ -79,7 +82,10 @@ export class ExchangeImpl implements Exchange {
       this.res.end();
       return;
     }
-    headers.push('content-length', typeof body === 'string' ? '' + Buffer.byteLength(body) : '' + body.byteLength);
+    headers.push(
+      'content-length',
+      typeof body === 'string' ? '' + Buffer.byteLength(body) : '' + body.byteLength,
+    );
     this.res.writeHead(status, headers);
     if (this.method === 'HEAD') this.res.end();
     else this.res.end(body);

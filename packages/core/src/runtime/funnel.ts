@@ -1,9 +1,4 @@
-import {
-  BaseHTTPError,
-  InternalServerError,
-  type CompiledAdapter,
-  type RenderedError,
-} from '../errors';
+import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
 import type { Exchange, HeaderList, Logger } from '../extension/types';
 import type { ExceptionHandler } from '../app/exception-handler';
 import { ExceptionResponse } from '../responses/response';
@@ -14,7 +9,10 @@ import { writeAdHoc } from '../responses/writers';
 export interface FunnelParts {
   readonly handlers: ReadonlyMap<object, ExceptionHandler>;
   /** Compiled writers of handlers that declared `ExceptionResponse.of(...)` (typed headers, compiled body). */
-  readonly handlerWriters: ReadonlyMap<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void>;
+  readonly handlerWriters: ReadonlyMap<
+    ExceptionHandler,
+    (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
+  >;
   readonly adapter: CompiledAdapter | undefined;
   readonly resolver: UrlResolver;
   readonly log: Logger;

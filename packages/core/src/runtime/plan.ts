@@ -63,6 +63,7 @@ export class Plan implements PlanSteps {
     this.observers = steps.observers;
     this.options = steps.options;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
-    this.timed = steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
+    this.timed =
+      steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
   }
 }

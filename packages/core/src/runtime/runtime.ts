@@ -196,7 +196,12 @@ export class Runtime implements ExchangeHost {
     if (ex.finished === undefined && this.fallback.observers) observeWhenFinished(this.fallback, ex);
   }
 
-  #options(ex: ExchangeImpl, plans: ReadonlyMap<string, Plan>, allow: string, params: readonly string[]): void {
+  #options(
+    ex: ExchangeImpl,
+    plans: ReadonlyMap<string, Plan>,
+    allow: string,
+    params: readonly string[],
+  ): void {
     ex.params = params;
     // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
     ex.plan = plans.values().next().value;

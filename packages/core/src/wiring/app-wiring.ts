@@ -74,7 +74,9 @@ export class AppWiring {
 
   setAdapter(where: string, adapter: ErrorBodyAdapter): void {
     if (this.adapter)
-      throw new WiringError(`${where}: an error adapter is already registered. Fix: register one adapter per app.`);
+      throw new WiringError(
+        `${where}: an error adapter is already registered. Fix: register one adapter per app.`,
+      );
     // Compiled now so a bad adapter fails here, naming the call.
     compileAdapter(adapter, () => undefined);
     this.adapter = adapter;
@@ -86,7 +88,9 @@ export class AppWiring {
     const operation = route.operation ?? 'handle';
     const where = `${route.owner}.${operation}`;
     if (typeof route.handle !== 'function')
-      throw new WiringError(`${where}: an extension route needs a handle(ex, input) function. Fix: add handle.`);
+      throw new WiringError(
+        `${where}: an extension route needs a handle(ex, input) function. Fix: add handle.`,
+      );
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
     const { slots } = parseTemplate(route.path);
@@ -145,7 +149,11 @@ export class AppWiring {
       addSource: (source) => {
         this.#assertWiring('include (addSource)');
         if (this.sources.has(source.name))
-          fail(`addSource(${source.name})`, `the "${source.name}" source is already provided`, 'install the extension that provides it once');
+          fail(
+            `addSource(${source.name})`,
+            `the "${source.name}" source is already provided`,
+            'install the extension that provides it once',
+          );
         this.sources.set(source.name, source);
       },
       addContributor: (contributor) => this.contributors.push(contributor),
@@ -156,19 +164,23 @@ export class AppWiring {
       fail,
       compileMiddleware: (where, middleware, order) => compileMiddlewareList(where, middleware, order),
       headerBinder: (schema, _where, onError) =>
-        headersBinder(schema, onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined) as (
-          req: IncomingMessage,
-        ) => v.InferOutput<typeof schema>,
+        headersBinder(
+          schema,
+          onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
+        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
       cookieBinder: (schema, _where, onError) =>
-        cookiesBinder(schema, onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined) as (
-          req: IncomingMessage,
-        ) => v.InferOutput<typeof schema>,
+        cookiesBinder(
+          schema,
+          onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
+        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
     };
     return this.#api;
   }
 
   /** Compiles every record into a plan and builds the runtime and the catalogue. */
-  async finish(env: Readonly<Record<string, string | undefined>>): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
+  async finish(
+    env: Readonly<Record<string, string | undefined>>,
+  ): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
     const built = buildRuntime(this, env);
     for (const callback of this.wired) await callback(built.catalogue);
     return built;

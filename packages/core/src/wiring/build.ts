@@ -84,7 +84,11 @@ export function buildRuntime(
 }
 
 /** The plan of unrouted answers: the app-wide tail (CORS, middleware headers) and app-wide observers. */
-function compileFallback(wiring: AppWiring, appMiddleware: RouteContribution | undefined, ctx: PlanContext): Plan {
+function compileFallback(
+  wiring: AppWiring,
+  appMiddleware: RouteContribution | undefined,
+  ctx: PlanContext,
+): Plan {
   const record: RouteRecord = {
     info: newRouteInfo({
       method: '*',
@@ -127,6 +131,9 @@ function compileAppIntercepts(wiring: AppWiring): CompiledIntercept[] {
     });
   }
   for (const i of wiring.intercepts)
-    intercepts.push({ methods: i.methods ? new Set(i.methods) : undefined, intercept: (ex) => i.intercept(ex) });
+    intercepts.push({
+      methods: i.methods ? new Set(i.methods) : undefined,
+      intercept: (ex) => i.intercept(ex),
+    });
   return intercepts;
 }

@@ -38,7 +38,10 @@ function isErrorClass(entry: unknown): boolean {
 export function compileHandlerWriters(
   handlers: Iterable<ExceptionHandler>,
 ): Map<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void> {
-  const writers = new Map<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void>();
+  const writers = new Map<
+    ExceptionHandler,
+    (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
+  >();
   for (const handler of handlers) {
     const declared = (handler.returns ?? []).map(responseInfo).find((i) => i !== undefined);
     if (declared) writers.set(handler, exceptionResponseWriter(declared));

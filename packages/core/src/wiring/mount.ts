@@ -139,7 +139,10 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
         mountOptions: options,
         hidden: false,
       }),
-      target: { kind: 'operation', handler: operation.handler as (input: Record<string, unknown>) => unknown },
+      target: {
+        kind: 'operation',
+        handler: operation.handler as (input: Record<string, unknown>) => unknown,
+      },
       slots: allSlots,
       limits,
       mountMiddleware,

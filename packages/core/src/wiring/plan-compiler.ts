@@ -1,5 +1,11 @@
 import { WiringError } from '../errors/wiring-error';
-import type { BeforeStep, Exchange, RouteContribution, SourceProvider, SourceResolver } from '../extension/types';
+import type {
+  BeforeStep,
+  Exchange,
+  RouteContribution,
+  SourceProvider,
+  SourceResolver,
+} from '../extension/types';
 import {
   contentBinder,
   cookiesBinder,
@@ -59,7 +65,9 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   for (const c of contributions) {
     for (const [key, resolve] of Object.entries(c.sources ?? {})) {
       if (provided.has(key))
-        throw new WiringError(`${where}: two mount options provide the "${key}" source. Fix: keep one of them.`);
+        throw new WiringError(
+          `${where}: two mount options provide the "${key}" source. Fix: keep one of them.`,
+        );
       provided.set(key, resolve);
     }
   }
@@ -143,7 +151,10 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   return new Plan({ ...steps, asyncBinders });
 }
 
-function collect<T>(contributions: readonly RouteContribution[], pick: (c: RouteContribution) => T | undefined): T[] | undefined {
+function collect<T>(
+  contributions: readonly RouteContribution[],
+  pick: (c: RouteContribution) => T | undefined,
+): T[] | undefined {
   const out: T[] = [];
   for (const c of contributions) {
     const step = pick(c);
@@ -153,7 +164,11 @@ function collect<T>(contributions: readonly RouteContribution[], pick: (c: Route
 }
 
 /** The constant header block (flat), checked for duplicates; records each contribution's facts. */
-function compileTail(where: string, contributions: readonly RouteContribution[], facts: Map<string, unknown>): string[] {
+function compileTail(
+  where: string,
+  contributions: readonly RouteContribution[],
+  facts: Map<string, unknown>,
+): string[] {
   const tail: string[] = [];
   const names = new Set<string>();
   for (const c of contributions) {
