@@ -1,6 +1,7 @@
 // Type-aware lint for every package: promise misuse is the classic server bug.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/*.config.ts', 'bench/results/**', 'bench/.work/**'] },
@@ -17,6 +18,16 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unsafe-declaration-merging': 'off',
     },
+  },
+  {
+    // No import cycles inside a package (type-only imports included): CI fails on one.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs'] })],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['**/*.test.ts', '**/*.test-d.ts'],

@@ -1,4 +1,6 @@
 // @api/cors — CORS as an app default and a typed mount option, through core's public extension point only.
+// The augmentation below needs @api/core in the program (nothing else here imports its main entry).
+import type {} from '@api/core';
 import type { CORS as CORSPolicy } from './cors';
 
 export { CORS, cors, type CORSOptions } from './cors';

@@ -204,7 +204,7 @@ export abstract class BaseApp<TFactory = undefined> {
     this.#assertWiring('includeExceptionHandler');
     this.#wiring.addExceptionHandler(
       `${this.constructor.name}.includeExceptionHandler`,
-      handler as unknown as ExceptionHandler,
+      handler,
     );
   }
 
@@ -213,7 +213,7 @@ export abstract class BaseApp<TFactory = undefined> {
     this.#assertWiring('includeErrorAdapter');
     this.#wiring.setAdapter(
       `${this.constructor.name}.includeErrorAdapter`,
-      adapter as unknown as ErrorBodyAdapter,
+      adapter,
     );
   }
 

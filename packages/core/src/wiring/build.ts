@@ -7,18 +7,37 @@ import { Router } from '../routing/router';
 import { ErrorFunnel } from '../runtime/funnel';
 import type { Plan } from '../runtime/plan';
 import { Runtime, type CompiledIntercept } from '../runtime/runtime';
-import type { AppWiring } from './app-wiring';
+import type { ErrorBodyAdapter } from '../errors';
+import type { ExceptionHandler } from '../app/exception-handler';
+import type { Limits } from '../app/limits';
+import type { AppIntercept, Logger, RouteContributor, SourceProvider, Wiring } from '../extension/types';
+import type { Middleware } from '../middleware/middleware';
 import { compileHandlerWriters } from './exception-handlers';
 import { CORE_MOUNT_OPTIONS } from './mount';
 import { compilePlan, type PlanContext } from './plan-compiler';
 import { newRouteInfo, type RouteRecord } from './records';
+
+/** What wiring collected (the `AppWiring` fields the build reads). */
+export interface CollectedWiring {
+  readonly appName: string;
+  readonly limits: Limits;
+  readonly log: Logger;
+  readonly records: readonly RouteRecord[];
+  readonly contributors: readonly RouteContributor[];
+  readonly intercepts: readonly AppIntercept[];
+  readonly sources: ReadonlyMap<string, SourceProvider>;
+  readonly appMiddleware: readonly Middleware[];
+  readonly handlers: ReadonlyMap<object, ExceptionHandler>;
+  readonly adapter: ErrorBodyAdapter | undefined;
+  api(): Wiring;
+}
 
 /**
  * Wiring's last step: every record (operation, custom, upgrade, and the fallback of unrouted
  * answers) gets its contributions and compiles into a plan in one router; errors get one funnel.
  */
 export function buildRuntime(
-  wiring: AppWiring,
+  wiring: CollectedWiring,
   env: Readonly<Record<string, string | undefined>>,
 ): { runtime: Runtime; catalogue: RouteCatalogue } {
   const appName = wiring.appName;
@@ -85,7 +104,7 @@ export function buildRuntime(
 
 /** The plan of unrouted answers: the app-wide tail (CORS, middleware headers) and app-wide observers. */
 function compileFallback(
-  wiring: AppWiring,
+  wiring: CollectedWiring,
   appMiddleware: RouteContribution | undefined,
   ctx: PlanContext,
 ): Plan {
@@ -120,7 +139,7 @@ function compileFallback(
 }
 
 /** App-wide middleware intercepts, then extension intercepts: they run before routing. */
-function compileAppIntercepts(wiring: AppWiring): CompiledIntercept[] {
+function compileAppIntercepts(wiring: CollectedWiring): CompiledIntercept[] {
   const intercepts: CompiledIntercept[] = [];
   for (const mw of wiring.appMiddleware) {
     if (!mw.intercept) continue;
