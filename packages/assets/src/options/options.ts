@@ -198,7 +198,7 @@ function globList(
         `write it without the leading "${glob.startsWith('/') ? '/' : './'}", e.g. 'css/*'`,
       );
   }
-  return Object.freeze([...value]);
+  return Object.freeze([...(value as readonly string[])]);
 }
 
 function flag(value: boolean | undefined, name: string, fallback: boolean, where: string): boolean {

@@ -17,17 +17,14 @@ export function routePath(prefix: string, relative: string): string {
   return out;
 }
 
-const ENCODE = /[\u0000-\u0020"#<>?`{}%\\\u007f-\u{10ffff}]/u;
+/** ASCII characters kept as they are: printable, minus `"#<>?\`{}%\\` (and space). */
+const KEEP = new Set("!$&'()*+,-./0123456789:;=@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_abcdefghijklmnopqrstuvwxyz|~");
 
 function encodeSegment(segment: string): string {
-  if (!ENCODE.test(segment)) return segment;
   let out = '';
   for (const c of segment) {
-    if (!ENCODE.test(c)) {
-      out += c;
-      continue;
-    }
-    for (const byte of Buffer.from(c, 'utf8')) out += '%' + byte.toString(16).toUpperCase().padStart(2, '0');
+    if (KEEP.has(c)) out += c;
+    else for (const byte of Buffer.from(c, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
