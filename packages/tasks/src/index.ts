@@ -11,3 +11,4 @@ export type {
   TaskSchema,
   TaskStats,
 } from './queue/types';
+export { bullmqBackend, type BullMQBackendOptions, type RedisConnection } from './bullmq/bullmq-backend';
