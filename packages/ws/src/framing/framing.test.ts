@@ -32,7 +32,7 @@ describe('compileFraming', () => {
     ['an unknown marker', 'text', /"text" is not a framing/],
     ['an empty list', [], /empty list/],
     ['a number', 42, /number is not a framing/],
-    ['a variant on another key', v.variant('kind', [Ping]), /discriminates on "kind"/],
+    ['a variant on another key', v.variant('kind', [Struct('K', { kind: v.literal('k') })]), /discriminates on "kind"/],
     ['two members with one tag', [Ping, Struct('Ping', { other: v.number() }, { tag: true })], /two messages are tagged "Ping"/],
   ])('refuses %s with a WiringError naming the place and the fix', (_label, framing, message) => {
     let error: unknown;

@@ -37,8 +37,14 @@ export interface SocketInternals {
   alive: boolean;
   /** Called once when the connection has closed (either side, any reason). */
   readonly closeListeners: Set<() => void>;
-  /** Closes with any code (1001, 1013, refusals), skipping the user-facing code check. */
-  closeWith(code: number, reason: string): void;
+  /**
+   * Closes with any code (1001, 1013, refusals), skipping the user-facing code check; with
+   * `graceMs`, the connection is cut if the closing handshake has not finished by then (also
+   * when it was already closing).
+   */
+  closeWith(code: number, reason: string, graceMs?: number): void;
+  /** Cuts the connection without a closing handshake (missed pong, shutdown grace). */
+  terminate(): void;
 }
 
 /** The package-private symbol on the raw socket that points back at its wrapper. */
@@ -76,6 +82,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
   #drain: Promise<void> | undefined;
+  #grace: NodeJS.Timeout | undefined;
   #resolveDrain: (() => void) | undefined;
   /** @internal */
   readonly [kInternals]: SocketInternals;
@@ -99,7 +106,14 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       outbound,
       alive: true,
       closeListeners: new Set(),
-      closeWith: (code, reason) => self.#closeWith(code, reason),
+      closeWith: (code, reason, graceMs) => {
+        self.#closeWith(code, reason);
+        if (graceMs !== undefined && self.#state !== 'closed' && !self.#grace) {
+          self.#grace = setTimeout(() => self.#terminate(), graceMs);
+          self.#grace.unref();
+        }
+      },
+      terminate: () => self.#terminate(),
     };
     (raw as Tagged)[kWrapper] = self;
     raw.on('message', WebSocket.#onMessage);
@@ -214,8 +228,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     this.#raw.close(code, reason);
   }
 
-  /** Destroys the connection without a closing handshake (liveness, shutdown grace). */
-  terminate(): void {
+  #terminate(): void {
     if (this.#state === 'open') {
       this.#state = 'closing';
       this.#endIteration();
@@ -259,6 +272,8 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     this.#code = code;
     if (this.#state === 'open') this.#reason = reason.toString('utf8');
     this.#state = 'closed';
+    if (this.#grace) clearTimeout(this.#grace);
+    this.#grace = undefined;
     this.#endIteration();
     if (this.#drain) this.#drained();
     const internals = this[kInternals];

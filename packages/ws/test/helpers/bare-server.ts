@@ -6,6 +6,7 @@ import type { Logger } from '@api/core';
 import { compileFraming, type Framing } from '../../src/framing/framing';
 import { runSession } from '../../src/socket/session';
 import { WebSocket } from '../../src/socket/websocket';
+import { kInternals } from '../../src/symbols';
 
 /** A logger that records lines, for asserting what was (not) logged. */
 export function recordingLogger(): Logger & { lines: string[]; errors: unknown[] } {
@@ -65,7 +66,7 @@ export async function bareServer<TIn = any, TOut = any>(options: {
     sockets,
     log,
     close: async () => {
-      for (const s of sockets) s.terminate();
+      for (const s of sockets) s[kInternals].terminate();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
