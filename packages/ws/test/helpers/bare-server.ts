@@ -7,6 +7,7 @@ import { compileFraming, type Framing } from '../../src/framing/framing';
 import { runSession } from '../../src/socket/session';
 import { WebSocket } from '../../src/socket/websocket';
 import { kInternals } from '../../src/symbols';
+import type { SocketSet } from '../../src/liveness/socket-set';
 
 /** A logger that records lines, for asserting what was (not) logged. */
 export function recordingLogger(): Logger & { lines: string[]; errors: unknown[] } {
@@ -37,6 +38,8 @@ export async function bareServer<TIn = any, TOut = any>(options: {
   inbound: Framing;
   outbound: Framing;
   maxPayload?: number;
+  /** Registers every socket here too (liveness and shutdown tests). */
+  set?: SocketSet;
   handler: (websocket: WebSocket<TIn, TOut>) => unknown;
 }): Promise<BareServer> {
   const inbound = compileFraming('Test inbound', options.inbound);
@@ -54,6 +57,7 @@ export async function bareServer<TIn = any, TOut = any>(options: {
     wss.handleUpgrade(req, socket, head, (raw) => {
       const websocket = new WebSocket<TIn, TOut>(raw, socket, inbound, outbound);
       sockets.add(websocket as WebSocket<unknown, unknown>);
+      options.set?.add(websocket[kInternals]);
       raw.once('close', () => sockets.delete(websocket as WebSocket<unknown, unknown>));
       void runSession(websocket, options.handler, log, 'Test.handle');
     });
