@@ -12,3 +12,4 @@ export type {
   TaskStats,
 } from './queue/types';
 export { bullmqBackend, type BullMQBackendOptions, type RedisConnection } from './bullmq/bullmq-backend';
+export { backgroundTasks } from './extension/background-tasks-extension';
