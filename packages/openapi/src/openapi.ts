@@ -17,6 +17,8 @@ import { resolveOptions, type OpenAPIOptions } from './options';
 const NOSNIFF = ['x-content-type-options', 'nosniff'] as const;
 const REVALIDATE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+const SCALAR_SETUP =
+  'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });\n';
 
 /** The environment's public origin (`APP_BASE_URL`), without a trailing slash, or ''. */
 function baseUrl(): string {
@@ -96,6 +98,16 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
           compress: { gzip: bundle.gzip, br: bundle.br },
         });
         route(scriptPath, 'scalar', (ex) => sendPrecomputed(ex, script));
+        // Runs before the bundle: the zod inside Scalar probes `new Function('')` to pick a JIT
+        // parser, which `script-src 'self'` refuses (a CSP violation report); jitless skips the probe.
+        const setupPath = `${docsPath.replace(/\/+$/, '')}/scalar/${SCALAR_VERSION}/setup.js`;
+        const setup = precompute(Buffer.from(SCALAR_SETUP), {
+          contentType: 'text/javascript; charset=utf-8',
+          cacheControl: REVALIDATE,
+          headers: [[...NOSNIFF]],
+          compress: false,
+        });
+        route(setupPath, 'scalar-setup', (ex) => sendPrecomputed(ex, setup));
 
         let page: Precomputed;
         if (o.docsHtml !== undefined) {
@@ -117,7 +129,7 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
             title: o.title,
             description: o.description,
             documentUrl: relativeUrl(docsPath, o.openapiPath),
-            scriptUrl: relativeUrl(docsPath, scriptPath),
+            scriptUrls: [relativeUrl(docsPath, setupPath), relativeUrl(docsPath, scriptPath)],
             faviconHref,
             configuration: scalarConfiguration(o.scalarConfig),
           });

@@ -36,8 +36,8 @@ export interface DocsPageInput {
   readonly description: string | undefined;
   /** The document URL, relative to the page. */
   readonly documentUrl: string;
-  /** The vendored Scalar bundle URL, relative to the page. */
-  readonly scriptUrl: string;
+  /** Same-origin scripts to load in order (the setup script, then the vendored bundle), relative to the page. */
+  readonly scriptUrls: readonly string[];
   /** `<link rel="icon">` href (`data:,` suppresses the browser's /favicon.ico request). */
   readonly faviconHref: string;
   /** Scalar's configuration (offline keys included). */
@@ -65,8 +65,7 @@ export function renderDocsPage(input: DocsPageInput): string {
   <body>
     <noscript>The API reference needs JavaScript. The OpenAPI document is at <a href="${escapeHtml(input.documentUrl)}">${escapeHtml(input.documentUrl)}</a>.</noscript>
     <script id="api-reference" type="application/json" data-url="${escapeHtml(input.documentUrl)}" data-configuration="${escapeHtml(JSON.stringify(input.configuration))}"></script>
-    <script src="${escapeHtml(input.scriptUrl)}"></script>
-  </body>
+${input.scriptUrls.map((url) => `    <script src="${escapeHtml(url)}"></script>\n`).join('')}  </body>
 </html>
 `;
 }

@@ -3,22 +3,19 @@
 // with every request that is not to a loopback host aborted. The page must render the operation
 // list with no aborted request, no CSP violation and no console error.
 import { existsSync, mkdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Where Debian installs Chromium; `CHROMIUM_PATH` overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Launches headless Chromium with the flags this repository uses (TOOLCHAIN.md). */
+/** Launches headless Chromium with the flags this repository uses (TOOLCHAIN.md); every launch gets a fresh, empty profile. */
 export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`,
     );
   }
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -30,15 +27,11 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
       '--disable-component-update',
       '--disable-sync',
       '--disable-quic',
-      `--user-data-dir=${profile}`,
     ],
   });
   return {
     browser,
-    close: async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 
