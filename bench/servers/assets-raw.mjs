@@ -21,7 +21,14 @@ http
       res.end();
       return;
     }
-    res.writeHead(200, ['content-type', 'text/css; charset=utf-8', 'etag', etag, 'content-length', String(body.length)]);
+    res.writeHead(200, [
+      'content-type',
+      'text/css; charset=utf-8',
+      'etag',
+      etag,
+      'content-length',
+      String(body.length),
+    ]);
     res.end(req.method === 'HEAD' ? undefined : body);
   })
   .listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1', () => console.log('ready'));

@@ -22,7 +22,7 @@ const SERVER_CORE = '0';
 const LOAD_CORE = '1';
 const SERVERS = ['api', 'fastify', 'raw'];
 const PATH = '/assets/site.css';
-const TARGETS = { '200': { fastify: 5, raw: 0.7 }, '304': { fastify: 3, raw: 0.7 } };
+const TARGETS = { 200: { fastify: 5, raw: 0.7 }, 304: { fastify: 3, raw: 0.7 } };
 
 // ---------------------------------------------------------------- child mode: one startup measurement
 if (process.argv[2] === '--child-startup') {
@@ -98,7 +98,15 @@ function parseArgs(argv) {
   }
   const d = o.quick
     ? { rounds: 2, duration: 2, warmup: 1, quietSampleMs: 300, quietMaxWaitMs: 5_000, retries: 1, repeat: 1 }
-    : { rounds: 6, duration: 4, warmup: 2, quietSampleMs: 1000, quietMaxWaitMs: 60_000, retries: 3, repeat: 3 };
+    : {
+        rounds: 6,
+        duration: 4,
+        warmup: 2,
+        quietSampleMs: 1000,
+        quietMaxWaitMs: 60_000,
+        retries: 3,
+        repeat: 3,
+      };
   return {
     ...d,
     quick: false,
@@ -128,13 +136,50 @@ function prng(seed) {
     return s / 2 ** 32;
   };
 }
-const WORDS = ['card', 'nav', 'grid', 'btn', 'header', 'footer', 'list', 'item', 'modal', 'form', 'input', 'badge', 'alert', 'table', 'row', 'col', 'panel', 'menu', 'tab', 'tooltip'];
+const WORDS = [
+  'card',
+  'nav',
+  'grid',
+  'btn',
+  'header',
+  'footer',
+  'list',
+  'item',
+  'modal',
+  'form',
+  'input',
+  'badge',
+  'alert',
+  'table',
+  'row',
+  'col',
+  'panel',
+  'menu',
+  'tab',
+  'tooltip',
+];
 const PROPS = [
   ['margin', () => `${pick([0, 4, 8, 12, 16, 24])}px ${pick([0, 8, 16, 'auto'])}`],
   ['padding', () => `${pick([2, 4, 6, 8, 12])}px ${pick([4, 8, 12, 16])}px`],
-  ['color', () => `#${Math.floor(rand() * 0xffffff).toString(16).padStart(6, '0')}`],
-  ['background-color', () => `rgba(${pick([0, 17, 34, 255])}, ${pick([0, 51, 102, 204])}, ${pick([0, 68, 136, 255])}, ${pick([0.05, 0.1, 0.5, 1])})`],
-  ['border', () => `${pick([1, 2])}px solid #${Math.floor(rand() * 0xffffff).toString(16).padStart(6, '0')}`],
+  [
+    'color',
+    () =>
+      `#${Math.floor(rand() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+  ],
+  [
+    'background-color',
+    () =>
+      `rgba(${pick([0, 17, 34, 255])}, ${pick([0, 51, 102, 204])}, ${pick([0, 68, 136, 255])}, ${pick([0.05, 0.1, 0.5, 1])})`,
+  ],
+  [
+    'border',
+    () =>
+      `${pick([1, 2])}px solid #${Math.floor(rand() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+  ],
   ['border-radius', () => `${pick([2, 4, 6, 999])}px`],
   ['font-size', () => `${pick([0.75, 0.875, 1, 1.25, 1.5])}rem`],
   ['display', () => pick(['flex', 'block', 'inline-block', 'grid', 'none'])],
@@ -169,10 +214,18 @@ function writeFixtures() {
     mkdirSync(sub, { recursive: true });
     rand = prng(1000 + i);
     if (kind < 4) writeFileSync(join(sub, `f${i}.css`), css(2048 + Math.floor(rand() * 4096), i));
-    else if (kind < 7) writeFileSync(join(sub, `f${i}.js`), css(2048 + Math.floor(rand() * 6144), i).replace(/[{}]/g, ';'));
+    else if (kind < 7)
+      writeFileSync(join(sub, `f${i}.js`), css(2048 + Math.floor(rand() * 6144), i).replace(/[{}]/g, ';'));
     else if (kind < 9)
-      writeFileSync(join(sub, `f${i}.svg`), `<svg xmlns="http://www.w3.org/2000/svg">${'<rect x="1" y="2" width="3" height="4"/>'.repeat(20 + (i % 50))}</svg>`);
-    else writeFileSync(join(sub, `f${i}.png`), Buffer.from(Array.from({ length: 1024 + (i % 3072) }, () => Math.floor(rand() * 256))));
+      writeFileSync(
+        join(sub, `f${i}.svg`),
+        `<svg xmlns="http://www.w3.org/2000/svg">${'<rect x="1" y="2" width="3" height="4"/>'.repeat(20 + (i % 50))}</svg>`,
+      );
+    else
+      writeFileSync(
+        join(sub, `f${i}.png`),
+        Buffer.from(Array.from({ length: 1024 + (i % 3072) }, () => Math.floor(rand() * 256))),
+      );
   }
   return { site, many };
 }
@@ -207,11 +260,15 @@ for (const sig of ['SIGINT', 'SIGTERM'])
 
 async function startServer(name, dir) {
   const port = await freePort();
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, join(BENCH, 'servers', `assets-${name}.mjs`)], {
-    cwd: BENCH,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ASSETS_DIR: dir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'taskset',
+    ['-c', SERVER_CORE, process.execPath, join(BENCH, 'servers', `assets-${name}.mjs`)],
+    {
+      cwd: BENCH,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ASSETS_DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const s = { name, port, pid: child.pid, url: `http://127.0.0.1:${port}` };
   running.push(s);
   await new Promise((resolve, reject) => {
@@ -239,7 +296,9 @@ function get(url, headers = {}) {
       .get(url, { headers, agent: false }, (res) => {
         const chunks = [];
         res.on('data', (d) => chunks.push(d));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       })
       .on('error', reject);
   });
@@ -252,7 +311,8 @@ async function check(server, expected) {
   const etag = res.headers.etag;
   if (res.status !== 200) failures.push(`GET ${PATH}: status ${res.status}`);
   if (!res.body.equals(expected)) failures.push(`GET ${PATH}: body differs from the file`);
-  if (!/^text\/css/.test(res.headers['content-type'] ?? '')) failures.push(`content-type ${res.headers['content-type']}`);
+  if (!/^text\/css/.test(res.headers['content-type'] ?? ''))
+    failures.push(`content-type ${res.headers['content-type']}`);
   if (!etag) failures.push('no etag');
   const not = await get(server.url + PATH, { 'if-none-match': etag ?? '' });
   if (not.status !== 304) failures.push(`If-None-Match: status ${not.status}`);
@@ -299,8 +359,24 @@ function wrk(server, scenario, seconds) {
     const headerArgs = scenario.headers(server).flatMap((h) => ['-H', h]);
     const child = spawn(
       'taskset',
-      ['-c', LOAD_CORE, 'wrk', '-t1', `-c${opts.connections}`, `-d${seconds}s`, '--timeout', '5s', ...headerArgs, '-s', join(BENCH, 'src/wrk.lua'), server.url + PATH],
-      { env: { ...process.env, BENCH_METHOD: 'GET', BENCH_BODY: '', BENCH_AUTH: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        '-c',
+        LOAD_CORE,
+        'wrk',
+        '-t1',
+        `-c${opts.connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '5s',
+        ...headerArgs,
+        '-s',
+        join(BENCH, 'src/wrk.lua'),
+        server.url + PATH,
+      ],
+      {
+        env: { ...process.env, BENCH_METHOD: 'GET', BENCH_BODY: '', BENCH_AUTH: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let out = '';
     let err = '';
@@ -352,23 +428,50 @@ function startup(dir) {
   for (const framework of ['api', 'api-no-gzip', 'fastify']) {
     const runs = [];
     for (let i = 0; i < opts.repeat; i++) {
-      const r = spawnSync('taskset', ['-c', SERVER_CORE, process.execPath, '--expose-gc', fileURLToPath(import.meta.url), '--child-startup', framework, dir], {
-        cwd: BENCH,
-        encoding: 'utf8',
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
+      const r = spawnSync(
+        'taskset',
+        [
+          '-c',
+          SERVER_CORE,
+          process.execPath,
+          '--expose-gc',
+          fileURLToPath(import.meta.url),
+          '--child-startup',
+          framework,
+          dir,
+        ],
+        {
+          cwd: BENCH,
+          encoding: 'utf8',
+          env: { ...process.env, NODE_ENV: 'production' },
+        },
+      );
       if (r.status !== 0) throw new Error(`startup ${framework}: ${r.stderr}`);
       runs.push(JSON.parse(r.stdout.trim().split('\n').pop()));
     }
     const m = (k) => median(runs.map((x) => x[k]));
-    rows.push({ framework, runs: runs.length, importMs: m('importMs'), wireMs: m('wireMs'), heapKb: m('heapKb'), buffersKb: m('buffersKb'), rssMb: m('rssMb') });
-    log(`  ${framework.padEnd(12)} import ${m('importMs').toFixed(0)} ms  wire ${m('wireMs').toFixed(0)} ms  heap +${(m('heapKb') / 1024).toFixed(1)} MB  buffers +${(m('buffersKb') / 1024).toFixed(1)} MB  rss ${m('rssMb').toFixed(0)} MB`);
+    rows.push({
+      framework,
+      runs: runs.length,
+      importMs: m('importMs'),
+      wireMs: m('wireMs'),
+      heapKb: m('heapKb'),
+      buffersKb: m('buffersKb'),
+      rssMb: m('rssMb'),
+    });
+    log(
+      `  ${framework.padEnd(12)} import ${m('importMs').toFixed(0)} ms  wire ${m('wireMs').toFixed(0)} ms  heap +${(m('heapKb') / 1024).toFixed(1)} MB  buffers +${(m('buffersKb') / 1024).toFixed(1)} MB  rss ${m('rssMb').toFixed(0)} MB`,
+    );
   }
   return rows;
 }
 
 function dirStats(dir) {
-  const out = spawnSync('sh', ['-c', `find "${dir}" -type f | wc -l; du -sb "${dir}" | cut -f1`], { encoding: 'utf8' }).stdout.trim().split('\n');
+  const out = spawnSync('sh', ['-c', `find "${dir}" -type f | wc -l; du -sb "${dir}" | cut -f1`], {
+    encoding: 'utf8',
+  })
+    .stdout.trim()
+    .split('\n');
   return { files: Number(out[0]), bytes: Number(out[1]) };
 }
 
@@ -383,7 +486,11 @@ async function main() {
   }
   if (opts.build) {
     log('building @api/assets and what it depends on: turbo run build --filter=@api/assets...');
-    const built = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@api/assets...', '--output-logs=errors-only'], { cwd: ROOT, stdio: 'inherit' });
+    const built = spawnSync(
+      'pnpm',
+      ['exec', 'turbo', 'run', 'build', '--filter=@api/assets...', '--output-logs=errors-only'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
     if (built.status !== 0) throw new Error('building @api/assets failed');
   }
   execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
@@ -391,7 +498,9 @@ async function main() {
   const { site, many } = writeFixtures();
   const file = readFileSync(join(site, 'site.css'));
   const gz = (await import('node:zlib')).gzipSync(file).length;
-  log(`fixture: site.css ${file.length} bytes (gzip ${gz}), sha ${createHash('sha256').update(file).digest('hex').slice(0, 12)}…`);
+  log(
+    `fixture: site.css ${file.length} bytes (gzip ${gz}), sha ${createHash('sha256').update(file).digest('hex').slice(0, 12)}…`,
+  );
 
   const servers = [];
   const checks = {};
@@ -408,8 +517,18 @@ async function main() {
     log(`${name}: checks passed (etag ${c.etag}; headers ${Object.keys(c.headers).join(', ')})`);
   }
   const scenarios = [
-    { name: '200', label: `GET ${PATH} → 200, ${file.length} bytes, no Accept-Encoding`, headers: () => [], sizeOk: (b) => b > file.length },
-    { name: '304', label: `GET ${PATH} with If-None-Match: <its ETag> → 304`, headers: (s) => [`If-None-Match: ${s.etag}`], sizeOk: (b) => b < 1000 },
+    {
+      name: '200',
+      label: `GET ${PATH} → 200, ${file.length} bytes, no Accept-Encoding`,
+      headers: () => [],
+      sizeOk: (b) => b > file.length,
+    },
+    {
+      name: '304',
+      label: `GET ${PATH} with If-None-Match: <its ETag> → 304`,
+      headers: (s) => [`If-None-Match: ${s.etag}`],
+      sizeOk: (b) => b < 1000,
+    },
   ];
   const samples = [];
   for (const scenario of scenarios) {
@@ -423,7 +542,9 @@ async function main() {
           const quiet = await waitQuiet(servers);
           sample = { ...(await timedRun(s, scenario, servers)), round, attempt, quietBefore: quiet };
           if (!sample.contaminated || attempt >= opts.retries) break;
-          log(`  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`);
+          log(
+            `  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
+          );
         }
         samples.push(sample);
         log(
@@ -442,11 +563,17 @@ async function main() {
   let manyStats;
   if (opts.startup) {
     manyStats = dirStats(many);
-    log(`\n== startup: ${manyStats.files} files, ${(manyStats.bytes / 1024 / 1024).toFixed(2)} MB on disk (fresh process each, median of ${opts.repeat})`);
+    log(
+      `\n== startup: ${manyStats.files} files, ${(manyStats.bytes / 1024 / 1024).toFixed(2)} MB on disk (fresh process each, median of ${opts.repeat})`,
+    );
     startupRows = startup(many);
   }
 
-  const rows = aggregate(scenarios, servers.map((s) => s.name), samples);
+  const rows = aggregate(
+    scenarios,
+    servers.map((s) => s.name),
+    samples,
+  );
   const verdicts = [];
   for (const sc of scenarios) {
     const api = rows[sc.name]?.api;
@@ -459,7 +586,16 @@ async function main() {
   const meta = {
     date: new Date().toISOString(),
     quick: opts.quick,
-    settings: { rounds: opts.rounds, durationS: opts.duration, warmupS: opts.warmup, connections: opts.connections, wrkThreads: 1, serverCore: 0, loadCore: 1, threshold: opts.threshold },
+    settings: {
+      rounds: opts.rounds,
+      durationS: opts.duration,
+      warmupS: opts.warmup,
+      connections: opts.connections,
+      wrkThreads: 1,
+      serverCore: 0,
+      loadCore: 1,
+      threshold: opts.threshold,
+    },
     machine: { cpu: cpuModel(), cores: os.cpus().length, kernel: os.release(), node: process.version },
     versions: versionsOf(['@api/core', '@api/assets', 'fastify', '@fastify/static']),
     fixture: { file: 'site.css', bytes: file.length, gzipBytes: gz },
@@ -470,7 +606,14 @@ async function main() {
   mkdirSync(opts.out, { recursive: true });
   const stamp = meta.date.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
   const base = join(opts.out, `assets-${stamp}${opts.quick ? '-quick' : ''}`);
-  writeFileSync(`${base}.json`, JSON.stringify({ meta, rows, verdicts, startup: { dir: manyStats, rows: startupRows }, samples }, null, 2));
+  writeFileSync(
+    `${base}.json`,
+    JSON.stringify(
+      { meta, rows, verdicts, startup: { dir: manyStats, rows: startupRows }, samples },
+      null,
+      2,
+    ),
+  );
   writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, verdicts, manyStats, startupRows));
   log(`\nwrote ${relative(process.cwd(), `${base}.md`)}, ${relative(process.cwd(), `${base}.json`)}`);
   const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
@@ -498,7 +641,10 @@ function versionsOf(names) {
     }
   }
   try {
-    out.wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0].split(' [')[0].replace(/^wrk /, '');
+    out.wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' })
+      .stdout.split('\n')[0]
+      .split(' [')[0]
+      .replace(/^wrk /, '');
   } catch {
     out.wrk = 'n/a';
   }
@@ -514,7 +660,9 @@ function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
     `${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}, Node ${meta.machine.node}. ` +
       `Servers pinned to core 0, wrk (-t1 -c${meta.settings.connections}) and the harness to core 1; ` +
       `${meta.settings.rounds} interleaved rounds × ${meta.settings.durationS} s per server and scenario (first server rotated each round), ` +
-      `warm-up ${meta.settings.warmupS} s. Versions: ${Object.entries(meta.versions).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+      `warm-up ${meta.settings.warmupS} s. Versions: ${Object.entries(meta.versions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
     '',
     `File: \`site.css\`, ${meta.fixture.bytes} bytes (gzip ${meta.fixture.gzipBytes}); requests carry no Accept-Encoding, so every server sends the same bytes.`,
     '',
@@ -533,8 +681,17 @@ function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
       );
     }
   }
-  lines.push('', '## Targets (issue #17)', '', '| scenario | api vs | ratio | target | met |', '|---|---|---:|---:|---|');
-  for (const v of verdicts) lines.push(`| ${v.scenario} | ${v.peer} | ${r2(v.ratio)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`);
+  lines.push(
+    '',
+    '## Targets (issue #17)',
+    '',
+    '| scenario | api vs | ratio | target | met |',
+    '|---|---|---:|---:|---|',
+  );
+  for (const v of verdicts)
+    lines.push(
+      `| ${v.scenario} | ${v.peer} | ${r2(v.ratio)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`,
+    );
   if (startupRows.length) {
     lines.push(
       '',
@@ -548,7 +705,9 @@ function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
       '|---|---:|---:|---:|---:|---:|',
     );
     for (const r of startupRows)
-      lines.push(`| ${r.framework} | ${r.importMs.toFixed(0)} | ${r.wireMs.toFixed(0)} | ${(r.heapKb / 1024).toFixed(1)} | ${(r.buffersKb / 1024).toFixed(1)} | ${r.rssMb.toFixed(0)} |`);
+      lines.push(
+        `| ${r.framework} | ${r.importMs.toFixed(0)} | ${r.wireMs.toFixed(0)} | ${(r.heapKb / 1024).toFixed(1)} | ${(r.buffersKb / 1024).toFixed(1)} | ${r.rssMb.toFixed(0)} |`,
+      );
   }
   if (meta.notes.length) lines.push('', '## Notes', '', ...meta.notes.map((n) => `- ${n}`));
   return `${lines.join('\n')}\n`;

@@ -8,7 +8,10 @@ const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD
 
 /** Fetches JSON; a non-2xx answer becomes an Error carrying the Problem body's title. */
 async function api(path, init = {}) {
-  const res = await fetch(path, { ...init, headers: { accept: 'application/json', ...auth, ...init.headers } });
+  const res = await fetch(path, {
+    ...init,
+    headers: { accept: 'application/json', ...auth, ...init.headers },
+  });
   const body = res.status === 204 ? null : await res.json().catch(() => null);
   if (!res.ok) throw new Error(body?.title ? `${res.status} ${body.title}` : `HTTP ${res.status}`);
   return body;
@@ -46,7 +49,9 @@ async function list() {
     body.replaceChildren(
       ...(widgets.length === 0
         ? [row([{ text: 'No widgets yet: add one.', span: 3 }], 'empty')]
-        : widgets.map((w) => row([{ text: w.name }, { text: money.format(w.priceCents / 100), num: true }, { text: w.id }]))),
+        : widgets.map((w) =>
+            row([{ text: w.name }, { text: money.format(w.priceCents / 100), num: true }, { text: w.id }]),
+          )),
     );
   } catch (error) {
     body.replaceChildren(row([{ text: `Could not load widgets: ${error.message}`, span: 3 }], 'empty'));

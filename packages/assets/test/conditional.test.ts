@@ -96,9 +96,16 @@ describe('assets: Accept-Encoding', () => {
     ];
     for (const [header, expected] of cases) {
       const res = await client.get('/assets/site.css', { headers: { 'accept-encoding': header } });
-      expect(res.headers.get('content-encoding'), header).toBe(expected === 'identity' ? undefined : expected);
+      expect(res.headers.get('content-encoding'), header).toBe(
+        expected === 'identity' ? undefined : expected,
+      );
       expect(res.headers.get('etag'), header).toBe({ br: BR, gzip: GZ, identity: ID }[expected]);
-      const body = expected === 'br' ? brotliDecompressSync(res.body) : expected === 'gzip' ? gunzipSync(res.body) : res.body;
+      const body =
+        expected === 'br'
+          ? brotliDecompressSync(res.body)
+          : expected === 'gzip'
+            ? gunzipSync(res.body)
+            : res.body;
       expect(body.toString(), header).toBe(CSS);
     }
   });
@@ -174,10 +181,16 @@ describe('assets: If-None-Match', () => {
   it('compares with the tag of the variant that would be sent', async () => {
     const client = await css(true);
     const gzip = { 'accept-encoding': 'gzip' };
-    expect((await client.get('/assets/site.css', { headers: { ...gzip, 'if-none-match': GZ } })).status).toBe(304);
-    expect((await client.get('/assets/site.css', { headers: { ...gzip, 'if-none-match': ID } })).status).toBe(200);
+    expect((await client.get('/assets/site.css', { headers: { ...gzip, 'if-none-match': GZ } })).status).toBe(
+      304,
+    );
+    expect((await client.get('/assets/site.css', { headers: { ...gzip, 'if-none-match': ID } })).status).toBe(
+      200,
+    );
     expect((await client.get('/assets/site.css', { headers: { 'if-none-match': GZ } })).status).toBe(200);
-    const br = await client.get('/assets/site.css', { headers: { 'accept-encoding': 'br', 'if-none-match': `${GZ}, ${BR}` } });
+    const br = await client.get('/assets/site.css', {
+      headers: { 'accept-encoding': 'br', 'if-none-match': `${GZ}, ${BR}` },
+    });
     expect(br.status).toBe(304);
     expect(br.headers.get('etag')).toBe(BR);
   });
@@ -187,7 +200,10 @@ describe('assets: If-None-Match', () => {
       directory: tree({ 'site.css': CSS }),
       cacheControl: 'no-cache',
     });
-    const raw = await rawGet(client.url, '/assets/site.css', ['Accept-Encoding: gzip', `If-None-Match: ${GZ}`]);
+    const raw = await rawGet(client.url, '/assets/site.css', [
+      'Accept-Encoding: gzip',
+      `If-None-Match: ${GZ}`,
+    ]);
     const res = parseRaw(raw);
     expect(res.status).toBe('HTTP/1.1 304 Not Modified');
     expect(res.headers).toEqual([`etag: ${GZ}`, 'cache-control: no-cache', 'vary: accept-encoding']);
@@ -199,7 +215,10 @@ describe('assets: If-None-Match', () => {
 
   it('304 of a file without compressed copies has no vary', async () => {
     const client = await serveAssets({ directory: tree({ 'a.png': Buffer.from([1, 2, 3]) }) });
-    const etag = `"${createHash('sha256').update(Buffer.from([1, 2, 3])).digest('hex').slice(0, 32)}"`;
+    const etag = `"${createHash('sha256')
+      .update(Buffer.from([1, 2, 3]))
+      .digest('hex')
+      .slice(0, 32)}"`;
     const res = await client.get('/assets/a.png', { headers: { 'if-none-match': etag } });
     expect(res.status).toBe(304);
     expect(headerPairs(res)).toEqual([['etag', etag]]);
@@ -211,13 +230,17 @@ describe('assets: If-None-Match', () => {
       await rawGet(client.url, '/assets/site.css', ['If-None-Match: "old"', `If-None-Match: W/${ID}`]),
     );
     expect(res.status).toBe('HTTP/1.1 304 Not Modified');
-    const none = parseRaw(await rawGet(client.url, '/assets/site.css', ['If-None-Match: "old"', 'If-None-Match: "older"']));
+    const none = parseRaw(
+      await rawGet(client.url, '/assets/site.css', ['If-None-Match: "old"', 'If-None-Match: "older"']),
+    );
     expect(none.status).toBe('HTTP/1.1 200 OK');
   });
 
   it('answers If-None-Match before a Range', async () => {
     const client = await css();
-    const res = await client.get('/assets/site.css', { headers: { 'if-none-match': ID, range: 'bytes=0-1' } });
+    const res = await client.get('/assets/site.css', {
+      headers: { 'if-none-match': ID, range: 'bytes=0-1' },
+    });
     expect(res.status).toBe(304);
   });
 });

@@ -13,7 +13,9 @@ describe('apps/demo/public', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-encoding')).toBe('gzip');
     const html = readFileSync(new URL('index.html', PUBLIC), 'utf8');
-    const refs = [...html.matchAll(/\b(?:href|src)="([^"]+)"/g)].map((m) => m[1]!).filter((r) => !r.startsWith('/'));
+    const refs = [...html.matchAll(/\b(?:href|src)="([^"]+)"/g)]
+      .map((m) => m[1]!)
+      .filter((r) => !r.startsWith('/'));
     expect(refs.sort()).toEqual(['app.js', 'logo.svg', 'logo.svg', 'style.css']);
     const types: Record<string, string> = {
       'app.js': 'text/javascript; charset=utf-8',

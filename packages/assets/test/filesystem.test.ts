@@ -17,9 +17,11 @@ describe('assets: what is read from the directory', () => {
     expect((await client.get('/assets/sub/alias.txt')).status).toBe(404);
     expect((await client.get('/assets/real.txt')).text).toBe('real');
     expect((await client.get('/assets/sub/also-real.txt')).text).toBe('also real');
-    expect(logger.lines.some((l) => l.includes('not served') && l.includes('secret.txt') && l.includes('sub/alias.txt'))).toBe(
-      true,
-    );
+    expect(
+      logger.lines.some(
+        (l) => l.includes('not served') && l.includes('secret.txt') && l.includes('sub/alias.txt'),
+      ),
+    ).toBe(true);
   });
 
   it('never follows a symlinked directory', async () => {
@@ -49,7 +51,11 @@ describe('assets: what is read from the directory', () => {
   });
 
   it('keeps serving every asset with identical headers after the directory is deleted', async () => {
-    const dir = tree({ 'a.css': 'a { color: red }\n'.repeat(50), 'img/b.png': Buffer.from([1, 2, 3]), 'c.txt': 'c' });
+    const dir = tree({
+      'a.css': 'a { color: red }\n'.repeat(50),
+      'img/b.png': Buffer.from([1, 2, 3]),
+      'c.txt': 'c',
+    });
     const client = await serveAssets({ directory: dir, cacheControl: 'max-age=60' });
     const paths = ['/assets/a.css', '/assets/img/b.png', '/assets/c.txt'];
     const variants = [{}, { 'accept-encoding': 'gzip' }];
@@ -89,7 +95,11 @@ describe('assets: what is read from the directory', () => {
       'img/a.png': 'a',
       'img/b.svg': '<svg/>',
     });
-    const client = await serveAssets({ directory: dir, include: ['*.css', 'js/*', 'img/?.svg'], exclude: ['*.map'] });
+    const client = await serveAssets({
+      directory: dir,
+      include: ['*.css', 'js/*', 'img/?.svg'],
+      exclude: ['*.map'],
+    });
     const status = async (p: string): Promise<number> => (await client.get(`/assets/${p}`)).status;
     expect(await status('css/site.css')).toBe(200);
     expect(await status('css/print/print.css')).toBe(200);
@@ -102,7 +112,11 @@ describe('assets: what is read from the directory', () => {
 
   it('globs are case-sensitive and treat regex characters literally', async () => {
     const dir = tree({ 'a+b.txt': '1', 'aab.txt': '2', 'A.TXT': '3', '(x).txt': '4', 'x.txt': '5' });
-    const client = await serveAssets({ directory: dir, include: ['a+b.txt', '*.txt', '(x).txt'], exclude: ['x.*'] });
+    const client = await serveAssets({
+      directory: dir,
+      include: ['a+b.txt', '*.txt', '(x).txt'],
+      exclude: ['x.*'],
+    });
     expect((await client.get('/assets/a+b.txt')).text).toBe('1');
     expect((await client.get('/assets/aab.txt')).text).toBe('2');
     expect((await client.get('/assets/A.TXT')).status).toBe(404);

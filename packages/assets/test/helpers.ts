@@ -111,6 +111,8 @@ export function parseRaw(raw: string): { status: string; headers: string[]; body
 
 /** A GET on a raw socket with the given extra header lines, verbatim. */
 export function rawGet(url: string, path: string, lines: string[] = [], method = 'GET'): Promise<string> {
-  const head = [`${method} ${path} HTTP/1.1`, 'Host: test', ...lines, 'Connection: close', '', ''].join('\r\n');
+  const head = [`${method} ${path} HTTP/1.1`, 'Host: test', ...lines, 'Connection: close', '', ''].join(
+    '\r\n',
+  );
   return rawExchange(url, head);
 }

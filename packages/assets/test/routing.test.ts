@@ -63,7 +63,9 @@ describe('assets: routes among the app’s routes', () => {
       ['x-seen', 'GET'],
       ['content-length', String(ok.body.length)],
     ]);
-    const not = await client.get('/assets/a.css', { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
+    const not = await client.get('/assets/a.css', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
     expect(not.status).toBe(304);
     expect(headerPairs(not)).toEqual([
       ['etag', etag],
@@ -99,8 +101,22 @@ describe('assets: routes among the app’s routes', () => {
         hidden: r.hidden,
       })),
     ).toEqual([
-      { method: 'GET', path: '/static/a.txt', kind: 'custom', owner: 'assets', operation: 'asset', hidden: true },
-      { method: 'GET', path: '/static/b/c.txt', kind: 'custom', owner: 'assets', operation: 'asset', hidden: true },
+      {
+        method: 'GET',
+        path: '/static/a.txt',
+        kind: 'custom',
+        owner: 'assets',
+        operation: 'asset',
+        hidden: true,
+      },
+      {
+        method: 'GET',
+        path: '/static/b/c.txt',
+        kind: 'custom',
+        owner: 'assets',
+        operation: 'asset',
+        hidden: true,
+      },
     ]);
   });
 
@@ -118,4 +134,3 @@ describe('assets: routes among the app’s routes', () => {
     expect((await client.get('/img/a.svg')).text).toBe('<svg/>');
   });
 });
-

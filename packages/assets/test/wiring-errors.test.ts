@@ -52,7 +52,9 @@ describe('assets: wiring errors', () => {
 
   it('a relative directory resolves against the working directory, and the message shows both', async () => {
     const error = await wiringFailure({ directory: './no-such-public' });
-    expect(error.message).toContain(`the directory ./no-such-public does not exist (looked for ${join(process.cwd(), 'no-such-public')})`);
+    expect(error.message).toContain(
+      `the directory ./no-such-public does not exist (looked for ${join(process.cwd(), 'no-such-public')})`,
+    );
   });
 
   it('a file given as the directory', async () => {
@@ -85,7 +87,9 @@ describe('assets: wiring errors', () => {
     const message = (await wiringFailure({ directory: dir })).message;
     expect(message).toContain('unsupported suffix: "clip.ts" (.ts)');
     expect(message).toContain('.ts and .mts are TypeScript source far more often than video/mp2t');
-    expect(message).toContain("or name the suffix in an include glob (e.g. include: ['*.ts']) to serve it as video/mp2t");
+    expect(message).toContain(
+      "or name the suffix in an include glob (e.g. include: ['*.ts']) to serve it as video/mp2t",
+    );
     // A glob that merely matches it is not an explicit listing.
     expect((await wiringFailure({ directory: dir, include: ['*'] })).message).toContain('"clip.ts" (.ts)');
     const client = await serveAssets({ directory: dir, include: ['*.html', '*.ts'] });
@@ -164,7 +168,9 @@ describe('assets: wiring errors', () => {
     );
     // The gzip copy itself over the cap.
     const message = (await wiringFailure({ directory: tree({ 'a.css': css }), maxTotalBytes: 2010 })).message;
-    expect(message).toMatch(/the gzip copy of "a\.css" is \d+ bytes, over the 10 bytes left of maxTotalBytes \(2010; 2000 bytes/);
+    expect(message).toMatch(
+      /the gzip copy of "a\.css" is \d+ bytes, over the 10 bytes left of maxTotalBytes \(2010; 2000 bytes/,
+    );
     expect(message).toContain('Fix: raise maxTotalBytes, or set gzip: false.');
     const client = await serveAssets({ directory: dir, maxTotalBytes: 2100, gzip: false });
     expect((await client.get('/assets/a.css')).text).toBe(css);
@@ -210,25 +216,49 @@ describe('assets: wiring errors', () => {
     const dir = tree({ 'a.txt': 'a' });
     const call = `assets({ directory: ${JSON.stringify(dir)} })`;
     const cases: [Record<string, unknown>, string][] = [
-      [{ cache_control: 'x' }, `${call}: unknown option "cache_control". Fix: use "cacheControl" (options are camelCase).`],
-      [{ max_total_bytes: 1 }, `${call}: unknown option "max_total_bytes". Fix: use "maxTotalBytes" (options are camelCase).`],
-      [{ dir: 'x' }, `${call}: unknown option "dir". Fix: use only directory, path, include, exclude, gzip, brotli, cacheControl, maxFiles, maxTotalBytes.`],
+      [
+        { cache_control: 'x' },
+        `${call}: unknown option "cache_control". Fix: use "cacheControl" (options are camelCase).`,
+      ],
+      [
+        { max_total_bytes: 1 },
+        `${call}: unknown option "max_total_bytes". Fix: use "maxTotalBytes" (options are camelCase).`,
+      ],
+      [
+        { dir: 'x' },
+        `${call}: unknown option "dir". Fix: use only directory, path, include, exclude, gzip, brotli, cacheControl, maxFiles, maxTotalBytes.`,
+      ],
       [{ path: 'assets' }, `${call}: path "assets" does not start with "/". Fix: e.g. path: '/assets'.`],
-      [{ path: '/assets/{id}' }, `${call}: path "/assets/{id}" has the segment "{id}", which is not a literal URL segment. Fix: use plain segments such as '/assets' or '/static/v2' (no '{slots}', '//', '.', '..', spaces or '?').`],
+      [
+        { path: '/assets/{id}' },
+        `${call}: path "/assets/{id}" has the segment "{id}", which is not a literal URL segment. Fix: use plain segments such as '/assets' or '/static/v2' (no '{slots}', '//', '.', '..', spaces or '?').`,
+      ],
       [{ path: '//x' }, 'has the segment ""'],
       [{ path: '/a/../b' }, 'has the segment ".."'],
       [{ path: '/a b' }, 'has the segment "a b"'],
-      [{ include: '*.css' }, `${call}: include must be an array of globs. Fix: e.g. include: ['*.css', 'img/*'].`],
-      [{ include: ['/css/*'] }, `${call}: include glob "/css/*" can never match: globs match the path relative to the directory. Fix: write it without the leading "/", e.g. 'css/*'.`],
+      [
+        { include: '*.css' },
+        `${call}: include must be an array of globs. Fix: e.g. include: ['*.css', 'img/*'].`,
+      ],
+      [
+        { include: ['/css/*'] },
+        `${call}: include glob "/css/*" can never match: globs match the path relative to the directory. Fix: write it without the leading "/", e.g. 'css/*'.`,
+      ],
       [{ exclude: ['./x'] }, 'exclude glob "./x" can never match'],
       [{ exclude: [''] }, 'exclude has "", which is not a glob'],
       [{ gzip: 'yes' }, `${call}: gzip must be true or false. Fix: e.g. gzip: true.`],
       [{ brotli: 1 }, 'brotli must be true or false'],
-      [{ cacheControl: 'max-age=1\r\nx-evil: 1' }, `${call}: cacheControl "max-age=1\\r\\nx-evil: 1" is not a header value. Fix: pass a non-empty value without control characters, e.g. 'public, max-age=3600', or leave it out.`],
+      [
+        { cacheControl: 'max-age=1\r\nx-evil: 1' },
+        `${call}: cacheControl "max-age=1\\r\\nx-evil: 1" is not a header value. Fix: pass a non-empty value without control characters, e.g. 'public, max-age=3600', or leave it out.`,
+      ],
       [{ cacheControl: ' ' }, 'cacheControl " " is not a header value'],
       [{ maxFiles: 0 }, `${call}: maxFiles must be a whole number ≥ 1 (got 0). Fix: e.g. maxFiles: 10000.`],
       [{ maxFiles: 1.5 }, 'maxFiles must be a whole number ≥ 1 (got 1.5)'],
-      [{ maxTotalBytes: -1 }, `${call}: maxTotalBytes must be a whole number ≥ 1 (got -1). Fix: e.g. maxTotalBytes: 10485760.`],
+      [
+        { maxTotalBytes: -1 },
+        `${call}: maxTotalBytes must be a whole number ≥ 1 (got -1). Fix: e.g. maxTotalBytes: 10485760.`,
+      ],
     ];
     for (const [extra, message] of cases) {
       let error: unknown;
@@ -247,4 +277,3 @@ describe('assets: wiring errors', () => {
     expect(() => assets({ directory: new URL('https://example.com/x') })).toThrow('is not a file: URL');
   });
 });
-

@@ -31,7 +31,9 @@ describe('negotiate', () => {
 
   it('accepts the qvalue grammar only', () => {
     for (const q of ['0', '0.', '0.5', '0.12', '0.123', '1', '1.', '1.0', '1.000'])
-      expect(negotiate(`gzip;q=${q}`, HAS_GZIP), q).toBe(q.startsWith('0') && Number(q) === 0 ? 'identity' : 'gzip');
+      expect(negotiate(`gzip;q=${q}`, HAS_GZIP), q).toBe(
+        q.startsWith('0') && Number(q) === 0 ? 'identity' : 'gzip',
+      );
     for (const q of ['0.1234', '1.001', '2', '-1', '.5', 'abc', '', '1e0', ' '])
       expect(negotiate(`gzip;q=${q}`, HAS_GZIP), q).toBe('identity');
   });

@@ -115,14 +115,22 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
   let label: string;
   if (directory instanceof URL) {
     if (directory.protocol !== 'file:')
-      throw wiringError(where, `directory ${directory.href} is not a file: URL`, "pass a path or new URL('./public', import.meta.url)");
+      throw wiringError(
+        where,
+        `directory ${directory.href} is not a file: URL`,
+        "pass a path or new URL('./public', import.meta.url)",
+      );
     absolute = fileURLToPath(directory);
     label = directory.href;
   } else if (typeof directory === 'string' && directory.length > 0) {
     absolute = isAbsolute(directory) ? directory : resolve(directory);
     label = directory;
   } else {
-    throw wiringError(where, '"directory" is required (a path or a file: URL)', "e.g. assets({ directory: './public' })");
+    throw wiringError(
+      where,
+      '"directory" is required (a path or a file: URL)',
+      "e.g. assets({ directory: './public' })",
+    );
   }
 
   const path = options.path ?? assetsDefaults.path;
@@ -190,7 +198,11 @@ function globList(
     throw wiringError(where, `${name} must be an array of globs`, `e.g. ${name}: ['*.css', 'img/*']`);
   for (const glob of value as unknown[]) {
     if (typeof glob !== 'string' || glob.length === 0)
-      throw wiringError(where, `${name} has ${JSON.stringify(glob)}, which is not a glob`, `use non-empty strings such as '*.css'`);
+      throw wiringError(
+        where,
+        `${name} has ${JSON.stringify(glob)}, which is not a glob`,
+        `use non-empty strings such as '*.css'`,
+      );
     if (glob.startsWith('/') || glob.startsWith('./'))
       throw wiringError(
         where,
@@ -203,13 +215,18 @@ function globList(
 
 function flag(value: boolean | undefined, name: string, fallback: boolean, where: string): boolean {
   if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw wiringError(where, `${name} must be true or false`, `e.g. ${name}: ${fallback}`);
+  if (typeof value !== 'boolean')
+    throw wiringError(where, `${name} must be true or false`, `e.g. ${name}: ${fallback}`);
   return value;
 }
 
 function count(value: number | undefined, name: string, fallback: number, where: string): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
-    throw wiringError(where, `${name} must be a whole number ≥ 1 (got ${String(value)})`, `e.g. ${name}: ${fallback}`);
+    throw wiringError(
+      where,
+      `${name} must be a whole number ≥ 1 (got ${String(value)})`,
+      `e.g. ${name}: ${fallback}`,
+    );
   return value;
 }

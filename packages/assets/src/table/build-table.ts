@@ -121,7 +121,12 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
         },
       });
       if (worthKeeping(copy, body) && (gzip === undefined || copy.length < gzip.length)) {
-        budget('the brotli copy of', copy.length, found.relative, 'raise maxTotalBytes, or set brotli: false');
+        budget(
+          'the brotli copy of',
+          copy.length,
+          found.relative,
+          'raise maxTotalBytes, or set brotli: false',
+        );
         br = exact(copy);
         used += copy.length;
       }
@@ -192,7 +197,9 @@ function mediaTypes(files: readonly Found[], options: ResolvedOptions, where: st
     `unsupported suffix: ${listed.join(', ')}${more} under ${options.directoryLabel}` +
       (ambiguous ? ` (.ts and .mts are TypeScript source far more often than video/mp2t)` : ''),
     `leave them out with exclude (e.g. exclude: ['${first.suffix === '' ? first.relative : `*${first.suffix}`}'])` +
-      (ambiguous ? `, or name the suffix in an include glob (e.g. include: ['*.ts']) to serve it as video/mp2t` : '') +
+      (ambiguous
+        ? `, or name the suffix in an include glob (e.g. include: ['*.ts']) to serve it as video/mp2t`
+        : '') +
       '; only suffixes with a known media type are served',
   );
 }

@@ -16,8 +16,7 @@ export interface MediaType {
  */
 export const AMBIGUOUS_SUFFIXES: ReadonlySet<string> = new Set(['.ts', '.mts']);
 
-const TEXT_LIKE =
-  /^(?:text\/|application\/(?:json|javascript|ecmascript|x-javascript|xml)$)|\+(?:json|xml)$/;
+const TEXT_LIKE = /^(?:text\/|application\/(?:json|javascript|ecmascript|x-javascript|xml)$)|\+(?:json|xml)$/;
 
 /**
  * The media type of a file from its suffix (`mime-types` is the table), or `undefined` when the

@@ -24,7 +24,9 @@ function encodeSegment(segment: string): string {
   let out = '';
   for (const c of segment) {
     if (KEEP.has(c)) out += c;
-    else for (const byte of Buffer.from(c, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else
+      for (const byte of Buffer.from(c, 'utf8'))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
