@@ -78,7 +78,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (fix) write(name);
     else {
       drifted += 1;
-      console.error(`packages/${name}/package.json: ${drift.join(', ')} differ (fix: node scripts/release/manifest.mjs --write)`);
+      console.error(
+        `packages/${name}/package.json: ${drift.join(', ')} differ (fix: node scripts/release/manifest.mjs --write)`,
+      );
     }
   }
   process.exit(drifted ? 1 : 0);
