@@ -1,7 +1,7 @@
 import type { Job, Queue, Worker } from 'bullmq';
 import * as v from 'valibot';
 import { toErrorReason } from '@api/core/extension';
-import { kCreateEngine } from '../symbols';
+import { defineBackend } from '../queue/backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from '../queue/engine';
 import { dispatch, Outcome, type Route } from '../queue/route';
 import type { TaskBackend, TaskContext } from '../queue/types';
@@ -309,5 +309,5 @@ class BullMQEngine implements Engine {
  * const tasks = new BackgroundTasks({ backend: bullmqBackend({ connection: { host: 'redis', port: 6379 } }) });
  */
 export function bullmqBackend(options: BullMQBackendOptions): TaskBackend {
-  return { kind: 'bullmq', [kCreateEngine]: (ctx) => new BullMQEngine(ctx, options) };
+  return defineBackend('bullmq', (ctx) => new BullMQEngine(ctx, options));
 }

@@ -2,7 +2,13 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BaseFactory, Struct, WiringError } from '@api/core';
 import { FactoryHarness } from '@api/testing';
-import { BackgroundTasks, TaskItemError, TasksClosedError, type BackgroundTasksOptions } from '../index';
+import {
+  BackgroundTasks,
+  inProcessBackend,
+  TaskItemError,
+  TasksClosedError,
+  type BackgroundTasksOptions,
+} from '../index';
 import { gate, MemoryLog, nextMacrotask, sleep, until } from '../../test/helpers';
 
 const WidgetEvent = Struct('WidgetEvent', {
@@ -318,6 +324,10 @@ describe('BackgroundTasks: backpressure', () => {
     expect(() => new BackgroundTasks({ drainTimeout: -1 })).toThrow(/drainTimeout -1/);
     expect(() => new BackgroundTasks({ drainTimeout: Infinity })).toThrow(WiringError);
     expect(() => new BackgroundTasks({ maxsize: Infinity, drainTimeout: null })).not.toThrow();
+    expect(() => new BackgroundTasks({ backend: { kind: 'homemade' } })).toThrow(
+      /backend option is not a backend of @api\/tasks/,
+    );
+    expect(new BackgroundTasks({ backend: inProcessBackend() }).backend).toBe('in-process');
   });
 });
 

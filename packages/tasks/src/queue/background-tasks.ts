@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { structInfo, WiringError, type Logger } from '@api/core/extension';
-import { kCreateEngine } from '../symbols';
+import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
 import { inProcessBackend } from './in-process';
@@ -92,7 +92,7 @@ export class BackgroundTasks implements AsyncDisposable {
       },
       closedError: (route) => this.#closedError(`${OWNER}.add(${route.label})`),
     };
-    this.#engine = backend[kCreateEngine](context);
+    this.#engine = createEngine(backend, context);
   }
 
   /** `in-process` or `bullmq`. */

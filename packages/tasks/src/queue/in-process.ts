@@ -1,4 +1,4 @@
-import { kCreateEngine } from '../symbols';
+import { defineBackend } from './backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from './engine';
 import { dispatch, Outcome, type Route } from './route';
 import { Ring } from './ring';
@@ -197,5 +197,5 @@ class InProcessEngine implements Engine {
  * const tasks = new BackgroundTasks({ backend: inProcessBackend() }); // same as the default
  */
 export function inProcessBackend(): TaskBackend {
-  return { kind: 'in-process', [kCreateEngine]: (ctx) => new InProcessEngine(ctx) };
+  return defineBackend('in-process', (ctx) => new InProcessEngine(ctx));
 }

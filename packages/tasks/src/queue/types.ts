@@ -1,7 +1,5 @@
 import type * as v from 'valibot';
 import type { Logger } from '@api/core/extension';
-import type { kCreateEngine } from '../symbols';
-import type { Engine, EngineContext } from './engine';
 
 /** A schema a task item is validated against: any synchronous valibot schema (usually a `Struct`). */
 export type TaskSchema = v.GenericSchema;
@@ -45,8 +43,6 @@ export interface TaskStats {
 export interface TaskBackend {
   /** `in-process` or `bullmq`. */
   readonly kind: string;
-  /** @internal Builds the engine for one queue. */
-  readonly [kCreateEngine]: (context: EngineContext) => Engine;
 }
 
 /** Options of `new BackgroundTasks(options)` and `backgroundTasks(options)`. */
