@@ -1,15 +1,15 @@
 import type * as v from 'valibot';
+import { AuthenticationRequiredError, type Operation } from '@api/core';
 import {
-  AuthenticationRequiredError,
   mountOption,
+  structInfo,
   WiringError,
   type Exchange,
   type MountContext,
   type MountOptionValue,
   type ObjectSchemaLike,
-  type Operation,
   type RouteContribution,
-} from '@api/core';
+} from '@api/core/extension';
 import { SecurityScheme } from './security-scheme';
 
 /** The user schema an authenticator declares: `User` gates, `v.nullable(User)` accepts anonymous callers. */
@@ -62,8 +62,8 @@ function core(schema: UserSchema): unknown {
   return s;
 }
 function schemaName(schema: UserSchema): string {
-  const s = core(schema) as { [k: symbol]: { name?: string } | undefined; type: string };
-  const name = s[Symbol.for('@api/core.struct')]?.name ?? s.type;
+  const s = core(schema) as { type: string };
+  const name = structInfo(s)?.name ?? s.type;
   return isNullable(schema) ? `v.nullable(${name})` : name;
 }
 

@@ -2,7 +2,14 @@
 
 // App, factory and lifecycle
 export { BaseApp, consoleLogger, type AppOptions, type MountOptions } from './app/base-app';
-export { BaseFactory, ExitStack, ExitStacks, type Closeable, type FactoryClass } from './app/lifecycle';
+export {
+  BaseFactory,
+  ExitStack,
+  ExitStacks,
+  type Closeable,
+  type FactoryClass,
+} from './lifecycle/exit-stack';
+export type { ShutdownOptions } from './lifecycle/shutdown';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
 export {
   defineExceptionHandler,
@@ -13,6 +20,7 @@ export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
+export type { Logger, RouteCatalogue, RouteInfo } from './extension/types';
 export {
   Endpoint,
   Resource,
@@ -31,6 +39,8 @@ export {
   type ResourceClass,
   type ResourceOperations,
   type Returns,
+  type CoreOperationSpec,
+  type ExtensionSources,
   type RouteClassOptions,
   type SourceName,
 } from './routes/route-class';
@@ -101,7 +111,7 @@ export {
   type ProblemView,
   type StructHTTPErrorClass,
   type StructHTTPErrorOptions,
-} from './errors/http-error';
+} from './errors';
 export type { ErrorReasonValue, ReasonIssue } from './schema/issues';
 
 // Middleware
@@ -112,36 +122,4 @@ export {
   type ResponseHeadersHook,
 } from './middleware/middleware';
 
-// The wiring extension point (for plugin authors; every built-in package uses only this)
-export {
-  defineExtension,
-  mountOption,
-  type AppIntercept,
-  type BeforeStep,
-  type CustomRoute,
-  type Exchange,
-  type Extension,
-  type HeaderList,
-  type Logger,
-  type MountContext,
-  type MountOptionValue,
-  type RouteCatalogue,
-  type RouteContribution,
-  type RouteContributor,
-  type RouteInfo,
-  type SourceResolver,
-  type UpgradeRoute,
-  type Wiring,
-} from './extension/types';
-export {
-  defineResponseKind,
-  responseInfo,
-  type CustomResponseCompiler,
-  type CustomWriter,
-  type ResponseCompileContext,
-  type ResponseKindInfo,
-  type ResponseSink,
-} from './responses/response';
-export { compileSerializer, type Serializer } from './schema/serializer';
-export { toErrorReason } from './schema/issues';
-export { parseTemplate } from './routing/router';
+// The wiring extension point (for plugin authors) lives on `@api/core/extension`.

@@ -1,17 +1,8 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import {
-  AuthenticationRequiredError,
-  BaseApp,
-  defineExtension,
-  Endpoint,
-  mountOption,
-  Resource,
-  Struct,
-  type MountOptionValue,
-  type RouteCatalogue,
-} from '../src/index';
+import { AuthenticationRequiredError, BaseApp, Endpoint, Resource, Struct } from '../src/index';
+import { defineExtension, mountOption, type MountOptionValue, type RouteCatalogue } from '../src/extension/index';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
 const clients: TestClient[] = [];

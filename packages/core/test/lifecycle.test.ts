@@ -47,7 +47,7 @@ class App extends BaseApp.withFactory(Factory) {
 }
 
 describe('BaseApp lifecycle', () => {
-  it('runs wire() once and tears down in reverse order, async stack first', async () => {
+  it('runs wire() once and tears down in exact reverse order of opening, sync and async interleaved', async () => {
     const app = new App({ logger: memoryLogger() });
     const client = new TestClient(app);
     await client.start();
@@ -61,8 +61,8 @@ describe('BaseApp lifecycle', () => {
       'open app-sync',
       'open app-async',
       'close app-async',
-      'close queue',
       'close app-sync',
+      'close queue',
       'close db',
     ]);
   });

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
+import { defineExtension } from '../src/extension/index';
 import {
   BaseApp,
-  defineExtension,
   Endpoint,
   Resource,
   Struct,

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, defineExtension, Endpoint, Resource, Struct, WiringError } from '@api/core';
+import { BaseApp, Endpoint, Resource, Struct, WiringError } from '@api/core';
+import { defineExtension } from '@api/core/extension';
 import { CORS, cors } from './index';
 
 const Ok = Struct('Ok', { ok: v.boolean() });

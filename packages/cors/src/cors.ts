@@ -8,7 +8,7 @@ import {
   type MountOptionValue,
   type RouteContribution,
   type RouteInfo,
-} from '@api/core';
+} from '@api/core/extension';
 
 /** The fields of a CORS policy (defaults in brackets). */
 export interface CORSOptions {

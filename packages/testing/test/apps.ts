@@ -1,15 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import * as v from 'valibot';
-import {
-  BaseApp,
-  defineExtension,
-  Endpoint,
-  NoContent,
-  SetCookie,
-  Struct,
-  WiringError,
-  type Exchange,
-} from '@api/core';
+import { BaseApp, Endpoint, NoContent, SetCookie, Struct, WiringError } from '@api/core';
+import { defineExtension, type Exchange } from '@api/core/extension';
 
 /** A logger that records instead of printing. */
 export function quietLogger(): {

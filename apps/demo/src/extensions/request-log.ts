@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import {
-  defineExtension,
-  defineMiddleware,
-  Struct,
-  type Extension,
-  type Logger,
-  type Request,
-} from '@api/core';
+import { defineMiddleware, Struct, type Logger, type Request } from '@api/core';
+import { defineExtension, type Extension } from '@api/core/extension';
 
 const RequestIdHeaders = Struct('RequestIdHeaders', { x_request_id: v.optional(v.string()) });
 const VALID_ID = /^[\w.-]{1,128}$/;

@@ -1,4 +1,4 @@
-import type { BaseHTTPError } from '../errors/http-error';
+import type { BaseHTTPError } from '../errors';
 import type { ExceptionResponse, ResponseSpec } from '../responses/response';
 import type { ErrorClass } from '../meta/meta';
 

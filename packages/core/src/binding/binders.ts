@@ -7,7 +7,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
-} from '../errors/http-error';
+} from '../errors';
 import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
 import { parseQuery } from '../http';

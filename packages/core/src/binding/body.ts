@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MalformedRequestError, PayloadTooLargeError } from '../errors/http-error';
+import { MalformedRequestError, PayloadTooLargeError } from '../errors';
 
 function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RawHeadersView } from './raw-headers';
-import type { ObjectSchemaLike } from '../routes/route-class';
+import type { ObjectSchemaLike } from '../schema/object-schema';
 
 const kFormPart = Symbol.for('@api/core.formPart');
 

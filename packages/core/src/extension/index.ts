@@ -16,6 +16,8 @@ export {
   type RouteContribution,
   type RouteContributor,
   type RouteInfo,
+  type RouteKind,
+  type SourceProvider,
   type SourceResolver,
   type UpgradeRoute,
   type Wiring,
@@ -28,9 +30,15 @@ export {
   type ResponseCompileContext,
   type ResponseKindInfo,
   type ResponseSink,
+  type ResponseSpec,
 } from '../responses/response';
 export { compileSerializer, type Serializer } from '../schema/serializer';
 export { toErrorReason } from '../schema/issues';
 export { parseTemplate } from '../routing/router';
 export { structInfo, type StructInfo } from '../schema/struct';
+export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from '../routes/route-class';
+export type { MountOptions } from '../app/base-app';
+export type { Middleware } from '../middleware/middleware';
+export type { Limits } from '../app/limits';
+export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
 export { WiringError } from '../errors/wiring-error';

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
-import type { Closeable } from '../app/lifecycle';
+import type { Closeable } from '../lifecycle/exit-stack';
+import type { ErrorBodyAdapter } from '../errors/adapter';
 import type { RouteMeta } from '../meta/meta';
 import type { ResponseKindInfo } from '../responses/response';
 import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
 import type { Limits } from '../app/limits';
-import type { ObjectSchemaLike } from '../routes/route-class';
+import type { ObjectSchemaLike } from '../schema/object-schema';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
 export type HeaderList = string[];
@@ -43,6 +45,16 @@ export interface Exchange {
   sendHead(status: number, headers: HeaderList): boolean;
   /** Renders an error through the app's exception funnel (handlers, adapter, 500). */
   fail(error: unknown): void;
+  /** The app's logger. */
+  readonly log: Logger;
+  /** Present when the request arrived through the server's `upgrade` event (e.g. a WebSocket handshake). */
+  readonly upgrade: { readonly head: Buffer } | undefined;
+  /**
+   * Takes the connection over (upgrade routes): core stops managing the response, records status
+   * 101 for `observe`, and tracks the socket until it closes (shutdown waits for it up to the cap,
+   * then destroys it). Throws when the request is not an upgrade or the response has started.
+   */
+  takeOver(): { readonly socket: Duplex; readonly head: Buffer };
 }
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
@@ -50,15 +62,15 @@ export interface RouteInfo {
   readonly method: string;
   /** The path template, e.g. `/widgets/{widget_id}`. */
   readonly path: string;
-  /** `operation` for Resource/Endpoint operations, `custom` for extension routes. */
-  readonly kind: 'operation' | 'custom';
+  /** `operation` (Resource/Endpoint), `custom` (an extension answers), `upgrade` (e.g. a WebSocket handshake). */
+  readonly kind: RouteKind;
   /** The owning class name (route class or extension name). */
   readonly owner: string;
   /** The route class itself, for operations. */
   readonly ownerClass: (abstract new (...args: never[]) => object) | undefined;
   /** `readOne`, `get`, …; for custom routes the extension's own label. */
   readonly operation: string;
-  /** The operation's declaration (sources, returns, meta), for operations. */
+  /** The declaration (binding sources, returns, meta): operations, and extension routes that declare sources. */
   readonly spec: OperationSpec | undefined;
   /** Class-level metadata. */
   readonly classMeta: RouteMeta | undefined;
@@ -75,11 +87,16 @@ export interface RouteInfo {
   readonly facts: ReadonlyMap<string, unknown>;
 }
 
+/** Kinds of route in the catalogue. */
+export type RouteKind = 'operation' | 'custom' | 'upgrade';
+
 /** The finished route catalogue. */
 export interface RouteCatalogue {
   readonly routes: readonly RouteInfo[];
   /** The catalogue entry of a mounted operation of a class, if any. */
   find(owner: abstract new (...args: never[]) => object, operation: string): RouteInfo | undefined;
+  /** The app's error adapter (`includeErrorAdapter`), if one is registered. */
+  readonly errorAdapter: ErrorBodyAdapter | undefined;
 }
 
 /** A value produced for a binding source (e.g. `user`) before core binds its own sources. */
@@ -125,38 +142,63 @@ export interface MountOptionValue {
 }
 
 /** The symbol a mount option value implements. */
-export const mountOption: unique symbol = Symbol.for('@api/core.mountOption') as never;
+export const mountOption: unique symbol = Symbol('@api/core.mountOption') as never;
 
 /** A contributor called for every route once wiring is finished (including extension routes). */
 export type RouteContributor = (route: RouteInfo) => RouteContribution | undefined;
 
-/** A route added by an extension: an exact method and path, answered by its own handler. */
-export interface CustomRoute {
-  readonly method: string;
+/** What an extension route declares beside its handler (catalogue facts, binding, mount options). */
+interface ExtensionRouteBase {
   readonly path: string;
-  /** Who added it (shown in wiring errors): usually the extension name. */
+  /** Who added it (shown in wiring errors): a class or extension name. */
   readonly owner: string;
-  /** A label for the catalogue, e.g. `openapi` or `asset`. */
-  readonly operation: string;
-  /** Exclude from generated documents. */
+  /** The owning class, when the route comes from one (e.g. a `WebSocketEndpoint`). */
+  readonly ownerClass?: abstract new (...args: never[]) => object;
+  /** Exclude from generated documents (assets, the docs page). */
   readonly hidden?: boolean;
-  /** Declared responses (for documents); optional. */
-  readonly responses?: readonly ResponseKindInfo[];
   readonly classMeta?: RouteMeta;
-  /** Answers the request; use `ex.send` so the route's tail is applied. */
-  handle(ex: Exchange): void | Promise<void>;
+  /**
+   * Binding sources the handler receives in `input`: `path`, `params`, `headers`, `cookies`,
+   * `rawHeaders`, `user`, or an extension source; bound exactly as for operations.
+   */
+  readonly spec?: OperationSpec;
+  /** Mount options (`auth`, `cors`, `middleware`, …), compiled as for `includeResource`. */
+  readonly mountOptions?: Readonly<Record<string, unknown>>;
 }
 
-/** An HTTP upgrade route (WebSockets): answered on the server's `upgrade` event. */
-export interface UpgradeRoute {
-  readonly path: string;
-  readonly owner: string;
-  handle(
-    req: IncomingMessage,
-    socket: import('node:stream').Duplex,
-    head: Buffer,
-    params: readonly string[],
-  ): void | Promise<void>;
+/** A route added by an extension: an exact method and path, answered by its own handler. */
+export interface CustomRoute extends ExtensionRouteBase {
+  readonly method: string;
+  /** A label for the catalogue, e.g. `document` or `asset`. */
+  readonly operation: string;
+  /** Declared responses (for documents); optional. */
+  readonly responses?: readonly ResponseKindInfo[];
+  /** Answers the request; use `ex.send` so the route's tail is applied. */
+  handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
+}
+
+/**
+ * An upgrade route (WebSockets): a GET route of kind `upgrade`. Upgrade requests reach it through
+ * the server's `upgrade` event with a real response object on the socket (so a denial is an
+ * ordinary HTTP answer); plain GETs reach it too, with `ex.upgrade` undefined.
+ */
+export interface UpgradeRoute extends ExtensionRouteBase {
+  /** A label for the catalogue (default `handle`). */
+  readonly operation?: string;
+  /** Accept with `ex.takeOver()`, or throw an HTTP error to deny. */
+  handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
+}
+
+/** A binding source an extension provides to every route that declares its name. */
+export interface SourceProvider {
+  /** The spec key (`tasks`, `requestId`, …); types come from `ExtensionSources`. */
+  readonly name: string;
+  /** Compiles the resolver for one route at wiring (throw via `wiring.fail` to reject a declaration). */
+  compile(ctx: {
+    readonly route: RouteInfo;
+    readonly declared: unknown;
+    readonly where: string;
+  }): SourceResolver;
 }
 
 /** An app-wide intercept: runs before routing; returning a response answers the request. */
@@ -173,9 +215,9 @@ export interface Wiring {
   readonly limits: Limits;
   /** Logs through the app's logger. */
   readonly log: Logger;
-  /** Opens a sync resource on the app's sync exit stack. */
+  /** Opens a sync resource on the app's exit stack (torn down in exact reverse order of opening). */
   enter<T extends Closeable>(resource: T): T;
-  /** Opens an async resource on the app's async exit stack. */
+  /** Opens an async resource on the app's exit stack. */
   aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T>;
   /** Adds an exact route. */
   addRoute(route: CustomRoute): void;
@@ -185,10 +227,20 @@ export interface Wiring {
   addContributor(contributor: RouteContributor): void;
   /** Adds an app-wide intercept that runs before routing. */
   addIntercept(intercept: AppIntercept): void;
+  /** Adds a binding source (beside core's path, params, headers, … and mount-provided `user`). */
+  addSource(source: SourceProvider): void;
   /** Runs after `wire()` finished and every route is compiled: read the catalogue. */
   onWired(callback: (catalogue: RouteCatalogue) => void | Promise<void>): void;
-  /** Runs when the server starts shutting down, before the exit stacks unwind. */
-  onShutdown(callback: () => void | Promise<void>): void;
+  /**
+   * Shutdown phase "before-close": the server stopped accepting; end open streams, close
+   * WebSockets (1001). In-flight requests and upgraded sockets are awaited after this phase.
+   */
+  onBeforeClose(callback: () => void | Promise<void>): void;
+  /**
+   * Shutdown phase "drain": in-flight requests and upgraded sockets are done (or the shutdown cap
+   * cut them); nothing the exit stack holds is closed yet. Task queues drain here.
+   */
+  onDrain(callback: () => void | Promise<void>): void;
   /** Fails wiring with a `WiringError` naming where, what and the fix. */
   fail(where: string, problem: string, fix: string): never;
   /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */

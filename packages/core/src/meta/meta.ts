@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { BaseHTTPError } from '../errors/http-error';
+import type { BaseHTTPError } from '../errors';
 
 /**
  * A tag with a description; renders its OpenAPI document entry.

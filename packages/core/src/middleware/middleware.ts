@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ObjectSchemaLike } from '../routes/route-class';
+import type { ObjectSchemaLike } from '../schema/object-schema';
 
 /** The read-only request view a hook receives (`Request[H]`). */
 export interface Request<THeaders = Record<string, never>> {

@@ -78,19 +78,32 @@ export interface ResponseCompileContext {
   readonly defaultStatus: number;
   readonly fail: (problem: string, fix: string) => never;
 }
-/** Writes one returned value: `start(status, headers)` sends the head; then write the body. */
-export type CustomWriter = (value: unknown, out: ResponseSink) => void | Promise<void>;
-/** The response surface an extension writer uses: headers are merged with the route's tail. */
+/**
+ * Writes one returned value of an extension kind (a stream): build the head with `sink.head(...)`,
+ * send it with `sink.start(...)`, then write the body to `sink.res`. Throwing (or rejecting)
+ * before `start` renders the error through the app's funnel; after it, core can only log and cut.
+ */
+export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promise<void>;
+/** The response surface an extension writer uses: the route's tail and `observe` come with it. */
 export interface ResponseSink {
   readonly method: string;
   readonly res: import('node:http').ServerResponse;
   readonly req: import('node:http').IncomingMessage;
-  /** Builds the full header list: typed + cookies + raw + location/link + the route's tail. */
+  /** The request's exchange (route, state, params, `fail`). */
+  readonly exchange: import('../extension/types').Exchange;
+  readonly log: import('../extension/types').Logger;
+  /** Builds the header list: content type, typed headers, cookies, raw headers, Location/Link. */
   head(
     status: number,
     contentType: string | undefined,
     fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined },
   ): string[];
+  /**
+   * Sends the status line and `headers` plus the route's tail (CORS, middleware headers), no
+   * content-length, and records the status `observe` sees. Returns false for HEAD: the response
+   * is then complete; do not iterate the source.
+   */
+  start(status: number, headers: string[]): boolean;
 }
 
 function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {

@@ -152,11 +152,14 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
         method: ex.method,
         req: ex.req,
         res: ex.res,
-        head: (status, contentType, fields) => {
+        exchange: ex,
+        log: ex.log,
+        head: (_status, contentType, fields) => {
           const out: HeaderList = contentType === undefined ? [] : ['content-type', contentType];
           pushFields(fields, typed, ctx.resolver, ex, out);
           return out;
         },
+        start: (status, headers) => ex.sendHead(status, headers),
       };
       return custom(value, sink);
     };

@@ -5,15 +5,34 @@ import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
 import { kOperation, kRouteClass } from '../symbols';
 
-/** An object schema as accepted by the `path`, `params`, `headers`, `cookies` and `form` sources. */
-export type ObjectSchemaLike = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+import type { ObjectSchemaLike } from '../schema/object-schema';
+export type { ObjectSchemaLike } from '../schema/object-schema';
 
 /** What a handler may return, as declared in `returns:` (one entry or a union list). */
 export type ReturnsEntry = ResponseSpec<unknown> | v.GenericSchema;
 export type Returns = ReturnsEntry | readonly ReturnsEntry[];
 
+/**
+ * Binding sources added by extensions, keyed by spec name. A package augments it:
+ *
+ * @example
+ * declare module '@api/core' {
+ *   interface ExtensionSources { tasks: { declare: true; value: TaskQueue } }
+ * }
+ * // then: this.operation({ tasks: true }, ({ tasks }) => …) with `tasks: TaskQueue`
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ExtensionSources {}
+
+type ExtensionSpec = {
+  readonly [K in keyof ExtensionSources]?: ExtensionSources[K] extends { declare: infer D } ? D : never;
+};
+
 /** The declaration of one operation: its binding sources, its responses and its metadata. */
-export interface OperationSpec {
+export type OperationSpec = CoreOperationSpec & ExtensionSpec;
+
+/** Core's binding sources, responses and metadata of one operation. */
+export interface CoreOperationSpec {
   /** Path slots (404 when a value fails conversion). */
   readonly path?: ObjectSchemaLike;
   /** The query string (400 when invalid). */
@@ -49,21 +68,25 @@ export type SourceName =
   | 'form'
   | 'user';
 
-type SourceValue<K, S> = K extends 'content'
-  ? Buffer
-  : K extends 'rawHeaders'
-    ? RawHeadersView
-    : K extends 'form'
-      ? S extends ObjectSchemaLike
-        ? FormInput<S>
-        : never
-      : S extends v.GenericSchema
-        ? v.InferOutput<S>
-        : never;
+type SourceValue<K, S> = K extends keyof ExtensionSources
+  ? ExtensionSources[K] extends { value: infer V }
+    ? V
+    : never
+  : K extends 'content'
+    ? Buffer
+    : K extends 'rawHeaders'
+      ? RawHeadersView
+      : K extends 'form'
+        ? S extends ObjectSchemaLike
+          ? FormInput<S>
+          : never
+        : S extends v.GenericSchema
+          ? v.InferOutput<S>
+          : never;
 
 /** The single argument a handler receives: one key per declared binding source. */
 export type HandlerInput<S extends OperationSpec> = {
-  readonly [K in keyof S as K extends SourceName ? K : never]: SourceValue<K, S[K]>;
+  readonly [K in keyof S as K extends SourceName | keyof ExtensionSources ? K : never]: SourceValue<K, S[K]>;
 };
 
 type ReturnOf1<R> =

@@ -6,7 +6,7 @@ import {
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   type HTTPError,
-} from '../errors/http-error';
+} from '../errors';
 
 /** Options of `serve()`. */
 export interface ServeOptions {
@@ -101,15 +101,18 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       log(`${app.constructor.name} shutting down: no new connections, finishing in-flight requests`);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const deadline = new Promise<'timeout'>((resolve) =>
-        setTimeout(() => resolve('timeout'), limits.shutdownTimeoutMs).unref(),
-      );
-      const outcome = await Promise.race([app.drain().then(() => 'idle' as const), deadline]);
-      if (outcome === 'timeout')
-        log(`${app.constructor.name}: shutdown deadline reached; closing remaining connections`);
-      server.closeAllConnections();
-      await stopped;
-      await app.close();
+      try {
+        // before-close → in-flight requests and upgraded sockets (capped) → drain → exit stack
+        await app.close({
+          onDeadline: () => {
+            log(`${app.constructor.name}: shutdown deadline reached; closing remaining connections`);
+            server.closeAllConnections();
+          },
+        });
+      } finally {
+        server.closeAllConnections();
+        await stopped;
+      }
       log(`${app.constructor.name} stopped`);
     })());
 

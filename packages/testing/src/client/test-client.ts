@@ -1,14 +1,6 @@
-import {
-  Agent,
-  createServer,
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type Server,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { buffer } from 'node:stream/consumers';
-import type { BaseApp } from '@api/core';
+import { serve, type BaseApp, type RunningServer } from '@api/core';
 import { isExpiredCookie, parseSetCookie } from '../cookies/parse-set-cookie';
 import { buildMultipart, headerPairs, type HeaderInit } from '../multipart/build-multipart';
 import {
@@ -20,11 +12,8 @@ import {
 import { StreamSession } from './stream-session';
 import { pairRawHeaders, TestResponse } from './test-response';
 
-/** What the client drives: the public lifecycle of a `BaseApp` (structural, so any app version fits). */
-export type TestableApp = Pick<
-  BaseApp<unknown>,
-  'start' | 'listener' | 'upgradeListener' | 'hasUpgradeRoutes' | 'drain' | 'close' | 'limits'
->;
+/** What the client drives: any app (it is served with core's own `serve()`). */
+export type TestableApp = BaseApp<unknown>;
 
 /** Options of `TestClient`. */
 export interface TestClientOptions<TJar extends boolean = boolean> {
@@ -68,7 +57,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
   readonly cookieJar: CookieJarOf<TJar>;
   readonly #agent = new Agent({ keepAlive: true });
   readonly #sessions = new Set<StreamSession>();
-  #server: Server | undefined;
+  #server: RunningServer | undefined;
   #port = 0;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
@@ -117,36 +106,18 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
   }
 
   async #start(): Promise<void> {
-    const app = this.app;
-    await app.start();
-    const limits = app.limits;
-    const server = createServer(
-      {
-        headersTimeout: limits.headersTimeoutMs,
-        requestTimeout: limits.requestTimeoutMs,
-        keepAliveTimeout: 5_000,
-      },
-      app.listener,
-    );
-    // One over the limit, as serve() does, so the app sees the overflow and answers 431 itself.
-    server.maxHeadersCount = limits.maxHeaders + 1;
-    if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    // The same server, limits and shutdown phases as production: core's serve() on a free port.
+    const running = await serve(this.app, { port: 0, host: '127.0.0.1', signals: false, quiet: true });
     // A forgotten close() must not keep the test process alive.
-    server.unref();
-    this.#port = (server.address() as AddressInfo).port;
-    this.#server = server;
+    running.server.unref();
+    this.#port = running.port;
+    this.#server = running;
   }
 
   /**
-   * Shuts down: closes open stream sessions, drains in-flight requests (bounded by the app's
-   * `shutdownTimeoutMs`), stops the server and runs the app's teardown. Idempotent; a client
+   * Shuts down: closes open stream sessions, then the server exactly as `serve()` does on
+   * SIGTERM (stop accepting, before-close hooks, in-flight requests bounded by the app's
+   * `shutdownTimeoutMs`, drain hooks, the app's teardown). Idempotent; a client
    * that never started only waits for nothing.
    */
   close(): Promise<void> {
@@ -163,22 +134,9 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
       return;
     }
     await Promise.all([...this.#sessions].map((s) => s.close()));
-    const server = this.#server;
-    if (server) {
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      this.#agent.destroy();
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, this.app.limits.shutdownTimeoutMs);
-        timer.unref();
-      });
-      await Promise.race([this.app.drain(), deadline]);
-      clearTimeout(timer);
-      server.closeAllConnections();
-      await stopped;
-    }
-    await this.app.close();
+    this.#agent.destroy();
+    // Stop accepting → before-close → in-flight (capped) → drain → the app's exit stack.
+    await this.#server?.close();
   }
 
   /** Same as `close()`, for `await using`. */

@@ -48,21 +48,26 @@ export class ExitStack {
   }
 }
 
-/** The app's pair of exit stacks: async resources unwind first, then sync, each in reverse. */
+/**
+ * The app's exit stack, with a sync and an async face: `sync.push` and `async.push` register on one
+ * stack, so teardown runs in exact reverse order of opening, sync and async interleaved.
+ */
 export class ExitStacks {
-  readonly sync = new ExitStack();
-  readonly async = new ExitStack();
+  readonly #stack = new ExitStack();
 
-  async unwind(): Promise<void> {
-    let failure: { error: unknown } | undefined;
-    for (const stack of [this.async, this.sync]) {
-      try {
-        await stack.unwind();
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-    if (failure) throw failure.error;
+  /** Registers resources closed synchronously (the same stack as `async`). */
+  get sync(): ExitStack {
+    return this.#stack;
+  }
+
+  /** Registers resources closed asynchronously (the same stack as `sync`). */
+  get async(): ExitStack {
+    return this.#stack;
+  }
+
+  /** Unwinds every resource in reverse order of opening; the first failure is rethrown after all ran. */
+  unwind(): Promise<void> {
+    return this.#stack.unwind();
   }
 }
 
@@ -83,19 +88,19 @@ export abstract class BaseFactory {
     this.#stacks = stacks;
   }
 
-  /** Opens a sync-closed resource on the owner's sync stack. */
+  /** Opens a sync-closed resource on the owner's exit stack. */
   protected enter<T extends Closeable>(resource: T): T {
     return this.#stacks.sync.push(resource, `${this.constructor.name}.enter`);
   }
 
-  /** Opens an async resource (awaiting it first) on the owner's async stack. */
+  /** Opens an async resource (awaiting it first) on the owner's exit stack. */
   protected async aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T> {
     return this.#stacks.async.push(await resource, `${this.constructor.name}.aenter`);
   }
 
   /**
    * Builds the factory on a fresh pair of stacks. Use with `await using`, or pass a callback:
-   * the stacks unwind when it settles (async first, each in reverse), even when it throws.
+   * the stack unwinds when it settles (in exact reverse order of opening), even when it throws.
    */
   static async open<F extends BaseFactory>(this: new (stacks: ExitStacks) => F): Promise<F & AsyncDisposable>;
   static async open<F extends BaseFactory, R>(

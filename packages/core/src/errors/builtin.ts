@@ -1,0 +1,99 @@
+import * as v from 'valibot';
+import { Struct } from '../schema/struct';
+import { DataclassHTTPError } from './dataclass-http-error';
+import { HTTPError } from './http-error';
+
+/** The params of the 400 and 422 errors. */
+export const ErrorReason = Struct('ErrorReason', {
+  reason: v.string(),
+  issues: v.array(Struct('ErrorReasonIssue', { path: v.string(), message: v.string() })),
+});
+
+/** 400: the request cannot be parsed or bound. */
+export class MalformedRequestError extends DataclassHTTPError.define(ErrorReason, {
+  type: 'malformed-request',
+  title: 'Malformed request',
+  status: 400,
+  detailTemplate: '{reason}',
+}) {}
+/** 401: credentials absent or invalid. */
+export class AuthenticationRequiredError extends HTTPError.define({
+  type: 'authentication-required',
+  title: 'Authentication required',
+  status: 401,
+}) {}
+/** 403: authenticated but not allowed. */
+export class ForbiddenError extends HTTPError.define({
+  type: 'forbidden',
+  title: 'The caller is authenticated but not allowed to perform this operation',
+  status: 403,
+}) {}
+/** 404: no route or resource matches; also an unconvertible path value. */
+export class NotFoundError extends HTTPError.define({ type: 'not-found', title: 'Not found', status: 404 }) {}
+/** 405: the path exists but not with this method. */
+export class MethodNotAllowedError extends HTTPError.define({
+  type: 'method-not-allowed',
+  title: 'Method not allowed',
+  status: 405,
+}) {}
+/** 409: conflicts with the current resource state. */
+export class ConflictError extends HTTPError.define({
+  type: 'conflict',
+  title: 'The request conflicts with the current state of the resource',
+  status: 409,
+}) {}
+/** 410: the resource existed but has been permanently removed. */
+export class GoneError extends HTTPError.define({
+  type: 'gone',
+  title: 'The resource existed but has been permanently removed',
+  status: 410,
+}) {}
+/** 413: the body is over the configured limit. */
+export class PayloadTooLargeError extends HTTPError.define({
+  type: 'payload-too-large',
+  title: 'Payload too large',
+  status: 413,
+}) {}
+/** 415: the body lacks the required media type. */
+export class UnsupportedMediaTypeError extends HTTPError.define({
+  type: 'unsupported-media-type',
+  title: 'Unsupported media type',
+  status: 415,
+}) {}
+/** 422: well-formed request that violates its typed contract. */
+export class ValidationFailedError extends DataclassHTTPError.define(ErrorReason, {
+  type: 'validation-failed',
+  title: 'Validation failed',
+  status: 422,
+  detailTemplate: '{reason}',
+}) {}
+/** 429: rate limit exceeded (raised by application code). */
+export class TooManyRequestsError extends HTTPError.define({
+  type: 'too-many-requests',
+  title: 'The caller has exceeded a rate limit',
+  status: 429,
+}) {}
+/** 431: too many request headers. */
+export class RequestHeaderFieldsTooLargeError extends HTTPError.define({
+  type: 'request-header-fields-too-large',
+  title: 'Request header fields too large',
+  status: 431,
+}) {}
+/** 408: the request was not received in time. */
+export class RequestTimeoutError extends HTTPError.define({
+  type: 'request-timeout',
+  title: 'Request timeout',
+  status: 408,
+}) {}
+/** 500: any uncaught exception; server internals never leak. */
+export class InternalServerError extends HTTPError.define({
+  type: 'internal-server-error',
+  title: 'Internal server error',
+  status: 500,
+}) {}
+/** 503: the server is shutting down. */
+export class ServiceUnavailableError extends HTTPError.define({
+  type: 'service-unavailable',
+  title: 'Service unavailable',
+  status: 503,
+}) {}

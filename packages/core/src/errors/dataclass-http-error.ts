@@ -1,0 +1,108 @@
+import * as v from 'valibot';
+import { compileSerializer, type Serializer } from '../schema/serializer';
+import { objectEntries } from '../schema/introspect';
+import { WiringError } from './wiring-error';
+import { checkStatus } from './base-http-error';
+import { HTTPError, type HTTPErrorOptions } from './http-error';
+import { renderTemplate, templateFields } from './templates';
+
+/** Class options of a parameterized Problem error. */
+export interface DataclassHTTPErrorOptions extends HTTPErrorOptions {
+  /** A template over the params fields, e.g. `'Widget {widgetId} not found'`. */
+  readonly detailTemplate: string;
+}
+
+/** A parameterized Problem error class produced by `DataclassHTTPError.define`. */
+export interface DataclassHTTPErrorClass<TParams extends v.GenericSchema> {
+  new (params: v.InferInput<TParams>): DataclassHTTPErrorBase<v.InferOutput<TParams>>;
+  readonly paramsSchema: TParams;
+  readonly detailTemplate: string;
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly docs: string | undefined;
+}
+
+/**
+ * A Problem error with typed `params` and a `detail` rendered from `detailTemplate`.
+ *
+ * @example
+ * const WidgetNotFoundParams = Struct('WidgetNotFoundParams', { widgetId: v.string() });
+ * class WidgetNotFoundError extends DataclassHTTPError.define(WidgetNotFoundParams, {
+ *   type: 'widget-not-found', title: 'Widget not found', status: 404, detailTemplate: 'Widget {widgetId} not found',
+ * }) {}
+ * throw new WidgetNotFoundError({ widgetId: '42' });
+ */
+abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
+  static readonly detailTemplate: string = '';
+  static readonly paramsSchema: v.GenericSchema = v.object({});
+  // Plain properties assigned in the constructor (no field initializers on the error path).
+  /** The typed params of this occurrence. */
+  declare readonly params: TParams;
+  declare private renderedDetail: string | undefined;
+
+  constructor(params: TParams) {
+    super();
+    (this as { params: TParams }).params = params;
+    this.renderedDetail = undefined;
+  }
+
+  override get detail(): string {
+    if (this.renderedDetail === undefined) {
+      const cls = this.constructor as typeof DataclassHTTPErrorBase;
+      this.renderedDetail = renderTemplate(cls.detailTemplate, this.params as Record<string, unknown>);
+    }
+    return this.renderedDetail;
+  }
+
+  protected override paramsJson(): string {
+    const cls = this.constructor as typeof DataclassHTTPErrorBase & { [kParamsSerializer]?: Serializer };
+    let ser = Object.hasOwn(cls, kParamsSerializer) ? cls[kParamsSerializer] : undefined;
+    if (!ser) {
+      ser = compileSerializer(cls.paramsSchema);
+      Object.defineProperty(cls, kParamsSerializer, { value: ser });
+    }
+    return ser(this.params);
+  }
+
+  /** Declares a parameterized Problem error class; the template is checked against the params. */
+  static defineParameterized<TParams extends v.GenericSchema>(
+    paramsSchema: TParams,
+    options: DataclassHTTPErrorOptions,
+  ): DataclassHTTPErrorClass<TParams> {
+    const where = `DataclassHTTPError.define({ type: '${options.type}' })`;
+    checkStatus(where, options.status);
+    const entries = objectEntries(paramsSchema);
+    if (!entries)
+      throw new WiringError(`${where}: params schema is not an object schema. Fix: pass a Struct.`);
+    for (const field of templateFields(where, options.detailTemplate)) {
+      if (!(field in entries)) {
+        throw new WiringError(
+          `${where}: detailTemplate names "{${field}}", which is not a params field. Fix: add "${field}" to the params Struct or change the template.`,
+        );
+      }
+    }
+    abstract class Defined extends DataclassHTTPErrorBase<v.InferOutput<TParams>> {
+      static override readonly type = options.type;
+      static override readonly title = options.title;
+      static override readonly status = options.status;
+      static override readonly docs = options.docs;
+      static override readonly detailTemplate = options.detailTemplate;
+      static override readonly paramsSchema: v.GenericSchema = paramsSchema;
+    }
+    return Defined as unknown as DataclassHTTPErrorClass<TParams>;
+  }
+}
+
+const kParamsSerializer = Symbol('paramsSerializer');
+
+/** A parameterized Problem error (`DataclassHTTPError[P]`): typed `params`, rendered `detail`. */
+export type DataclassHTTPError<TParams = unknown> = DataclassHTTPErrorBase<TParams>;
+/**
+ * Parameterized Problem errors: `DataclassHTTPError.define(ParamsStruct, { type, title, status, detailTemplate })`.
+ */
+export const DataclassHTTPError: typeof DataclassHTTPErrorBase & {
+  define: typeof DataclassHTTPErrorBase.defineParameterized;
+} = Object.assign(DataclassHTTPErrorBase, {
+  define: DataclassHTTPErrorBase.defineParameterized.bind(DataclassHTTPErrorBase),
+});

@@ -1,0 +1,36 @@
+// The error families: one file each. Import from here.
+export {
+  BaseHTTPError,
+  checkStatus,
+  type CompiledAdapter,
+  type ProblemView,
+  type RenderedError,
+} from './base-http-error';
+export { HTTPError, type HTTPErrorOptions } from './http-error';
+export {
+  DataclassHTTPError,
+  type DataclassHTTPErrorClass,
+  type DataclassHTTPErrorOptions,
+} from './dataclass-http-error';
+export { StructHTTPError, type StructHTTPErrorClass, type StructHTTPErrorOptions } from './struct-http-error';
+export { compileAdapter, type ErrorBodyAdapter } from './adapter';
+export { renderTemplate, templateFields } from './templates';
+export {
+  AuthenticationRequiredError,
+  ConflictError,
+  ErrorReason,
+  ForbiddenError,
+  GoneError,
+  InternalServerError,
+  MalformedRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RequestHeaderFieldsTooLargeError,
+  RequestTimeoutError,
+  ServiceUnavailableError,
+  TooManyRequestsError,
+  UnsupportedMediaTypeError,
+  ValidationFailedError,
+} from './builtin';
+export { WiringError } from './wiring-error';

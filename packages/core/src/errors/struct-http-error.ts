@@ -1,0 +1,179 @@
+import type * as v from 'valibot';
+import { compileSerializer, type Serializer } from '../schema/serializer';
+import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
+import { structInfo } from '../schema/struct';
+import { WiringError } from './wiring-error';
+import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
+import { renderTemplate, templateFields } from './templates';
+
+const kBodySerializer = Symbol('bodySerializer');
+
+/** Class options of a `StructHTTPError`. */
+export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
+  readonly status: number;
+  /** The OpenAPI response description. */
+  readonly description?: string;
+  /** Field → pinned value. */
+  readonly consts?: { readonly [K in keyof TBody]?: v.InferOutput<TBody[K]> };
+  /** Field → `{param}` template rendered at raise time (`{{`/`}}` escape braces). */
+  readonly templates?: { readonly [K in keyof TBody]?: string };
+  /** An int field of `B` fed the class status. */
+  readonly statusField?: keyof TBody & string;
+  /** A Struct-typed field into which the raw params nest. */
+  readonly paramsField?: keyof TBody & string;
+  /** Extra raise-time params used by templates (beyond same-named body fields). */
+  readonly params?: v.ObjectSchema<v.ObjectEntries, undefined>;
+}
+
+/** A `StructHTTPError` class produced by `StructHTTPError.define`. */
+export interface StructHTTPErrorClass<TBody extends v.ObjectEntries, TParams> {
+  new (params: TParams): StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>>;
+  readonly status: number;
+  readonly bodySchema: v.ObjectSchema<TBody, undefined>;
+  readonly description: string | undefined;
+  readonly consts: Readonly<Record<string, unknown>>;
+  readonly statusField: string | undefined;
+}
+
+type RaiseParams<TBody extends v.ObjectEntries, TOptions> = TOptions extends {
+  params: v.ObjectSchema<infer P, undefined>;
+}
+  ? v.InferInput<v.ObjectSchema<P, undefined>> & RaiseFields<TBody, TOptions>
+  : RaiseFields<TBody, TOptions>;
+type Fed<TOptions> =
+  | (TOptions extends { consts: infer C } ? keyof C : never)
+  | (TOptions extends { templates: infer T } ? keyof T : never)
+  | (TOptions extends { statusField: infer S } ? S : never)
+  | (TOptions extends { paramsField: infer S } ? S : never);
+type RaiseFields<TBody extends v.ObjectEntries, TOptions> = Omit<
+  v.InferInput<v.ObjectSchema<TBody, undefined>>,
+  Fed<TOptions> & string
+>;
+
+/**
+ * An error rendered as your own body Struct `B` (for backporting an existing error format).
+ * Every field of `B` has exactly one source; violations fail at definition.
+ *
+ * @example
+ * const LegacyBody = Struct('LegacyBody', { code: v.string(), message: v.string(), httpStatus: v.number() });
+ * class LegacyNotFound extends StructHTTPError.define(LegacyBody, {
+ *   status: 404, consts: { code: 'E404' }, templates: { message: 'No {thing}' }, statusField: 'httpStatus',
+ *   params: v.object({ thing: v.string() }),
+ * }) {}
+ * throw new LegacyNotFound({ thing: 'widget' });
+ */
+export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
+  static readonly bodySchema: v.ObjectSchema<v.ObjectEntries, undefined>;
+  static readonly description: string | undefined;
+  static readonly consts: Readonly<Record<string, unknown>> = {};
+  static readonly templates: Readonly<Record<string, string>> = {};
+  static readonly statusField: string | undefined;
+  static readonly paramsField: string | undefined;
+  readonly #params: Record<string, unknown>;
+
+  constructor(params: object) {
+    super();
+    this.#params = { ...params };
+    this.message = `${this.constructor.name} (${this.status})`;
+  }
+
+  /** The occurrence as type `B`, composed fresh (nothing passed in is mutated). */
+  get body(): TBody {
+    const cls = this.constructor as typeof StructHTTPError;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(cls.bodySchema.entries)) {
+      if (key in cls.consts) out[key] = cls.consts[key];
+      else if (key in cls.templates) out[key] = renderTemplate(cls.templates[key]!, this.#params);
+      else if (key === cls.statusField) out[key] = this.status;
+      else if (key === cls.paramsField) out[key] = { ...this.#params };
+      else out[key] = this.#params[key];
+    }
+    return out as TBody;
+  }
+
+  /** The wire body as JSON text. */
+  get responseBody(): string {
+    const cls = this.constructor as typeof StructHTTPError & { [kBodySerializer]?: Serializer };
+    let ser = Object.hasOwn(cls, kBodySerializer) ? cls[kBodySerializer] : undefined;
+    if (!ser) {
+      ser = compileSerializer(cls.bodySchema);
+      Object.defineProperty(cls, kBodySerializer, { value: ser });
+    }
+    return ser(this.body);
+  }
+
+  render(): RenderedError {
+    return { status: this.status, contentType: 'application/json', body: this.responseBody };
+  }
+
+  /** Declares a `StructHTTPError` class; every rule of the spec is checked here. */
+  static define<const TBody extends v.ObjectEntries, const TOptions extends StructHTTPErrorOptions<TBody>>(
+    bodySchema: v.ObjectSchema<TBody, undefined>,
+    options: TOptions,
+  ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>> {
+    const where = `StructHTTPError.define(${structInfo(bodySchema)?.name ?? 'body'})`;
+    if (
+      !bodySchema ||
+      typeof bodySchema !== 'object' ||
+      bodySchema.type !== 'object' ||
+      !bodySchema.entries
+    ) {
+      throw new TypeError(
+        `${where}: B must be a concrete Struct (an object schema). Fix: pass a Struct, not a generic or a non-object schema.`,
+      );
+    }
+    checkStatus(where, options.status);
+    const entries = bodySchema.entries as unknown as Record<string, SchemaNode>;
+    const fed = new Map<string, string>();
+    const feed = (field: string, source: string): void => {
+      if (!(field in entries))
+        throw new WiringError(
+          `${where}: ${source} names unknown field "${field}". Fix: use a field of the body Struct.`,
+        );
+      const prior = fed.get(field);
+      if (prior)
+        throw new WiringError(
+          `${where}: field "${field}" is fed twice (${prior} and ${source}). Fix: give each field exactly one source.`,
+        );
+      fed.set(field, source);
+    };
+    for (const field of Object.keys(options.consts ?? {})) feed(field, 'consts');
+    for (const [field, template] of Object.entries(options.templates ?? {}) as [string, string][]) {
+      feed(field, 'templates');
+      if (unwrap(entries[field]!).type !== 'string')
+        throw new WiringError(
+          `${where}: template on non-string field "${field}". Fix: templates render strings; use consts or a param for "${field}".`,
+        );
+      templateFields(where, template);
+    }
+    if (options.statusField !== undefined) {
+      feed(options.statusField, 'statusField');
+      const s = unwrap(entries[options.statusField]!);
+      const isInt = s.type === 'number' && (s.pipe ?? []).some((a) => a.type === 'integer');
+      if (!isInt)
+        throw new WiringError(
+          `${where}: statusField "${options.statusField}" is not an int field. Fix: declare it v.pipe(v.number(), v.integer()).`,
+        );
+    }
+    if (options.paramsField !== undefined) {
+      feed(options.paramsField, 'paramsField');
+      if (!objectEntries(entries[options.paramsField]!))
+        throw new WiringError(
+          `${where}: paramsField "${options.paramsField}" is not a Struct-typed field. Fix: declare it as a Struct.`,
+        );
+    }
+    abstract class Defined extends StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>> {
+      static override readonly status = options.status;
+      static override readonly bodySchema = bodySchema as unknown as v.ObjectSchema<
+        v.ObjectEntries,
+        undefined
+      >;
+      static override readonly description = options.description;
+      static override readonly consts = { ...(options.consts ?? {}) } as Record<string, unknown>;
+      static override readonly templates = { ...(options.templates ?? {}) } as Record<string, string>;
+      static override readonly statusField = options.statusField;
+      static override readonly paramsField = options.paramsField;
+    }
+    return Defined as unknown as StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>>;
+  }
+}

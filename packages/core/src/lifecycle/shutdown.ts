@@ -1,0 +1,77 @@
+import type { Logger } from '../extension/types';
+import type { ExitStacks } from './exit-stack';
+
+/** Options of `app.close()`. */
+export interface ShutdownOptions {
+  /**
+   * Called when the shutdown cap is reached with requests still in flight: `serve()` closes every
+   * connection here. Upgraded sockets are destroyed by core either way.
+   */
+  readonly onDeadline?: () => void;
+}
+
+/** What shutdown needs to know about a running app. */
+export interface ShutdownWaiter {
+  draining: boolean;
+  readonly inFlight: number;
+  readonly upgraded: ReadonlySet<unknown>;
+  whenIdle(): Promise<void>;
+  destroyUpgraded(): void;
+}
+
+type Hook = () => void | Promise<void>;
+
+/**
+ * The shutdown phases, in order: before-close hooks → in-flight requests and upgraded sockets
+ * finish (bounded by `capMs`) → drain hooks → the exit stack unwinds (exact reverse order of
+ * opening). Every hook runs even when one fails; the first failure is rethrown at the end.
+ */
+export async function runShutdown(p: {
+  readonly appName: string;
+  /** Undefined when the app never finished starting (only the exit stack unwinds). */
+  readonly runtime: ShutdownWaiter | undefined;
+  readonly beforeClose: readonly Hook[];
+  readonly drain: readonly Hook[];
+  readonly stacks: ExitStacks;
+  readonly capMs: number;
+  readonly log: Logger;
+  readonly options: ShutdownOptions;
+}): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  const run = async (phase: string, hooks: readonly Hook[]): Promise<void> => {
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (error) {
+        p.log.error(`${p.appName}: a ${phase} shutdown hook failed`, error);
+        failure ??= { error };
+      }
+    }
+  };
+  const runtime = p.runtime;
+  if (runtime) runtime.draining = true;
+  await run('before-close', p.beforeClose);
+  if (runtime) {
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<'cap'>((resolve) => {
+      timer = setTimeout(() => resolve('cap'), p.capMs);
+      timer.unref();
+    });
+    const outcome = await Promise.race([runtime.whenIdle().then(() => 'idle' as const), cap]);
+    clearTimeout(timer);
+    if (outcome === 'cap') {
+      p.log.warn(
+        `${p.appName}: shutdown cap (${p.capMs} ms) reached with ${runtime.inFlight} request(s) and ${runtime.upgraded.size} upgraded socket(s) open; closing them`,
+      );
+      p.options.onDeadline?.();
+      runtime.destroyUpgraded();
+    }
+  }
+  await run('drain', p.drain);
+  try {
+    await p.stacks.unwind();
+  } catch (error) {
+    failure ??= { error };
+  }
+  if (failure) throw failure.error;
+}

@@ -1,0 +1,134 @@
+import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
+import type { Exchange, HeaderList, Logger } from '../extension/types';
+import type { ExceptionHandler } from '../app/exception-handler';
+import { ExceptionResponse } from '../responses/response';
+import type { UrlResolver } from '../responses/location';
+import { writeAdHoc } from '../responses/writers';
+
+/** What the funnel is built from, at wiring. */
+export interface FunnelParts {
+  readonly handlers: ReadonlyMap<object, ExceptionHandler>;
+  /** Compiled writers of handlers that declared `ExceptionResponse.of(...)` (typed headers, compiled body). */
+  readonly handlerWriters: ReadonlyMap<
+    ExceptionHandler,
+    (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
+  >;
+  readonly adapter: CompiledAdapter | undefined;
+  readonly resolver: UrlResolver;
+  readonly log: Logger;
+}
+
+/** Statuses whose answer also closes the connection (the request may not have been read). */
+const CLOSING = new Set([408, 413, 431]);
+
+/**
+ * The one exception funnel: custom handler (nearest class) → Problem / adapter body → 500.
+ * Every step of every route kind ends here when it throws.
+ */
+export class ErrorFunnel {
+  readonly #parts: FunnelParts;
+  readonly #handlerCache = new Map<object, ExceptionHandler | null>();
+
+  constructor(parts: FunnelParts) {
+    this.#parts = parts;
+  }
+
+  fail(ex: Exchange, error: unknown, extra?: HeaderList): void {
+    if (ex.res.headersSent) {
+      this.#parts.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
+      ex.res.destroy();
+      return;
+    }
+    const handler = error instanceof Error ? this.#handlerFor(error) : undefined;
+    if (handler === undefined) {
+      this.#renderDefault(ex, error, extra);
+      return;
+    }
+    let result: unknown;
+    try {
+      result = handler.handleException(error as Error);
+    } catch (failure) {
+      this.#handlerFailed(ex, error, failure);
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (value: unknown) => this.#afterHandler(ex, error, value, handler, extra),
+        (failure: unknown) => this.#handlerFailed(ex, error, failure),
+      );
+      return;
+    }
+    this.#afterHandler(ex, error, result, handler, extra);
+  }
+
+  #afterHandler(
+    ex: Exchange,
+    error: unknown,
+    result: unknown,
+    handler: ExceptionHandler,
+    extra: HeaderList | undefined,
+  ): void {
+    try {
+      if (result === undefined) this.#renderDefault(ex, error, extra);
+      else if (result instanceof ExceptionResponse) {
+        const writer = this.#parts.handlerWriters.get(handler);
+        if (writer) writer(result, ex);
+        else writeAdHoc(result, ex, this.#parts.resolver);
+      } else if (result instanceof BaseHTTPError) this.#send(ex, result.render(this.#parts.adapter), extra);
+      else
+        throw new TypeError(
+          `exception handler for ${handler.exception.name} returned neither an ExceptionResponse, an HTTP error nor undefined`,
+        );
+    } catch (failure) {
+      this.#handlerFailed(ex, error, failure);
+    }
+  }
+
+  #handlerFailed(ex: Exchange, error: unknown, failure: unknown): void {
+    this.#parts.log.error(
+      `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
+      failure,
+    );
+    if (!ex.res.headersSent) this.#send(ex, new InternalServerError().render(), undefined);
+  }
+
+  #renderDefault(ex: Exchange, error: unknown, extra: HeaderList | undefined): void {
+    let rendered: RenderedError;
+    if (error instanceof BaseHTTPError) rendered = error.render(this.#parts.adapter);
+    else {
+      this.#parts.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
+      rendered = new InternalServerError().render(this.#parts.adapter);
+    }
+    this.#send(ex, rendered, extra);
+  }
+
+  #send(ex: Exchange, rendered: RenderedError, extra: HeaderList | undefined): void {
+    const head: HeaderList = ['content-type', rendered.contentType];
+    if (extra) for (const item of extra) head.push(item);
+    if (CLOSING.has(rendered.status)) head.push('connection', 'close');
+    ex.send(rendered.status, head, rendered.body);
+  }
+
+  #handlerFor(error: Error): ExceptionHandler | undefined {
+    const handlers = this.#parts.handlers;
+    if (handlers.size === 0) return undefined;
+    const ctor = error.constructor;
+    const cached = this.#handlerCache.get(ctor);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: ExceptionHandler | undefined;
+    for (
+      let c: object | null = ctor;
+      c && c !== Object && c !== Function.prototype;
+      c = Object.getPrototypeOf(c) as object | null
+    ) {
+      found = handlers.get(c);
+      if (found) break;
+    }
+    this.#handlerCache.set(ctor, found ?? null);
+    return found;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.constructor.name : typeof error;
+}

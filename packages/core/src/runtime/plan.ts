@@ -1,0 +1,69 @@
+import type { BeforeStep, Exchange, RouteInfo, SourceResolver } from '../extension/types';
+import type { Writer } from '../responses/writers';
+
+/** Header pairs a step contributes. */
+export type HeaderPairs = ReadonlyArray<readonly [string, string]>;
+
+/** The named steps of one route, decided at wiring. An absent step is `undefined` and costs nothing. */
+export interface PlanSteps {
+  /** The catalogue entry. */
+  readonly info: RouteInfo;
+  /** Mount intercepts (scoped middleware, extension intercepts): a returned response answers. */
+  readonly intercepts: ReadonlyArray<(ex: Exchange) => unknown> | undefined;
+  /** Pre-handler steps (authenticate → 401 before any body read). */
+  readonly before: readonly BeforeStep[] | undefined;
+  /** Binding: `input[keys[i]] = binders[i](ex)`. */
+  readonly keys: readonly string[];
+  readonly binders: readonly SourceResolver[];
+  /** The handler: an operation's (ignores `ex`), or an extension route's `handle(ex, input)`. */
+  readonly invoke: (input: Record<string, unknown>, ex: Exchange) => unknown;
+  /** Writes the handler's value (operations); extension routes answer themselves. */
+  readonly write: Writer | undefined;
+  /** The route's tail: constant header pairs, flat (CORS, middleware `responseHeaders`, constants). */
+  readonly tail: readonly string[];
+  /** Tail headers computed per response. */
+  readonly dynamic: ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined> | undefined;
+  /** Runs once the response is complete (or taken over): status, duration. */
+  readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
+  /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
+  readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
+}
+
+/**
+ * A compiled route. One runner executes every plan; the fields are fixed at construction so every
+ * plan has the same shape (one hidden class on the hot path).
+ */
+export class Plan implements PlanSteps {
+  readonly info: RouteInfo;
+  readonly intercepts: PlanSteps['intercepts'];
+  readonly before: PlanSteps['before'];
+  readonly keys: readonly string[];
+  readonly binders: readonly SourceResolver[];
+  readonly invoke: PlanSteps['invoke'];
+  readonly write: Writer | undefined;
+  readonly tail: readonly string[];
+  readonly dynamic: PlanSteps['dynamic'];
+  readonly observers: PlanSteps['observers'];
+  readonly options: PlanSteps['options'];
+  /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
+  readonly sync: boolean;
+  /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
+  readonly timed: boolean;
+
+  constructor(steps: PlanSteps & { readonly asyncBinders: boolean }) {
+    this.info = steps.info;
+    this.intercepts = steps.intercepts;
+    this.before = steps.before;
+    this.keys = steps.keys;
+    this.binders = steps.binders;
+    this.invoke = steps.invoke;
+    this.write = steps.write;
+    this.tail = steps.tail;
+    this.dynamic = steps.dynamic;
+    this.observers = steps.observers;
+    this.options = steps.options;
+    this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
+    this.timed =
+      steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
+  }
+}

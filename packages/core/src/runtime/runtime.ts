@@ -1,0 +1,224 @@
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { MethodNotAllowedError, NotFoundError, RequestHeaderFieldsTooLargeError } from '../errors';
+import type { Exchange, HeaderList, Logger } from '../extension/types';
+import type { Limits } from '../app/limits';
+import type { UrlResolver } from '../responses/location';
+import { writeAdHoc } from '../responses/writers';
+import { pick, type Router } from '../routing/router';
+import { ExchangeImpl, type ExchangeHost } from './exchange';
+import type { ErrorFunnel } from './funnel';
+import type { Plan } from './plan';
+import { observeWhenFinished, runPlan } from './runner';
+
+// The router's answers carry no per-request data: one instance each serves every miss.
+const NOT_FOUND = new NotFoundError();
+const METHOD_NOT_ALLOWED = new MethodNotAllowedError();
+
+/** An app-wide intercept, compiled: runs before routing. */
+export interface CompiledIntercept {
+  readonly methods: ReadonlySet<string> | undefined;
+  readonly intercept: (ex: Exchange) => unknown;
+}
+
+/** What the runtime is built from, at wiring. */
+export interface RuntimeParts {
+  readonly router: Router<Plan>;
+  /** The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide tail and observers. */
+  readonly fallback: Plan;
+  readonly appIntercepts: readonly CompiledIntercept[];
+  readonly funnel: ErrorFunnel;
+  readonly resolver: UrlResolver;
+  readonly limits: Limits;
+  readonly log: Logger;
+}
+
+/** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
+export class Runtime implements ExchangeHost {
+  readonly router: Router<Plan>;
+  readonly fallback: Plan;
+  readonly appIntercepts: readonly CompiledIntercept[];
+  readonly funnel: ErrorFunnel;
+  readonly resolver: UrlResolver;
+  readonly limits: Limits;
+  readonly log: Logger;
+  /** True once shutdown began: responses carry `connection: close`. */
+  draining = false;
+  /** Requests whose response has not closed yet. */
+  inFlight = 0;
+  /** Sockets taken over by upgrade routes, until they close. */
+  readonly upgraded = new Set<Duplex>();
+  #idle: (() => void) | undefined;
+
+  constructor(parts: RuntimeParts) {
+    this.router = parts.router;
+    this.fallback = parts.fallback;
+    this.appIntercepts = parts.appIntercepts;
+    this.funnel = parts.funnel;
+    this.resolver = parts.resolver;
+    this.limits = parts.limits;
+    this.log = parts.log;
+  }
+
+  /** Resolves when no request is in flight and no upgraded socket is open. */
+  whenIdle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle = resolve));
+  }
+
+  /** Destroys every upgraded socket still open (the shutdown cap was reached). */
+  destroyUpgraded(): void {
+    for (const socket of this.upgraded) socket.destroy();
+  }
+
+  #isIdle(): boolean {
+    return this.inFlight === 0 && this.upgraded.size === 0;
+  }
+
+  #checkIdle(): void {
+    if (this.#idle !== undefined && this.#isIdle()) {
+      const idle = this.#idle;
+      this.#idle = undefined;
+      idle();
+    }
+  }
+
+  readonly #onClose = (): void => {
+    this.inFlight--;
+    this.#checkIdle();
+  };
+
+  handle(req: IncomingMessage, res: ServerResponse, upgradeHead?: Buffer): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const ex = new ExchangeImpl(
+      this,
+      req,
+      res,
+      req.method ?? 'GET',
+      q < 0 ? url : url.slice(0, q),
+      q < 0 ? '' : url.slice(q + 1),
+    );
+    if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead };
+    this.inFlight++;
+    // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
+    res.on('close', this.#onClose);
+    if (req.rawHeaders.length > this.limits.maxHeaders * 2) {
+      this.#unrouted(ex, new RequestHeaderFieldsTooLargeError());
+      return;
+    }
+    if (this.appIntercepts.length > 0) {
+      this.#interceptThenRoute(ex).catch((error: unknown) => ex.fail(error));
+      return;
+    }
+    this.route(ex);
+  }
+
+  /**
+   * The `upgrade` event: the request gets a real response object on the socket, so it runs through
+   * the same router, plans and funnel as any request; the upgrade route accepts with `takeOver()`.
+   */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // node:http stops watching an upgraded socket; a reset must not crash the process.
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as import('node:net').Socket);
+    // Every answer that is not a takeover ends the connection.
+    res.once('finish', () => socket.end());
+    this.handle(req, res, head);
+  }
+
+  adopt(ex: ExchangeImpl, socket: Duplex): void {
+    ex.res.off('close', this.#onClose);
+    this.inFlight--;
+    this.upgraded.add(socket);
+    socket.once('close', () => {
+      this.upgraded.delete(socket);
+      this.#checkIdle();
+    });
+  }
+
+  fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
+    this.funnel.fail(ex, error, extra);
+  }
+
+  async #interceptThenRoute(ex: ExchangeImpl): Promise<void> {
+    for (const { methods, intercept } of this.appIntercepts) {
+      if (methods && !methods.has(ex.method)) continue;
+      const answer = await intercept(ex);
+      if (answer !== undefined) {
+        this.#observeFallback(ex);
+        writeAdHoc(answer, ex, this.resolver);
+        return;
+      }
+    }
+    this.route(ex);
+  }
+
+  route(ex: ExchangeImpl): void {
+    // Exact paths first, without allocating a match.
+    const entry = this.router.findStatic(ex.path);
+    if (entry !== undefined && ex.method !== 'OPTIONS') {
+      const plan = pick(entry, ex.method);
+      if (plan !== undefined) {
+        ex.plan = plan;
+        runPlan(plan, ex, this.resolver);
+        return;
+      }
+    }
+    const match = this.router.find(ex.method, ex.path);
+    if (match === undefined) {
+      this.#unrouted(ex, NOT_FOUND);
+      return;
+    }
+    if (ex.method === 'OPTIONS') {
+      this.#options(ex, match.entry.methods, match.entry.allow, match.params);
+      return;
+    }
+    const plan = match.route;
+    if (plan === undefined) {
+      this.#unrouted(ex, METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
+      return;
+    }
+    ex.params = match.params;
+    ex.plan = plan;
+    runPlan(plan, ex, this.resolver);
+  }
+
+  /** 404, 405, 431: the fallback plan's tail and observers apply. */
+  #unrouted(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
+    this.#observeFallback(ex);
+    ex.fail(error, extra);
+  }
+
+  #observeFallback(ex: ExchangeImpl): void {
+    if (ex.finished === undefined && this.fallback.observers) observeWhenFinished(this.fallback, ex);
+  }
+
+  #options(
+    ex: ExchangeImpl,
+    plans: ReadonlyMap<string, Plan>,
+    allow: string,
+    params: readonly string[],
+  ): void {
+    ex.params = params;
+    // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
+    ex.plan = plans.values().next().value;
+    if (ex.plan?.observers) observeWhenFinished(ex.plan, ex);
+    else this.#observeFallback(ex);
+    const head: HeaderList = ['allow', allow];
+    for (const plan of plans.values()) {
+      if (!plan.options) continue;
+      for (const hook of plan.options) {
+        const extra = hook(ex);
+        if (extra) {
+          for (const [k, val] of extra) head.push(k, val);
+          ex.sendRaw(204, head);
+          return;
+        }
+      }
+    }
+    ex.send(204, head, undefined);
+  }
+}

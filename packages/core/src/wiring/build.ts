@@ -1,0 +1,139 @@
+import { compileAdapter } from '../errors';
+import type { Exchange, MountOptionValue, RouteCatalogue, RouteContribution } from '../extension/types';
+import { mountOption } from '../extension/types';
+import { compileMiddlewareList, middlewareHook } from '../middleware/compile';
+import { baseFromEnv, CatalogueResolver } from '../app/url-resolver';
+import { Router } from '../routing/router';
+import { ErrorFunnel } from '../runtime/funnel';
+import type { Plan } from '../runtime/plan';
+import { Runtime, type CompiledIntercept } from '../runtime/runtime';
+import type { AppWiring } from './app-wiring';
+import { compileHandlerWriters } from './exception-handlers';
+import { CORE_MOUNT_OPTIONS } from './mount';
+import { compilePlan, type PlanContext } from './plan-compiler';
+import { newRouteInfo, type RouteRecord } from './records';
+
+/**
+ * Wiring's last step: every record (operation, custom, upgrade, and the fallback of unrouted
+ * answers) gets its contributions and compiles into a plan in one router; errors get one funnel.
+ */
+export function buildRuntime(
+  wiring: AppWiring,
+  env: Readonly<Record<string, string | undefined>>,
+): { runtime: Runtime; catalogue: RouteCatalogue } {
+  const appName = wiring.appName;
+  const log = wiring.log;
+  const adapter = wiring.adapter ? compileAdapter(wiring.adapter, (m, e) => log.error(m, e)) : undefined;
+  const routes = wiring.records.map((r) => r.info);
+  const catalogue: RouteCatalogue = {
+    routes,
+    find: (owner, operation) => routes.find((r) => r.ownerClass === owner && r.operation === operation),
+    errorAdapter: wiring.adapter,
+  };
+  const resolver = new CatalogueResolver(routes, baseFromEnv(env, appName));
+  const ctx: PlanContext = { resolver, sources: wiring.sources };
+  const appMiddleware = compileMiddlewareList(
+    `${appName}.includeMiddleware`,
+    wiring.appMiddleware.filter((m) => m.responseHeaders !== undefined || m.observe !== undefined),
+    20,
+  );
+  const api = wiring.api();
+  const router = new Router<Plan>();
+  for (const record of wiring.records) {
+    const info = record.info;
+    const where = `${info.owner}.${info.operation}`;
+    const contributions: RouteContribution[] = [];
+    for (const [key, value] of Object.entries(info.mountOptions)) {
+      if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
+      const c = (value as MountOptionValue)[mountOption]({ route: info, wiring: api });
+      if (c) contributions.push(c);
+    }
+    if (record.mountMiddleware.length > 0) {
+      const c = compileMiddlewareList(`${where} middleware`, record.mountMiddleware, 30);
+      if (c) contributions.push(c);
+    }
+    if (appMiddleware) contributions.push(appMiddleware);
+    for (const contributor of wiring.contributors) {
+      const c = contributor(info);
+      if (c) contributions.push(c);
+    }
+    router.add(
+      info.method,
+      info.path,
+      compilePlan(record, contributions, ctx),
+      (existing) => `${existing.info.owner}.${existing.info.operation}`,
+    );
+  }
+
+  const runtime = new Runtime({
+    router,
+    fallback: compileFallback(wiring, appMiddleware, ctx),
+    appIntercepts: compileAppIntercepts(wiring),
+    funnel: new ErrorFunnel({
+      handlers: wiring.handlers,
+      handlerWriters: compileHandlerWriters(wiring.handlers.values()),
+      adapter,
+      resolver,
+      log,
+    }),
+    resolver,
+    limits: wiring.limits,
+    log,
+  });
+  return { runtime, catalogue };
+}
+
+/** The plan of unrouted answers: the app-wide tail (CORS, middleware headers) and app-wide observers. */
+function compileFallback(
+  wiring: AppWiring,
+  appMiddleware: RouteContribution | undefined,
+  ctx: PlanContext,
+): Plan {
+  const record: RouteRecord = {
+    info: newRouteInfo({
+      method: '*',
+      path: '*',
+      kind: 'custom',
+      owner: wiring.appName,
+      ownerClass: undefined,
+      operation: 'fallback',
+      spec: undefined,
+      classMeta: undefined,
+      ref: undefined,
+      responses: [],
+      defaultStatus: 404,
+      mountOptions: {},
+      hidden: true,
+    }),
+    slots: [],
+    limits: wiring.limits,
+    mountMiddleware: [],
+    target: { kind: 'extension', handle: () => undefined },
+  };
+  const contributions: RouteContribution[] = [];
+  if (appMiddleware) contributions.push(appMiddleware);
+  for (const contributor of wiring.contributors) {
+    const c = contributor(record.info);
+    if (c) contributions.push(c);
+  }
+  return compilePlan(record, contributions, ctx);
+}
+
+/** App-wide middleware intercepts, then extension intercepts: they run before routing. */
+function compileAppIntercepts(wiring: AppWiring): CompiledIntercept[] {
+  const intercepts: CompiledIntercept[] = [];
+  for (const mw of wiring.appMiddleware) {
+    if (!mw.intercept) continue;
+    const hook = middlewareHook(mw);
+    intercepts.push({
+      methods: mw.interceptMethods ? new Set(mw.interceptMethods.map((m) => m.toUpperCase())) : undefined,
+      intercept: (ex: Exchange) => mw.intercept!(hook(ex)),
+    });
+  }
+  for (const i of wiring.intercepts)
+    intercepts.push({
+      methods: i.methods ? new Set(i.methods) : undefined,
+      intercept: (ex) => i.intercept(ex),
+    });
+  return intercepts;
+}

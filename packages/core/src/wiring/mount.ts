@@ -1,0 +1,233 @@
+import type * as v from 'valibot';
+import { WiringError } from '../errors/wiring-error';
+import type { Limits } from '../app/limits';
+import { mergeLimits, type MountLimits } from '../app/limits';
+import { pathBinder } from '../binding/binders';
+import { mountOption, type MountOptionValue } from '../extension/types';
+import type { Middleware } from '../middleware/middleware';
+import { checkMiddleware } from '../middleware/compile';
+import { plainJson, responseInfo, type ResponseKindInfo } from '../responses/response';
+import {
+  ENDPOINT_OPERATIONS,
+  isOperation,
+  RESOURCE_OPERATIONS,
+  routeClassInfo,
+  type OperationSpec,
+} from '../routes/route-class';
+import { parseTemplate } from '../routing/router';
+import { objectEntries } from '../schema/introspect';
+import { newRouteInfo, type RouteRecord } from './records';
+
+/** Mount options core compiles itself; every other option is a package's compiled value. */
+export const CORE_MOUNT_OPTIONS: ReadonlySet<string> = new Set(['middleware', 'limits']);
+
+/** What `includeResource` / `includeEndpoint` hand to the mounter. */
+export interface RouteClassMount {
+  readonly appName: string;
+  readonly appLimits: Limits;
+  readonly instance: object;
+  readonly kind: 'resource' | 'endpoint';
+  readonly options: Readonly<Record<string, unknown>> & {
+    readonly middleware?: readonly Middleware[];
+    readonly limits?: MountLimits;
+  };
+}
+
+/** True when a mount option value compiles itself (built by the package that provides it). */
+export function isMountOptionValue(value: unknown): value is MountOptionValue {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<MountOptionValue>)[mountOption] === 'function'
+  );
+}
+
+/**
+ * Turns a mounted Resource/Endpoint instance into route records: one per declared operation,
+ * every path rule checked (each mistake a `WiringError` naming the class, the operation and the fix).
+ */
+export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
+  const { appName, instance, kind, options } = mount;
+  const records: RouteRecord[] = [];
+  const cls = instance.constructor as abstract new (...args: never[]) => object;
+  const info = routeClassInfo(instance);
+  const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
+  if (!info || info.kind !== kind) {
+    throw new WiringError(
+      `${appName}.${method}: ${cls.name} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${cls.name} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`,
+    );
+  }
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
+    if (!isMountOptionValue(value)) {
+      throw new WiringError(
+        `${appName}.${method}(${cls.name}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
+      );
+    }
+  }
+  const mountMiddleware = options.middleware ?? [];
+  mountMiddleware.forEach((mw) => checkMiddleware(`${cls.name} mount middleware`, mw));
+  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits);
+  const { slots } = parseTemplate(info.path);
+  const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
+  checkOperationNames(cls.name, instance, Object.keys(table));
+  let count = 0;
+  for (const [name, op] of Object.entries(table) as [
+    string,
+    { method: string; item: boolean; status: number },
+  ][]) {
+    const operation = (instance as Record<string, unknown>)[name];
+    if (operation === undefined) continue;
+    const where = `${cls.name}.${name}`;
+    if (!isOperation(operation))
+      throw new WiringError(
+        `${where}: is not an operation. Fix: declare it as \`${name} = this.operation({ … }, handler)\`.`,
+      );
+    count++;
+    const spec = operation.spec;
+    const bodies = ['json', 'content', 'form'].filter(
+      (k) => (spec as Record<string, unknown>)[k] !== undefined,
+    );
+    if (bodies.length > 1)
+      throw new WiringError(
+        `${where}: declares ${bodies.join(' and ')}; a request has one body. Fix: declare only one of json, content, form.`,
+      );
+    let path = info.path;
+    const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
+    for (const slot of slots) {
+      if (spec.path && !pathFields.includes(slot))
+        throw new WiringError(
+          `${where}: mount path "${info.path}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`,
+        );
+    }
+    const extra = pathFields.filter((f) => !slots.includes(f));
+    if (op.item) {
+      if (extra.length === 0)
+        throw new WiringError(
+          `${where}: an item operation needs a path field beyond the mount's slots (e.g. "{widget_id}"). Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: …, `).join('')}item_id: v.string() }).`,
+        );
+      for (const field of extra) {
+        if (!/^[a-z_][a-z0-9_]*$/.test(field))
+          throw new WiringError(
+            `${where}: path field "${field}" is not snake_case. Fix: name path fields like widget_id.`,
+          );
+      }
+      path += extra.map((f) => `/{${f}}`).join('');
+    } else if (extra.length > 0) {
+      const what = kind === 'endpoint' ? 'an Endpoint path is exact' : `${name} is on the exact mount path`;
+      throw new WiringError(
+        `${where}: path fields ${extra.map((f) => `"${f}"`).join(', ')} are not slots of "${info.path}" (${what}). Fix: remove them, or move the operation to an item operation / a path with those slots.`,
+      );
+    }
+    const allSlots = [...slots, ...extra];
+    if (spec.path) pathBinder(spec.path, allSlots, where); // validates defaults/optionals now
+    const responses = normalizeReturns(where, spec);
+    records.push({
+      info: newRouteInfo({
+        method: op.method,
+        path,
+        kind: 'operation',
+        owner: cls.name,
+        ownerClass: cls,
+        operation: name,
+        spec,
+        classMeta: info.meta,
+        ref: info.ref,
+        responses,
+        defaultStatus: op.status,
+        mountOptions: options,
+        hidden: false,
+      }),
+      target: {
+        kind: 'operation',
+        handler: operation.handler as (input: Record<string, unknown>) => unknown,
+      },
+      slots: allSlots,
+      limits,
+      mountMiddleware,
+    });
+  }
+  if (count === 0) {
+    const names = Object.keys(table).join(', ');
+    throw new WiringError(
+      `${appName}.${method}(${cls.name}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`,
+    );
+  }
+  return records;
+}
+
+/** Normalizes `returns:` into response declarations (one plain member at most; wrappers once each). */
+export function normalizeReturns(where: string, spec: OperationSpec): ResponseKindInfo[] {
+  if (spec.returns === undefined)
+    return [
+      {
+        kind: 'empty',
+        cls: undefined,
+        schema: undefined,
+        headers: undefined,
+        status: 204,
+        contentType: undefined,
+      },
+    ];
+  const list = (Array.isArray(spec.returns) ? spec.returns : [spec.returns]) as unknown[];
+  const out: ResponseKindInfo[] = [];
+  for (const entry of list) {
+    const info = responseInfo(entry);
+    if (info) out.push(info);
+    else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
+      out.push(responseInfo(plainJson(entry as v.GenericSchema))!);
+    } else {
+      throw new WiringError(
+        `${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`,
+      );
+    }
+  }
+  const plain = out.filter((i) => i.cls === undefined && i.compile === undefined);
+  if (plain.length > 1)
+    throw new WiringError(
+      `${where}: returns lists ${plain.length} plain members; a union can hold one plain value and any number of wrappers. Fix: wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union.`,
+    );
+  const classes = out.filter((i) => i.cls !== undefined).map((i) => i.cls);
+  if (new Set(classes).size !== classes.length)
+    throw new WiringError(
+      `${where}: returns lists the same wrapper class twice. Fix: declare each wrapper once; combine bodies with v.union.`,
+    );
+  return out;
+}
+
+/** An operation under a name its class kind does not route (`readOen`) is a mistake, not a no-op. */
+function checkOperationNames(className: string, instance: object, names: readonly string[]): void {
+  for (const key of Object.keys(instance)) {
+    if (names.includes(key) || !isOperation((instance as Record<string, unknown>)[key])) continue;
+    const guess = closest(key, names);
+    throw new WiringError(
+      `${className}.${key}: "${key}" is not an operation name of this class kind, so it would never be routed${guess ? ` (did you mean ${guess}?)` : ''}. Fix: name it one of ${names.join(', ')}.`,
+    );
+  }
+}
+
+function closest(word: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const name of names) {
+    const d = distance(word.toLowerCase(), name.toLowerCase());
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance (short words only). */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,214 @@
+import { WiringError } from '../errors/wiring-error';
+import type {
+  BeforeStep,
+  Exchange,
+  RouteContribution,
+  SourceProvider,
+  SourceResolver,
+} from '../extension/types';
+import {
+  contentBinder,
+  cookiesBinder,
+  formBinder,
+  headersBinder,
+  jsonBinder,
+  pathBinder,
+  queryBinder,
+  rawHeadersBinder,
+} from '../binding/binders';
+import type { UrlResolver } from '../responses/location';
+import { compileWriter, type Writer } from '../responses/writers';
+import type { OperationSpec } from '../routes/route-class';
+import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
+import type { RouteRecord } from './records';
+
+/** Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path → headers → cookies → query → body). */
+const CORE_SOURCES: readonly (keyof OperationSpec)[] = [
+  'path',
+  'headers',
+  'cookies',
+  'params',
+  'rawHeaders',
+  'json',
+  'content',
+  'form',
+];
+const CORE_SOURCE_SET: ReadonlySet<string> = new Set<string>(CORE_SOURCES);
+const NOT_SOURCES: ReadonlySet<string> = new Set(['returns', 'meta']);
+const BODY_SOURCES: ReadonlySet<string> = new Set(['json', 'content', 'form']);
+
+/** What every plan compiles against. */
+export interface PlanContext {
+  readonly resolver: UrlResolver;
+  /** Binding sources added by extensions (`wiring.addSource`). */
+  readonly sources: ReadonlyMap<string, SourceProvider>;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Compiles one route record and its contributions (mount options, middleware, contributors) into
+ * a plan: every step decided here, absent steps left out.
+ */
+export function compilePlan(record: RouteRecord, contributions: RouteContribution[], ctx: PlanContext): Plan {
+  const info = record.info;
+  const where = `${info.owner}.${info.operation}`;
+  contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
+  const tail = compileTail(where, contributions, info.facts);
+  const dynamic = collect(contributions, (c) => c.dynamicHeaders);
+  const observers = collect(contributions, (c) => c.observe);
+  const intercepts = collect(contributions, (c) => c.intercept);
+  const before: BeforeStep[] = collect(contributions, (c) => c.before) ?? [];
+  const options = collect(contributions, (c) => c.options);
+
+  const provided = new Map<string, SourceResolver>();
+  for (const c of contributions) {
+    for (const [key, resolve] of Object.entries(c.sources ?? {})) {
+      if (provided.has(key))
+        throw new WiringError(
+          `${where}: two mount options provide the "${key}" source. Fix: keep one of them.`,
+        );
+      provided.set(key, resolve);
+    }
+  }
+
+  const spec: OperationSpec = info.spec ?? {};
+  const keys: string[] = [];
+  const binders: SourceResolver[] = [];
+  let asyncBinders = false;
+  // Extension sources first (e.g. `user`): auth answers 401 before path/404 and before any body read.
+  for (const key of Object.keys(spec)) {
+    if (CORE_SOURCE_SET.has(key) || NOT_SOURCES.has(key)) continue;
+    const fromMount = provided.get(key);
+    const registered = ctx.sources.get(key);
+    let resolve: SourceResolver;
+    if (fromMount) resolve = fromMount;
+    else if (registered)
+      resolve = registered.compile({ route: info, declared: (spec as Record<string, unknown>)[key], where });
+    else if (key === 'user')
+      throw new WiringError(
+        `${where}: declares the "user" source, but nothing mounted with it provides "user". Fix: mount ${info.owner} with the option that provides it (auth from @api/auth), or remove "user".`,
+      );
+    else {
+      const installed = [...ctx.sources.keys()];
+      throw new WiringError(
+        `${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, user, returns or meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}.`,
+      );
+    }
+    keys.push(key);
+    binders.push(resolve);
+    asyncBinders = true;
+  }
+  for (const [key, resolve] of provided) {
+    // Still run it (a gating authenticator on a handler that does not read `user`), as a step
+    // before binding, so the handler's argument holds exactly the declared sources.
+    if (!(key in spec))
+      before.push(async (ex) => {
+        await resolve(ex);
+      });
+  }
+  const limits = record.limits;
+  const make: Record<string, () => SourceResolver> = {
+    path: () => pathBinder(spec.path!, record.slots, where),
+    headers: () => {
+      const bind = headersBinder(spec.headers!);
+      return (ex) => bind(ex.req);
+    },
+    cookies: () => {
+      const bind = cookiesBinder(spec.cookies!);
+      return (ex) => bind(ex.req);
+    },
+    params: () => queryBinder(spec.params!),
+    rawHeaders: () => rawHeadersBinder,
+    json: () => jsonBinder(spec.json!, limits),
+    content: () => contentBinder(limits),
+    form: () => formBinder(spec.form!, limits, where),
+  };
+  for (const key of CORE_SOURCES) {
+    if (spec[key] === undefined) continue;
+    keys.push(key);
+    binders.push(make[key]!());
+    if (BODY_SOURCES.has(key)) asyncBinders = true;
+  }
+
+  const target = record.target;
+  const steps: Mutable<PlanSteps> = {
+    info,
+    intercepts,
+    before: before.length ? before : undefined,
+    keys,
+    binders,
+    invoke:
+      target.kind === 'operation'
+        ? (target.handler as PlanSteps['invoke'])
+        : (input: Record<string, unknown>, ex: Exchange) => target.handle(ex, input),
+    write: target.kind === 'operation' ? compileResponses(record, where, ctx.resolver) : undefined,
+    tail,
+    dynamic,
+    observers,
+    options,
+  };
+  return new Plan({ ...steps, asyncBinders });
+}
+
+function collect<T>(
+  contributions: readonly RouteContribution[],
+  pick: (c: RouteContribution) => T | undefined,
+): T[] | undefined {
+  const out: T[] = [];
+  for (const c of contributions) {
+    const step = pick(c);
+    if (step !== undefined) out.push(step);
+  }
+  return out.length ? out : undefined;
+}
+
+/** The constant header block (flat), checked for duplicates; records each contribution's facts. */
+function compileTail(
+  where: string,
+  contributions: readonly RouteContribution[],
+  facts: Map<string, unknown>,
+): string[] {
+  const tail: string[] = [];
+  const names = new Set<string>();
+  for (const c of contributions) {
+    for (const [name, value] of c.headers ?? []) {
+      const lower = name.toLowerCase();
+      if (names.has(lower))
+        throw new WiringError(
+          `${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`,
+        );
+      names.add(lower);
+      tail.push(lower, value);
+    }
+    for (const [key, value] of Object.entries(c.facts ?? {})) facts.set(key, value);
+  }
+  return tail;
+}
+
+/** One writer per declared response; a union dispatches by wrapper class, then the plain member. */
+function compileResponses(record: RouteRecord, where: string, resolver: UrlResolver): Writer {
+  const info = record.info;
+  const ctx = {
+    defaultStatus: info.defaultStatus,
+    resolver,
+    where,
+    method: info.method,
+    path: info.path,
+    fail: (problem: string, fix: string): never => {
+      throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
+    },
+  };
+  const writers = info.responses.map((r) => [r, compileWriter(r, ctx)] as const);
+  if (writers.length === 1) return writers[0]![1];
+  const byClass = writers.filter(([r]) => r.cls !== undefined);
+  const plain = writers.find(([r]) => r.cls === undefined);
+  return (value, ex) => {
+    for (const [r, write] of byClass) if (value instanceof r.cls!) return write(value, ex);
+    if (plain) return plain[1](value, ex);
+    throw new TypeError(`${where} returned a value that matches none of its declared responses`);
+  };
+}
+
+/** Header pairs type re-exported for contributors. */
+export type { HeaderPairs };
