@@ -1,19 +1,42 @@
-// Runs every check (build, typecheck, lint, tests) through turbo, then prints one
-// `N passed, N failed` line summed over every package's vitest JSON report.
+// Runs every check (build, typecheck, lint, tests) through turbo, then the release checks
+// (scripts/release: every published package packed, linted, installed from its tarball into an
+// empty project and its README example run; independent versions under changesets), then prints
+// one `N passed, N failed` line summed over every vitest JSON report.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+const release = join(root, 'scripts', 'release');
 const dirs = ['packages', 'apps']
   .flatMap((d) => (existsSync(join(root, d)) ? readdirSync(join(root, d)).map((p) => join(root, d, p)) : []))
-  .concat([join(root, 'bench')]);
+  .concat([join(root, 'bench'), release]);
 for (const dir of dirs) rmSync(join(dir, '.vitest-result.json'), { force: true });
 
-const turbo = spawnSync(
+// Turbo's anonymous telemetry is off for this repository's commands (and so is its first-run notice).
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
+
+const tasks = ['build', 'typecheck', 'typecheck:dist', 'lint', 'test'];
+const turbo = spawnSync('pnpm', ['exec', 'turbo', 'run', ...tasks, '--continue', '--output-logs=new-only'], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
+
+console.log('\nrelease checks (scripts/release)');
+const reports = [
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${join(release, '.vitest-result.json')}`,
+];
+const releaseRun = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', 'typecheck', 'typecheck:dist', 'lint', 'test', '--continue', '--output-logs=new-only'],
-  { cwd: root, stdio: 'inherit' },
+  ['exec', 'vitest', 'run', '--config', join(release, 'vitest.config.mjs'), ...reports],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  },
 );
 
 let passed = 0;
@@ -27,6 +50,10 @@ for (const dir of dirs) {
   failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   if (!r.success && r.numFailedTests === 0) failed += 1; // a suite that failed to load
+}
+if (releaseRun.status !== 0 && failed === 0) {
+  console.error('\nthe release checks failed (see the log above).');
+  failed = 1;
 }
 const checksFailed = turbo.status !== 0;
 if (checksFailed) {

@@ -1,3 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { packageConfig } from '../../config/vitest';
 
-export default packageConfig();
+// examples/ import the package by its name, as code pasted into an app does.
+export default packageConfig({
+  alias: { '@api/tasks': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+});

@@ -1,1 +1,4 @@
-export {};
+// @api/assets — small static files served from memory: read, hashed and compressed once at wiring,
+// answered without filesystem access. Plugs into core through @api/core/extension only.
+export { assets } from './extension/assets';
+export { assetsDefaults, type AssetsOptions } from './options/options';

@@ -1,1 +1,36 @@
-export {};
+// @api/ws — typed WebSockets on `ws`: framing per direction, close codes, a bounded broadcast
+// Channel and an optional Redis backplane, mounted through core's public extension point only.
+export {
+  WebSocketEndpoint,
+  WebSocketEndpointBase,
+  type AsRoute,
+  type SocketHandler,
+  type SocketHandlerInput,
+  type SocketSpec,
+  type SocketSpecCheck,
+  type SpecOf,
+  type WebSocketEndpointClass,
+  type WebSocketEndpointOptions,
+} from './endpoint/endpoint';
+export {
+  websocket,
+  DEFAULT_MAX_FRAME_SIZE,
+  DEFAULT_PING_INTERVAL,
+  SHUTDOWN_GRACE_MS,
+  type WebSocketEndpointInstance,
+  type WebSocketMountOptions,
+  type WebSocketOptions,
+} from './endpoint/mount';
+export { WebSocket, WebSocketClosedError } from './socket/websocket';
+export { CloseCode, MAX_REASON_BYTES } from './socket/close-codes';
+export type { Framing, InboundMessage, OutboundMessage, TaggedSchema } from './framing/framing';
+export {
+  Channel,
+  Subscriber,
+  type ChannelOptions,
+  type Overflow,
+  type SubscriberStats,
+} from './channel/channel';
+export type { Backplane } from './channel/backplane';
+export { redisBackplane, type RedisBackplaneOptions, type RedisConnection } from './channel/redis-backplane';
+export { UpgradeRequiredError } from './errors';

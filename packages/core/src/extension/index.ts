@@ -1,5 +1,7 @@
-// @api/core/extension — the wiring extension point. Every built-in package (auth, cors, streaming,
-// ws, tasks, assets, openapi) plugs into core through this module only; so can a third-party plugin.
+// @api/core/extension — the wiring extension point: custom and upgrade routes, response writers,
+// binding sources, mount options, contributors, lifecycle phases (before-close, drain) and the
+// route catalogue. Every built-in package (auth, cors, streaming, ws, tasks, assets, openapi) plugs
+// into core through this module only; so can a third-party plugin. Guide: docs/extensions.md.
 export {
   defineExtension,
   mountOption,

@@ -1,0 +1,720 @@
+#!/usr/bin/env node
+// @api/assets vs @fastify/static (disk) and a raw in-memory node:http server, on one ~22 KB CSS
+// file: interleaved, pinned (servers on core 0, wrk and this harness on core 1), checked; then the
+// startup cost of wiring 1,000 files. Writes results/assets-<date>.{md,json}.
+// Usage: pnpm --filter @api/bench assets [--quick] [--rounds N] [--duration S] [--warmup S]
+//          [--connections N] [--files N] [--repeat N] [--no-startup] [--no-build] [--out DIR]
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { aggregate, median } from './report.mjs';
+import { CLK_TCK, cpuModel, has, readCpu, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+
+const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = join(BENCH, '..');
+const WORK = join(BENCH, '.work', 'assets');
+const SERVER_CORE = '0';
+const LOAD_CORE = '1';
+const SERVERS = ['api', 'fastify', 'raw'];
+const PATH = '/assets/site.css';
+const TARGETS = { 200: { fastify: 5, raw: 0.7 }, 304: { fastify: 3, raw: 0.7 } };
+
+// ---------------------------------------------------------------- child mode: one startup measurement
+if (process.argv[2] === '--child-startup') {
+  const [, , , framework, dir] = process.argv;
+  const t0 = performance.now();
+  let wire;
+  if (framework === 'fastify') {
+    const { default: Fastify } = await import('fastify');
+    const { default: fastifyStatic } = await import('@fastify/static');
+    wire = async () => {
+      const app = Fastify({ logger: false });
+      app.register(fastifyStatic, { root: dir, prefix: '/assets/' });
+      await app.ready();
+      return app;
+    };
+  } else {
+    const { BaseApp } = await import('@api/core');
+    const { assets } = await import('@api/assets');
+    const gzip = framework !== 'api-no-gzip';
+    wire = async () => {
+      class App extends BaseApp {
+        async wire() {
+          this.include(assets({ directory: dir, gzip }));
+        }
+      }
+      const app = new App({ logger: { info() {}, warn() {}, error() {} } });
+      await app.start();
+      return app;
+    };
+  }
+  const t1 = performance.now();
+  globalThis.gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const ext0 = process.memoryUsage().arrayBuffers;
+  const app = await wire();
+  const t2 = performance.now();
+  globalThis.gc();
+  const mem = process.memoryUsage();
+  console.log(
+    JSON.stringify({
+      importMs: t1 - t0,
+      wireMs: t2 - t1,
+      heapKb: (mem.heapUsed - heap0) / 1024,
+      buffersKb: (mem.arrayBuffers - ext0) / 1024,
+      rssMb: mem.rss / 1024 / 1024,
+      keep: typeof app,
+    }),
+  );
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------- options
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => argv[++i];
+    if (a === '--quick') o.quick = true;
+    else if (a === '--rounds') o.rounds = Number(val());
+    else if (a === '--duration') o.duration = Number(val());
+    else if (a === '--warmup') o.warmup = Number(val());
+    else if (a === '--connections') o.connections = Number(val());
+    else if (a === '--files') o.files = Number(val());
+    else if (a === '--repeat') o.repeat = Number(val());
+    else if (a === '--no-startup') o.startup = false;
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--out') o.out = val();
+    else if (a === '--') continue;
+    else {
+      console.error(`unknown option ${a}`);
+      process.exit(2);
+    }
+  }
+  const d = o.quick
+    ? { rounds: 2, duration: 2, warmup: 1, quietSampleMs: 300, quietMaxWaitMs: 5_000, retries: 1, repeat: 1 }
+    : {
+        rounds: 6,
+        duration: 4,
+        warmup: 2,
+        quietSampleMs: 1000,
+        quietMaxWaitMs: 60_000,
+        retries: 3,
+        repeat: 3,
+      };
+  return {
+    ...d,
+    quick: false,
+    connections: 50,
+    files: 1000,
+    startup: true,
+    build: true,
+    threshold: 0.1,
+    out: join(BENCH, 'results'),
+    ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
+  };
+}
+const opts = parseArgs(process.argv.slice(2));
+const log = (...a) => console.log(...a);
+const notes = [];
+const note = (s) => {
+  notes.push(s);
+  log(`note: ${s}`);
+};
+
+// ---------------------------------------------------------------- fixtures
+/** A small deterministic PRNG, so every run serves the same bytes. */
+function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const WORDS = [
+  'card',
+  'nav',
+  'grid',
+  'btn',
+  'header',
+  'footer',
+  'list',
+  'item',
+  'modal',
+  'form',
+  'input',
+  'badge',
+  'alert',
+  'table',
+  'row',
+  'col',
+  'panel',
+  'menu',
+  'tab',
+  'tooltip',
+];
+const PROPS = [
+  ['margin', () => `${pick([0, 4, 8, 12, 16, 24])}px ${pick([0, 8, 16, 'auto'])}`],
+  ['padding', () => `${pick([2, 4, 6, 8, 12])}px ${pick([4, 8, 12, 16])}px`],
+  [
+    'color',
+    () =>
+      `#${Math.floor(rand() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+  ],
+  [
+    'background-color',
+    () =>
+      `rgba(${pick([0, 17, 34, 255])}, ${pick([0, 51, 102, 204])}, ${pick([0, 68, 136, 255])}, ${pick([0.05, 0.1, 0.5, 1])})`,
+  ],
+  [
+    'border',
+    () =>
+      `${pick([1, 2])}px solid #${Math.floor(rand() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}`,
+  ],
+  ['border-radius', () => `${pick([2, 4, 6, 999])}px`],
+  ['font-size', () => `${pick([0.75, 0.875, 1, 1.25, 1.5])}rem`],
+  ['display', () => pick(['flex', 'block', 'inline-block', 'grid', 'none'])],
+  ['line-height', () => String(pick([1.2, 1.4, 1.5, 1.6]))],
+  ['transition', () => `${pick(['opacity', 'transform', 'color'])} ${pick([100, 150, 200])}ms ease-in-out`],
+];
+let rand = prng(1);
+const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+function css(bytes, seed) {
+  rand = prng(seed);
+  let out = '/* bench stylesheet */\n';
+  while (out.length < bytes) {
+    const sel = `.${pick(WORDS)}-${pick(WORDS)}${rand() < 0.3 ? `:${pick(['hover', 'focus', 'active'])}` : ''}`;
+    const decls = Array.from({ length: 2 + Math.floor(rand() * 5) }, () => {
+      const [p, v] = pick(PROPS);
+      return `  ${p}: ${v()};`;
+    });
+    out += `${sel} {\n${decls.join('\n')}\n}\n`;
+  }
+  return out.slice(0, bytes);
+}
+
+function writeFixtures() {
+  rmSync(WORK, { recursive: true, force: true });
+  const site = join(WORK, 'site');
+  mkdirSync(site, { recursive: true });
+  writeFileSync(join(site, 'site.css'), css(22 * 1024, 7));
+  const many = join(WORK, `files-${opts.files}`);
+  for (let i = 0; i < opts.files; i++) {
+    const kind = i % 10;
+    const sub = join(many, `d${i % 20}`);
+    mkdirSync(sub, { recursive: true });
+    rand = prng(1000 + i);
+    if (kind < 4) writeFileSync(join(sub, `f${i}.css`), css(2048 + Math.floor(rand() * 4096), i));
+    else if (kind < 7)
+      writeFileSync(join(sub, `f${i}.js`), css(2048 + Math.floor(rand() * 6144), i).replace(/[{}]/g, ';'));
+    else if (kind < 9)
+      writeFileSync(
+        join(sub, `f${i}.svg`),
+        `<svg xmlns="http://www.w3.org/2000/svg">${'<rect x="1" y="2" width="3" height="4"/>'.repeat(20 + (i % 50))}</svg>`,
+      );
+    else
+      writeFileSync(
+        join(sub, `f${i}.png`),
+        Buffer.from(Array.from({ length: 1024 + (i % 3072) }, () => Math.floor(rand() * 256))),
+      );
+  }
+  return { site, many };
+}
+
+// ---------------------------------------------------------------- servers
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+const running = [];
+function stopAll() {
+  for (const s of running.splice(0)) {
+    try {
+      process.kill(s.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+process.on('exit', stopAll);
+for (const sig of ['SIGINT', 'SIGTERM'])
+  process.on(sig, () => {
+    stopAll();
+    process.exit(130);
+  });
+
+async function startServer(name, dir) {
+  const port = await freePort();
+  const child = spawn(
+    'taskset',
+    ['-c', SERVER_CORE, process.execPath, join(BENCH, 'servers', `assets-${name}.mjs`)],
+    {
+      cwd: BENCH,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ASSETS_DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const s = { name, port, pid: child.pid, url: `http://127.0.0.1:${port}` };
+  running.push(s);
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: no "ready" within 20 s`)), 20_000);
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d;
+      if (/^ready$/m.test(buf)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name}: exited with ${code} before "ready"`));
+    });
+  });
+  return s;
+}
+
+/** A GET with exactly `headers` (no client defaults such as fetch's Accept-Encoding). */
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks = [];
+        res.on('data', (d) => chunks.push(d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+/** Checks a server's 200 and 304 and returns its ETag (each server uses its own in the 304 scenario). */
+async function check(server, expected) {
+  const failures = [];
+  const res = await get(server.url + PATH);
+  const etag = res.headers.etag;
+  if (res.status !== 200) failures.push(`GET ${PATH}: status ${res.status}`);
+  if (!res.body.equals(expected)) failures.push(`GET ${PATH}: body differs from the file`);
+  if (!/^text\/css/.test(res.headers['content-type'] ?? ''))
+    failures.push(`content-type ${res.headers['content-type']}`);
+  if (!etag) failures.push('no etag');
+  const not = await get(server.url + PATH, { 'if-none-match': etag ?? '' });
+  if (not.status !== 304) failures.push(`If-None-Match: status ${not.status}`);
+  if (not.body.length !== 0) failures.push('304 with a body');
+  const headers = { ...res.headers };
+  delete headers.date;
+  return { etag, failures, headers };
+}
+
+// ---------------------------------------------------------------- load and machine
+function snapshot(servers) {
+  const me = readProcTicks(process.pid);
+  const srv = {};
+  for (const s of servers) srv[s.name] = readProcTicks(s.pid)?.self ?? 0;
+  return { at: process.hrtime.bigint(), cpu: readCpu(), srv, me: me.self, kids: me.children };
+}
+function otherLoad(a, b, servers) {
+  const wallTicks = (Number(b.at - a.at) / 1e9) * CLK_TCK;
+  const d = (core) => b.cpu[core].busy - a.cpu[core].busy;
+  const serverTicks = servers.reduce((t, s) => t + (b.srv[s.name] - a.srv[s.name]), 0);
+  const loadTicks = b.me - a.me + (b.kids - a.kids);
+  return {
+    wallTicks,
+    core0: Math.max(0, d(SERVER_CORE) - serverTicks) / wallTicks,
+    core1: Math.max(0, d(LOAD_CORE) - loadTicks) / wallTicks,
+  };
+}
+async function waitQuiet(servers) {
+  const start = Date.now();
+  for (;;) {
+    const a = snapshot(servers);
+    await sleep(opts.quietSampleMs);
+    const l = otherLoad(a, snapshot(servers), servers);
+    if (Math.max(l.core0, l.core1) <= opts.threshold) return true;
+    if (Date.now() - start > opts.quietMaxWaitMs) return false;
+    log(`  machine busy (other load core0 ${pct(l.core0)}, core1 ${pct(l.core1)}), waiting…`);
+    await sleep(1000);
+  }
+}
+const pct = (x) => `${(x * 100).toFixed(0)}%`;
+
+function wrk(server, scenario, seconds) {
+  return new Promise((resolve, reject) => {
+    const headerArgs = scenario.headers(server).flatMap((h) => ['-H', h]);
+    const child = spawn(
+      'taskset',
+      [
+        '-c',
+        LOAD_CORE,
+        'wrk',
+        '-t1',
+        `-c${opts.connections}`,
+        `-d${seconds}s`,
+        '--timeout',
+        '5s',
+        ...headerArgs,
+        '-s',
+        join(BENCH, 'src/wrk.lua'),
+        server.url + PATH,
+      ],
+      {
+        env: { ...process.env, BENCH_METHOD: 'GET', BENCH_BODY: '', BENCH_AUTH: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('WRKJSON '));
+      if (code !== 0 || !line) reject(new Error(`wrk failed (${code}): ${err || out}`));
+      else resolve(JSON.parse(line.slice(8)));
+    });
+  });
+}
+
+async function timedRun(server, scenario, servers) {
+  const rssReset = resetPeakRss(server.pid);
+  const a = snapshot(servers);
+  const w = await wrk(server, scenario, opts.duration);
+  const b = snapshot(servers);
+  const l = otherLoad(a, b, servers);
+  const cpuTicks = b.srv[server.name] - a.srv[server.name];
+  const bytesPerResponse = w.bytes / w.requests;
+  // wrk cannot tell a 200 from a 304 without a Lua response hook (which costs wrk throughput), so
+  // the response size tells: a 304 head is a few hundred bytes, a 200 carries the whole file.
+  const statusOk = w.errors.status === 0 && scenario.sizeOk(bytesPerResponse);
+  return {
+    server: server.name,
+    scenario: scenario.name,
+    requests: w.requests,
+    seconds: w.duration_us / 1e6,
+    rps: w.requests / (w.duration_us / 1e6),
+    latencyUs: w.latency_us,
+    cpuUsPerReq: ((cpuTicks / CLK_TCK) * 1e6) / w.requests,
+    serverCpuUtil: cpuTicks / l.wallTicks,
+    bytesPerResponse,
+    otherCore0: l.core0,
+    otherCore1: l.core1,
+    peakRssKb: readMem(server.pid).hwmKb,
+    peakRssSinceStart: !rssReset,
+    statusOk,
+    statusErrors: w.errors.status,
+    socketErrors: w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout,
+    contaminated: Math.max(l.core0, l.core1) > opts.threshold,
+  };
+}
+
+// ---------------------------------------------------------------- startup
+function startup(dir) {
+  const rows = [];
+  for (const framework of ['api', 'api-no-gzip', 'fastify']) {
+    const runs = [];
+    for (let i = 0; i < opts.repeat; i++) {
+      const r = spawnSync(
+        'taskset',
+        [
+          '-c',
+          SERVER_CORE,
+          process.execPath,
+          '--expose-gc',
+          fileURLToPath(import.meta.url),
+          '--child-startup',
+          framework,
+          dir,
+        ],
+        {
+          cwd: BENCH,
+          encoding: 'utf8',
+          env: { ...process.env, NODE_ENV: 'production' },
+        },
+      );
+      if (r.status !== 0) throw new Error(`startup ${framework}: ${r.stderr}`);
+      runs.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+    }
+    const m = (k) => median(runs.map((x) => x[k]));
+    rows.push({
+      framework,
+      runs: runs.length,
+      importMs: m('importMs'),
+      wireMs: m('wireMs'),
+      heapKb: m('heapKb'),
+      buffersKb: m('buffersKb'),
+      rssMb: m('rssMb'),
+    });
+    log(
+      `  ${framework.padEnd(12)} import ${m('importMs').toFixed(0)} ms  wire ${m('wireMs').toFixed(0)} ms  heap +${(m('heapKb') / 1024).toFixed(1)} MB  buffers +${(m('buffersKb') / 1024).toFixed(1)} MB  rss ${m('rssMb').toFixed(0)} MB`,
+    );
+  }
+  return rows;
+}
+
+function dirStats(dir) {
+  const out = spawnSync('sh', ['-c', `find "${dir}" -type f | wc -l; du -sb "${dir}" | cut -f1`], {
+    encoding: 'utf8',
+  })
+    .stdout.trim()
+    .split('\n');
+  return { files: Number(out[0]), bytes: Number(out[1]) };
+}
+
+// ---------------------------------------------------------------- main
+async function main() {
+  if (os.platform() !== 'linux') throw new Error('the harness reads /proc: Linux only');
+  if (os.cpus().length < 2) throw new Error('needs 2 cores (servers on core 0, wrk on core 1)');
+  if (!has('wrk')) {
+    log('wrk not found: apt-get update && apt-get install -y wrk');
+    const r = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y wrk'], { stdio: 'inherit' });
+    if (r.status !== 0 || !has('wrk')) throw new Error('could not install wrk');
+  }
+  if (opts.build) {
+    log('building @api/assets and what it depends on: turbo run build --filter=@api/assets...');
+    const built = spawnSync(
+      'pnpm',
+      ['exec', 'turbo', 'run', 'build', '--filter=@api/assets...', '--output-logs=errors-only'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
+    if (built.status !== 0) throw new Error('building @api/assets failed');
+  }
+  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  const t0 = Date.now();
+  const { site, many } = writeFixtures();
+  const file = readFileSync(join(site, 'site.css'));
+  const gz = (await import('node:zlib')).gzipSync(file).length;
+  log(
+    `fixture: site.css ${file.length} bytes (gzip ${gz}), sha ${createHash('sha256').update(file).digest('hex').slice(0, 12)}…`,
+  );
+
+  const servers = [];
+  const checks = {};
+  for (const name of SERVERS) {
+    const s = await startServer(name, site);
+    const c = await check(s, file);
+    checks[name] = c;
+    if (c.failures.length) {
+      note(`${name} failed its checks (${c.failures.join('; ')}): not timed`);
+      continue;
+    }
+    s.etag = c.etag;
+    servers.push(s);
+    log(`${name}: checks passed (etag ${c.etag}; headers ${Object.keys(c.headers).join(', ')})`);
+  }
+  const scenarios = [
+    {
+      name: '200',
+      label: `GET ${PATH} → 200, ${file.length} bytes, no Accept-Encoding`,
+      headers: () => [],
+      sizeOk: (b) => b > file.length,
+    },
+    {
+      name: '304',
+      label: `GET ${PATH} with If-None-Match: <its ETag> → 304`,
+      headers: (s) => [`If-None-Match: ${s.etag}`],
+      sizeOk: (b) => b < 1000,
+    },
+  ];
+  const samples = [];
+  for (const scenario of scenarios) {
+    log(`\n== ${scenario.name}: ${scenario.label}`);
+    for (const s of servers) await wrk(s, scenario, opts.warmup);
+    for (let round = 0; round < opts.rounds; round++) {
+      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
+      for (const s of order) {
+        let sample;
+        for (let attempt = 0; ; attempt++) {
+          const quiet = await waitQuiet(servers);
+          sample = { ...(await timedRun(s, scenario, servers)), round, attempt, quietBefore: quiet };
+          if (!sample.contaminated || attempt >= opts.retries) break;
+          log(
+            `  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
+          );
+        }
+        samples.push(sample);
+        log(
+          `  r${round + 1} ${s.name.padEnd(8)} ${Math.round(sample.rps).toLocaleString('en-US').padStart(7)} req/s  ` +
+            `cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req  ${Math.round(sample.bytesPerResponse)} B/resp` +
+            (sample.contaminated ? '  [contaminated]' : '') +
+            (sample.statusOk ? '' : '  [unexpected status or size]') +
+            (sample.socketErrors ? `  [socket errors: ${sample.socketErrors}]` : ''),
+        );
+      }
+    }
+  }
+  stopAll();
+
+  let startupRows = [];
+  let manyStats;
+  if (opts.startup) {
+    manyStats = dirStats(many);
+    log(
+      `\n== startup: ${manyStats.files} files, ${(manyStats.bytes / 1024 / 1024).toFixed(2)} MB on disk (fresh process each, median of ${opts.repeat})`,
+    );
+    startupRows = startup(many);
+  }
+
+  const rows = aggregate(
+    scenarios,
+    servers.map((s) => s.name),
+    samples,
+  );
+  const verdicts = [];
+  for (const sc of scenarios) {
+    const api = rows[sc.name]?.api;
+    if (!api) continue;
+    for (const [peer, min] of Object.entries(TARGETS[sc.name])) {
+      const ratio = peer === 'raw' ? api.rpsVsRaw : api.rpsVsFastify;
+      verdicts.push({ scenario: sc.name, peer, ratio, target: min, met: ratio >= min });
+    }
+  }
+  const meta = {
+    date: new Date().toISOString(),
+    quick: opts.quick,
+    settings: {
+      rounds: opts.rounds,
+      durationS: opts.duration,
+      warmupS: opts.warmup,
+      connections: opts.connections,
+      wrkThreads: 1,
+      serverCore: 0,
+      loadCore: 1,
+      threshold: opts.threshold,
+    },
+    machine: { cpu: cpuModel(), cores: os.cpus().length, kernel: os.release(), node: process.version },
+    versions: versionsOf(['@api/core', '@api/assets', 'fastify', '@fastify/static']),
+    fixture: { file: 'site.css', bytes: file.length, gzipBytes: gz },
+    checks,
+    notes,
+    elapsedS: (Date.now() - t0) / 1000,
+  };
+  mkdirSync(opts.out, { recursive: true });
+  const stamp = meta.date.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const base = join(opts.out, `assets-${stamp}${opts.quick ? '-quick' : ''}`);
+  writeFileSync(
+    `${base}.json`,
+    JSON.stringify(
+      { meta, rows, verdicts, startup: { dir: manyStats, rows: startupRows }, samples },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, verdicts, manyStats, startupRows));
+  log(`\nwrote ${relative(process.cwd(), `${base}.md`)}, ${relative(process.cwd(), `${base}.json`)}`);
+  const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+  const api = (sc) => rows[sc]?.api ?? {};
+  const startupApi = startupRows.find((r) => r.framework === 'api');
+  log(
+    `assets: 200 api/fastify ${r2(api('200').rpsVsFastify)} api/raw ${r2(api('200').rpsVsRaw)}; ` +
+      `304 api/fastify ${r2(api('304').rpsVsFastify)} api/raw ${r2(api('304').rpsVsRaw)}` +
+      (startupApi ? `; startup ${manyStats.files} files ${startupApi.wireMs.toFixed(0)} ms` : ''),
+  );
+  const bad = samples.filter((s) => !s.statusOk || s.socketErrors > 0).length;
+  if (bad > 0) {
+    log(`${bad} sample(s) had unexpected statuses, sizes or socket errors`);
+    process.exitCode = 1;
+  }
+}
+
+function versionsOf(names) {
+  const out = {};
+  for (const n of names) {
+    try {
+      out[n] = JSON.parse(readFileSync(join(BENCH, 'node_modules', n, 'package.json'), 'utf8')).version;
+    } catch {
+      out[n] = 'n/a';
+    }
+  }
+  try {
+    out.wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' })
+      .stdout.split('\n')[0]
+      .split(' [')[0]
+      .replace(/^wrk /, '');
+  } catch {
+    out.wrk = 'n/a';
+  }
+  return out;
+}
+
+function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
+  const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+  const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+  const lines = [
+    `# @api/assets benchmark — ${meta.date}${meta.quick ? ' (quick)' : ''}`,
+    '',
+    `${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}, Node ${meta.machine.node}. ` +
+      `Servers pinned to core 0, wrk (-t1 -c${meta.settings.connections}) and the harness to core 1; ` +
+      `${meta.settings.rounds} interleaved rounds × ${meta.settings.durationS} s per server and scenario (first server rotated each round), ` +
+      `warm-up ${meta.settings.warmupS} s. Versions: ${Object.entries(meta.versions)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}.`,
+    '',
+    `File: \`site.css\`, ${meta.fixture.bytes} bytes (gzip ${meta.fixture.gzipBytes}); requests carry no Accept-Encoding, so every server sends the same bytes.`,
+    '',
+    '- `api`: `@api/core` + `@api/assets` (`this.include(assets({ directory }))`), files in memory.',
+    '- `fastify`: Fastify 5 + `@fastify/static` with its defaults: `stat` + stream from disk per request, weak ETag from size/mtime.',
+    '- `raw`: node:http with the file in memory, one exact path, precomputed ETag, `If-None-Match` by equality (the ceiling).',
+    '',
+    '| scenario | server | req/s (median) | min–max | CPU µs/req | p50 ms | p99 ms | ×fastify | ×raw |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const sc of scenarios) {
+    for (const [name, r] of Object.entries(rows[sc.name] ?? {})) {
+      lines.push(
+        `| ${sc.name} | ${name} | ${int(r.rps)} | ${int(r.rpsMin)}–${int(r.rpsMax)} | ${r.cpuUsPerReq.toFixed(1)} | ${(r.p50Us / 1000).toFixed(2)} | ${(r.p99Us / 1000).toFixed(2)} | ${r2(r.rpsVsFastify)} | ${r2(r.rpsVsRaw)} |` +
+          (r.contaminated ? ` (${r.contaminated} contaminated)` : ''),
+      );
+    }
+  }
+  lines.push(
+    '',
+    '## Targets (issue #17)',
+    '',
+    '| scenario | api vs | ratio | target | met |',
+    '|---|---|---:|---:|---|',
+  );
+  for (const v of verdicts)
+    lines.push(
+      `| ${v.scenario} | ${v.peer} | ${r2(v.ratio)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`,
+    );
+  if (startupRows.length) {
+    lines.push(
+      '',
+      `## Startup: ${manyStats.files} files, ${(manyStats.bytes / 1024 / 1024).toFixed(2)} MB on disk`,
+      '',
+      'Fresh `node --expose-gc` process per run (pinned to core 0), median. `wire`: from `new App()` to `start()` resolved ' +
+        '(walk, read, hash, gzip, 1,000 routes); Fastify: `register(@fastify/static)` + `ready()` (it reads nothing up front). ' +
+        '`heap`/`buffers`: retained after GC.',
+      '',
+      '| setup | import ms | wire ms | heap MB | buffers MB | RSS MB |',
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const r of startupRows)
+      lines.push(
+        `| ${r.framework} | ${r.importMs.toFixed(0)} | ${r.wireMs.toFixed(0)} | ${(r.heapKb / 1024).toFixed(1)} | ${(r.buffersKb / 1024).toFixed(1)} | ${r.rssMb.toFixed(0)} |`,
+      );
+  }
+  if (meta.notes.length) lines.push('', '## Notes', '', ...meta.notes.map((n) => `- ${n}`));
+  return `${lines.join('\n')}\n`;
+}
+
+main().catch((e) => {
+  stopAll();
+  console.error(e.stack ?? e);
+  process.exit(1);
+});

@@ -1,0 +1,115 @@
+import { defineExtension, type Extension, type RouteInfo, type Wiring } from '@api/core/extension';
+import { resolveOptions, wiringError, type AssetsOptions } from '../options/options';
+import { buildTable } from '../table/build-table';
+import { routePath } from '../table/url-path';
+import { AssetRoute } from './asset-route';
+
+/** Who claimed a route path in one app: the file and the `include(assets(…))` that serves it. */
+interface Claim {
+  readonly file: string;
+  readonly where: string;
+}
+
+/** Asset routes per app, keyed `GET <path>`; one route contributor per app checks collisions. */
+const claimsByApp = new WeakMap<Wiring, Map<string, Claim>>();
+
+/**
+ * Serves the files of a directory from memory, one exact `GET` route per file (`HEAD` included),
+ * under `path` (default `/assets`). The directory is read once, at wiring: every matching file's
+ * bytes, content type, strong `ETag` and — for text-like files — a gzip copy (and, with
+ * `brotli: true`, a brotli copy) are kept in memory; no request touches the filesystem.
+ *
+ * Requests negotiate `Accept-Encoding`, answer a matching `If-None-Match` with 304, and send
+ * `cacheControl` verbatim. Asset routes are ordinary routes of the app: app-wide middleware and
+ * the app-default CORS policy cover them; they never appear in the OpenAPI document. Wiring fails
+ * with a `WiringError` for a missing directory, an unsupported suffix, an unreadable file, no
+ * matching files, too many files, a route that is already registered, or more bytes than
+ * `maxTotalBytes`.
+ *
+ * @param options the directory and how to serve it
+ * @returns an extension for `this.include(…)` inside `wire()`
+ *
+ * @example
+ * class App extends BaseApp {
+ *   protected override async wire() {
+ *     this.include(assets({ directory: new URL('./public', import.meta.url), cacheControl: 'public, max-age=300' }));
+ *   }
+ * }
+ */
+export function assets(options: AssetsOptions): Extension<void> {
+  const label =
+    typeof options?.directory === 'string'
+      ? JSON.stringify(options.directory)
+      : options?.directory instanceof URL
+        ? `new URL(${JSON.stringify(options.directory.href)})`
+        : '…';
+  const call = `assets({ directory: ${label} })`;
+  const resolved = resolveOptions(options, call);
+  return defineExtension({
+    name: 'assets',
+    setup(wiring) {
+      const where = `${wiring.appName}.include(${call})`;
+      const table = buildTable(resolved, where);
+      const claims = claimsFor(wiring);
+      const routes: AssetRoute[] = [];
+      for (const file of table.files) {
+        const path = routePath(resolved.prefix, file.relative);
+        const key = `GET ${path}`;
+        const prior = claims.get(key);
+        if (prior !== undefined) {
+          throw wiringError(
+            where,
+            `"${file.relative}" would be served at GET ${path}, which is already registered by "${prior.file}" of ${prior.where}`,
+            'give the two assets() calls different paths, or exclude the file from one of them',
+          );
+        }
+        claims.set(key, { file: file.relative, where });
+        routes.push(new AssetRoute(path, file, resolved.cacheControl));
+      }
+      for (const route of routes) wiring.addRoute(route);
+      const skipped = table.skipped.symlinks.length + table.skipped.special.length;
+      if (skipped > 0) {
+        const names = [...table.skipped.symlinks, ...table.skipped.special].slice(0, 5).join(', ');
+        wiring.log.info(
+          `${where}: not served (symlinks and special files never are): ${names}${skipped > 5 ? ` and ${skipped - 5} more` : ''}`,
+        );
+      }
+    },
+  });
+}
+
+/**
+ * The app's claims, installing (once per app) the contributor that turns a clash between an asset
+ * and any other route into a WiringError naming the file. Core's router would also refuse the
+ * clash, but without the file name; the contributor sees every route in registration order before
+ * the router adds it, so it fires first whichever side was registered first.
+ */
+function claimsFor(wiring: Wiring): Map<string, Claim> {
+  let claims = claimsByApp.get(wiring);
+  if (claims !== undefined) return claims;
+  const owned = new Map<string, Claim>();
+  claims = owned;
+  claimsByApp.set(wiring, owned);
+  const seen = new Map<string, RouteInfo>();
+  wiring.addContributor((route) => {
+    const key = `${route.method} ${route.path}`;
+    const prior = seen.get(key);
+    if (prior === undefined) {
+      seen.set(key, route);
+      return undefined;
+    }
+    const claim = owned.get(key);
+    if (claim === undefined) return undefined; // not ours: core's router reports it
+    const other = isAsset(prior) ? route : prior;
+    throw wiringError(
+      claim.where,
+      `"${claim.file}" would be served at ${key}, which is already registered by ${describe(other)}`,
+      `exclude "${claim.file}" (exclude: [${JSON.stringify(claim.file)}]), serve the assets under another path, or move the other route`,
+    );
+  });
+  return owned;
+}
+
+const isAsset = (route: RouteInfo): boolean => route.kind === 'custom' && route.owner === 'assets';
+const describe = (route: RouteInfo): string =>
+  `${route.owner}.${route.operation}${route.kind === 'custom' ? ` (${route.kind} route)` : ''}`;

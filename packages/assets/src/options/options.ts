@@ -1,0 +1,232 @@
+import { validateHeaderValue } from 'node:http';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WiringError } from '@api/core/extension';
+
+/**
+ * Options of {@link assets}. Every field but `directory` is optional; `undefined` means the default.
+ *
+ * @example
+ * const options: AssetsOptions = { directory: new URL('./public', import.meta.url), cacheControl: 'public, max-age=300' };
+ */
+export interface AssetsOptions {
+  /** The directory to serve: a path (relative to the working directory) or a `file:` URL. Read once, at wiring. */
+  readonly directory: string | URL;
+  /** The URL prefix the files are served under. [`'/assets'`] */
+  readonly path?: string | undefined;
+  /** `fnmatch` globs matched against each file's path relative to `directory`; `*` also crosses `/`. [`['*']`] */
+  readonly include?: readonly string[] | undefined;
+  /** Globs of files to leave out (same syntax); exclude wins over include. [`[]`] */
+  readonly exclude?: readonly string[] | undefined;
+  /** Keep a gzip copy of text-like files when it is under 90% of the original. [`true`] */
+  readonly gzip?: boolean | undefined;
+  /** Also keep a brotli copy (quality 5) of text-like files under 90% of the original and smaller than the gzip copy. [`false`] */
+  readonly brotli?: boolean | undefined;
+  /** A `cache-control` value sent verbatim on every 200 and 304. [none] */
+  readonly cacheControl?: string | undefined;
+  /** The most files that may match. [`10000`] */
+  readonly maxFiles?: number | undefined;
+  /** The most bytes held in memory, compressed copies included. [`10485760` (10 MiB)] */
+  readonly maxTotalBytes?: number | undefined;
+}
+
+/** The defaults of {@link AssetsOptions}, as the spec gives them. */
+export const assetsDefaults: {
+  readonly path: '/assets';
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  readonly gzip: true;
+  readonly brotli: false;
+  readonly maxFiles: 10000;
+  readonly maxTotalBytes: 10485760;
+} = Object.freeze({
+  path: '/assets',
+  include: Object.freeze(['*']),
+  exclude: Object.freeze([]),
+  gzip: true,
+  brotli: false,
+  maxFiles: 10000,
+  maxTotalBytes: 10485760,
+});
+
+/** Options after validation: absolute directory, normalised prefix, defaults filled in. */
+export interface ResolvedOptions {
+  /** Absolute path of the directory as given (symlinks in it not yet resolved). */
+  readonly directory: string;
+  /** What the user wrote, for messages. */
+  readonly directoryLabel: string;
+  /** The URL prefix without a trailing slash (`''` for `/`). */
+  readonly prefix: string;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  readonly gzip: boolean;
+  readonly brotli: boolean;
+  readonly cacheControl: string | undefined;
+  readonly maxFiles: number;
+  readonly maxTotalBytes: number;
+}
+
+const KNOWN = new Set([
+  'directory',
+  'path',
+  'include',
+  'exclude',
+  'gzip',
+  'brotli',
+  'cacheControl',
+  'maxFiles',
+  'maxTotalBytes',
+]);
+/** The spec's (Python) names, so a copied keyword gets a pointed fix. */
+const SPEC_NAMES: Readonly<Record<string, string>> = {
+  cache_control: 'cacheControl',
+  max_files: 'maxFiles',
+  max_total_bytes: 'maxTotalBytes',
+};
+/** A URL path segment as it may be written in a prefix: pchar only, no `{}` (slots are for routes). */
+const PREFIX_SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+$/;
+
+/** Builds a `WiringError` in core's `where: problem. Fix: fix.` shape. */
+export function wiringError(where: string, problem: string, fix: string): WiringError {
+  return new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
+}
+
+/**
+ * Validates the options of `assets()` and fills in the defaults.
+ *
+ * @param options what the user passed
+ * @param where the call site named in messages
+ */
+export function resolveOptions(options: AssetsOptions, where: string): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw wiringError(where, 'expects an options object', "write assets({ directory: './public' })");
+  }
+  for (const key of Object.keys(options)) {
+    if (KNOWN.has(key)) continue;
+    const hint = SPEC_NAMES[key];
+    throw wiringError(
+      where,
+      `unknown option "${key}"`,
+      hint ? `use "${hint}" (options are camelCase)` : `use only ${[...KNOWN].join(', ')}`,
+    );
+  }
+  const directory = options.directory;
+  let absolute: string;
+  let label: string;
+  if (directory instanceof URL) {
+    if (directory.protocol !== 'file:')
+      throw wiringError(
+        where,
+        `directory ${directory.href} is not a file: URL`,
+        "pass a path or new URL('./public', import.meta.url)",
+      );
+    absolute = fileURLToPath(directory);
+    label = directory.href;
+  } else if (typeof directory === 'string' && directory.length > 0) {
+    absolute = isAbsolute(directory) ? directory : resolve(directory);
+    label = directory;
+  } else {
+    throw wiringError(
+      where,
+      '"directory" is required (a path or a file: URL)',
+      "e.g. assets({ directory: './public' })",
+    );
+  }
+
+  const path = options.path ?? assetsDefaults.path;
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw wiringError(where, `path ${JSON.stringify(path)} does not start with "/"`, "e.g. path: '/assets'");
+  }
+  const prefix = path.endsWith('/') ? path.slice(0, -1) : path;
+  for (const segment of prefix.split('/').slice(1)) {
+    if (!PREFIX_SEGMENT.test(segment) || segment === '.' || segment === '..') {
+      throw wiringError(
+        where,
+        `path ${JSON.stringify(path)} has the segment ${JSON.stringify(segment)}, which is not a literal URL segment`,
+        "use plain segments such as '/assets' or '/static/v2' (no '{slots}', '//', '.', '..', spaces or '?')",
+      );
+    }
+  }
+
+  const include = globList(options.include, 'include', assetsDefaults.include, where);
+  const exclude = globList(options.exclude, 'exclude', assetsDefaults.exclude, where);
+  const gzip = flag(options.gzip, 'gzip', assetsDefaults.gzip, where);
+  const brotli = flag(options.brotli, 'brotli', assetsDefaults.brotli, where);
+
+  const cacheControl = options.cacheControl;
+  if (cacheControl !== undefined) {
+    let valid = typeof cacheControl === 'string' && cacheControl.trim().length > 0;
+    if (valid) {
+      try {
+        validateHeaderValue('cache-control', cacheControl);
+      } catch {
+        valid = false;
+      }
+    }
+    if (!valid)
+      throw wiringError(
+        where,
+        `cacheControl ${JSON.stringify(cacheControl)} is not a header value`,
+        "pass a non-empty value without control characters, e.g. 'public, max-age=3600', or leave it out",
+      );
+  }
+
+  const maxFiles = count(options.maxFiles, 'maxFiles', assetsDefaults.maxFiles, where);
+  const maxTotalBytes = count(options.maxTotalBytes, 'maxTotalBytes', assetsDefaults.maxTotalBytes, where);
+  return {
+    directory: absolute,
+    directoryLabel: label,
+    prefix,
+    include,
+    exclude,
+    gzip,
+    brotli,
+    cacheControl,
+    maxFiles,
+    maxTotalBytes,
+  };
+}
+
+function globList(
+  value: readonly string[] | undefined,
+  name: string,
+  fallback: readonly string[],
+  where: string,
+): readonly string[] {
+  if (value === undefined) return fallback;
+  if (!Array.isArray(value))
+    throw wiringError(where, `${name} must be an array of globs`, `e.g. ${name}: ['*.css', 'img/*']`);
+  for (const glob of value as unknown[]) {
+    if (typeof glob !== 'string' || glob.length === 0)
+      throw wiringError(
+        where,
+        `${name} has ${JSON.stringify(glob)}, which is not a glob`,
+        `use non-empty strings such as '*.css'`,
+      );
+    if (glob.startsWith('/') || glob.startsWith('./'))
+      throw wiringError(
+        where,
+        `${name} glob ${JSON.stringify(glob)} can never match: globs match the path relative to the directory`,
+        `write it without the leading "${glob.startsWith('/') ? '/' : './'}", e.g. 'css/*'`,
+      );
+  }
+  return Object.freeze([...(value as readonly string[])]);
+}
+
+function flag(value: boolean | undefined, name: string, fallback: boolean, where: string): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean')
+    throw wiringError(where, `${name} must be true or false`, `e.g. ${name}: ${fallback}`);
+  return value;
+}
+
+function count(value: number | undefined, name: string, fallback: number, where: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw wiringError(
+      where,
+      `${name} must be a whole number ≥ 1 (got ${String(value)})`,
+      `e.g. ${name}: ${fallback}`,
+    );
+  return value;
+}

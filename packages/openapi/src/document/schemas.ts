@@ -1,0 +1,254 @@
+import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
+import { structInfo, type StructInfo } from '@api/core/extension';
+import { fail } from './fail';
+import { pointerToken, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
+
+type Valibot = Parameters<typeof toJsonSchemaDefs>[0][string];
+
+const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+const REF_PREFIX = '#/components/schemas/';
+const DEFS_PREFIX = '#/$defs/';
+/** Core marks multipart part schemas with this (not on the extension surface yet; see README). */
+const kFormPart = Symbol.for('@api/core.formPart');
+
+interface FormPartMarker {
+  readonly file: boolean;
+  readonly value: SchemaNode | undefined;
+}
+
+/** The `$ref` object of a component. */
+export function componentRef(name: string): JsonSchema {
+  return { $ref: REF_PREFIX + pointerToken(name) };
+}
+
+interface Model {
+  readonly schema: SchemaNode;
+  readonly info: StructInfo;
+  readonly where: string;
+}
+
+/**
+ * Collects every schema the document needs and converts them all in one pass of
+ * `@valibot/to-json-schema` (target 2020-12): named Structs become `components.schemas` entries
+ * referenced by `$ref`, everything else is inlined where it is used.
+ */
+export class SchemaRegistry {
+  readonly #models = new Map<string, Model>();
+  readonly #byObject = new Map<object, string>();
+  readonly #roots: { readonly schema: SchemaNode; readonly target: JsonSchema }[] = [];
+  #finished = false;
+
+  /**
+   * A schema that belongs in the document's models: its Structs (and nested ones) become
+   * components; the returned object is filled when `finish()` runs.
+   *
+   * @param checkUnions reject untagged unions of several Structs (response bodies, stream items)
+   */
+  model(schema: SchemaNode, where: string, checkUnions = false): JsonSchema {
+    this.#walk(schema, where, checkUnions, new Set());
+    const name = this.#byObject.get(schema);
+    if (name !== undefined) return componentRef(name);
+    return this.inline(schema);
+  }
+
+  /** A schema converted in place (parameters): its Structs are not added to the components. */
+  inline(schema: SchemaNode): JsonSchema {
+    const target: JsonSchema = {};
+    this.#roots.push({ schema, target });
+    return target;
+  }
+
+  /** The component name of a registered Struct, if it is one. */
+  nameOf(schema: SchemaNode): string | undefined {
+    return this.#byObject.get(schema);
+  }
+
+  #register(schema: SchemaNode, info: StructInfo, where: string): void {
+    if (this.#byObject.has(schema)) return;
+    if (!COMPONENT_NAME.test(info.name)) {
+      fail(
+        where,
+        `model name ${JSON.stringify(info.name)} cannot be a components.schemas key (letters, digits, ".", "-" and "_" only)`,
+        `rename the Struct, or give it { name: '${info.name.replace(/[^A-Za-z0-9._-]/g, '') || 'Model'}' }`,
+      );
+    }
+    const prior = this.#models.get(info.name);
+    if (prior && prior.schema !== schema) {
+      fail(
+        where,
+        `two different models are named "${info.name}" (the other is used by ${prior.where})`,
+        `give one of them another name: Struct('Other', …) or Struct('${info.name}', …, { name: 'Other' })`,
+      );
+    }
+    this.#models.set(info.name, { schema, info, where });
+    this.#byObject.set(schema, info.name);
+  }
+
+  #walk(node: SchemaNode, where: string, checkUnions: boolean, seen: Set<object>): void {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    const info = structInfo(node);
+    if (info) this.#register(node, info, where);
+    for (const item of node.pipe ?? []) {
+      if (item.kind === 'schema' && item !== node) this.#walk(item, where, checkUnions, seen);
+    }
+    const part = (node as { [kFormPart]?: FormPartMarker })[kFormPart];
+    if (part?.value) this.#walk(part.value, where, checkUnions, seen);
+    if (node.wrapped) this.#walk(node.wrapped, where, checkUnions, seen);
+    if (node.entries)
+      for (const entry of Object.values(node.entries)) this.#walk(entry, where, checkUnions, seen);
+    if (node.item) this.#walk(node.item, where, checkUnions, seen);
+    if (node.items) for (const item of node.items) this.#walk(item, where, checkUnions, seen);
+    if (node.rest) this.#walk(node.rest, where, checkUnions, seen);
+    if (node.type === 'record') {
+      if (node.key && typeof node.key === 'object') this.#walk(node.key, where, checkUnions, seen);
+      if (node.value) this.#walk(node.value, where, checkUnions, seen);
+    }
+    if (node.type === 'union' || node.type === 'variant' || node.type === 'intersect') {
+      const options = (node.options ?? []) as SchemaNode[];
+      if (checkUnions && node.type === 'union') {
+        const structs = options.map((o) => structInfo(o)).filter((i): i is StructInfo => i !== undefined);
+        const untagged = structs.filter((i) => !i.tagged);
+        if (structs.length >= 2 && untagged.length > 0) {
+          fail(
+            where,
+            `returns an untagged union of Structs (${structs.map((i) => i.name).join(' | ')}); clients cannot tell the members apart`,
+            `declare every member with Struct(name, entries, { tag: true }) so each carries a "type" discriminator (untagged: ${untagged.map((i) => i.name).join(', ')})`,
+          );
+        }
+      }
+      for (const option of options) this.#walk(option, where, checkUnions, seen);
+    }
+    if (node.type === 'lazy' && typeof node.getter === 'function') {
+      let inner: SchemaNode | undefined;
+      try {
+        inner = node.getter(undefined);
+      } catch {
+        inner = undefined;
+      }
+      if (inner) this.#walk(inner, where, checkUnions, seen);
+    }
+  }
+
+  /** Converts everything registered; returns `components.schemas`. */
+  finish(): Record<string, JsonSchema> {
+    if (this.#finished) throw new Error('SchemaRegistry.finish() ran twice');
+    this.#finished = true;
+    const definitions: Record<string, Valibot> = {};
+    for (const [name, model] of this.#models) definitions[name] = model.schema as unknown as Valibot;
+    // Each root is a fresh object: nothing else can reference it, so it is never turned into a $ref.
+    const rootKeys: string[] = [];
+    this.#roots.forEach((root, i) => {
+      const key = `\u0000root${i}`;
+      rootKeys.push(key);
+      definitions[key] = prepareRoot(root.schema) as unknown as Valibot;
+    });
+    const converted = toJsonSchemaDefs(definitions, this.#config());
+    const components: Record<string, JsonSchema> = {};
+    for (const [key, value] of Object.entries(converted)) {
+      if (key.startsWith('\u0000root')) continue;
+      const schema = tidy(value as JsonSchema);
+      const model = this.#models.get(key);
+      if (model?.info.description !== undefined) schema.description = model.info.description;
+      components[key] = schema;
+    }
+    this.#roots.forEach((root, i) => {
+      Object.assign(root.target, tidy(converted[rootKeys[i]!] as JsonSchema));
+    });
+    return components;
+  }
+
+  #config(): ConversionConfig {
+    const byObject = this.#byObject;
+    return {
+      target: 'draft-2020-12',
+      // Transforms document their input type; what the converter refuses becomes `{}`, never a crash.
+      typeMode: 'input',
+      errorMode: 'ignore',
+      overrideSchema: (context) => {
+        const node = context.valibotSchema as unknown as SchemaNode;
+        const part = (node as { [kFormPart]?: FormPartMarker })[kFormPart];
+        if (part?.file)
+          return { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
+        if (node.type === 'date') return { type: 'string', format: 'date-time' };
+        if (node.type === 'union' || node.type === 'variant') return discriminated(node, byObject);
+        return undefined;
+      },
+    };
+  }
+}
+
+/**
+ * A union whose members are all named models and carry a literal discriminator documents as
+ * `anyOf` + `discriminator {propertyName, mapping}` (the converter alone emits `oneOf` without one).
+ */
+function discriminated(node: SchemaNode, byObject: Map<object, string>): JsonSchema | undefined {
+  const options = (node.options ?? []) as SchemaNode[];
+  if (options.length < 2) return undefined;
+  const names = options.map((o) => byObject.get(o));
+  if (names.some((n) => n === undefined)) return undefined;
+  let key: string;
+  if (node.type === 'variant') key = (node as unknown as { key: string }).key;
+  else {
+    if (!options.every((o) => structInfo(o)?.tagged)) return undefined;
+    key = 'type';
+  }
+  const mapping: Record<string, string> = {};
+  for (const [i, option] of options.entries()) {
+    const field = option.entries?.[key];
+    const literal = field ? unwrap(field).literal : undefined;
+    if (typeof literal !== 'string')
+      return { anyOf: names.map((n) => componentRef(n!)), discriminator: { propertyName: key } };
+    mapping[literal] = REF_PREFIX + pointerToken(names[i]!);
+  }
+  return {
+    anyOf: names.map((n) => componentRef(n!)),
+    discriminator: { propertyName: key, mapping },
+  };
+}
+
+/** A shallow copy (a fresh identity); multipart part markers are replaced by their value schema. */
+function prepareRoot(schema: SchemaNode): SchemaNode {
+  if (schema.entries && Object.values(schema.entries).some((e) => partOf(e) !== undefined)) {
+    const entries: Record<string, SchemaNode> = {};
+    for (const [k, e] of Object.entries(schema.entries)) entries[k] = replacePart(e);
+    return { ...schema, entries };
+  }
+  return { ...schema };
+}
+
+function partOf(schema: SchemaNode): FormPartMarker | undefined {
+  let s: SchemaNode | undefined = schema;
+  while (s && !(s as { [kFormPart]?: FormPartMarker })[kFormPart] && s.wrapped) s = s.wrapped;
+  return s ? (s as { [kFormPart]?: FormPartMarker })[kFormPart] : undefined;
+}
+
+function replacePart(schema: SchemaNode): SchemaNode {
+  const part = (schema as { [kFormPart]?: FormPartMarker })[kFormPart];
+  if (part) return part.file || !part.value ? schema : part.value;
+  if (schema.wrapped) return { ...schema, wrapped: replacePart(schema.wrapped) };
+  return schema;
+}
+
+/** Rewrites `$defs` refs to components and drops empty `required` lists, in place. */
+function tidy(schema: JsonSchema): JsonSchema {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const v of value) visit(v);
+      return;
+    }
+    if (!value || typeof value !== 'object') return;
+    const obj = value as JsonSchema;
+    if (typeof obj.$ref === 'string' && obj.$ref.startsWith(DEFS_PREFIX)) {
+      obj.$ref = REF_PREFIX + obj.$ref.slice(DEFS_PREFIX.length);
+    }
+    if (Array.isArray(obj.required) && obj.required.length === 0) delete obj.required;
+    for (const [k, v] of Object.entries(obj)) {
+      // `const`, `default`, `enum` and `examples` hold data, not schemas.
+      if (k === 'const' || k === 'default' || k === 'enum' || k === 'examples') continue;
+      visit(v);
+    }
+  };
+  visit(schema);
+  return schema;
+}

@@ -1,0 +1,278 @@
+import type { Logger } from '@api/core/extension';
+import { isAsyncIterable } from './stream-source';
+
+/** What a pump writes to: a `ServerResponse` on the wire, a small fake in unit tests. */
+export interface StreamTarget {
+  write(chunk: string | Uint8Array): boolean;
+  end(): void;
+  destroy(): void;
+  /** Bytes accepted by `write` and not yet handed to the kernel. */
+  readonly writableLength: number;
+  on(event: 'close' | 'drain', listener: () => void): unknown;
+  off(event: 'close' | 'drain', listener: () => void): unknown;
+}
+
+/** How a pump encodes, pings and reports. */
+export interface PumpOptions {
+  /** Turns one item into its wire chunk; throws when the item cannot be sent. */
+  readonly encode: (item: unknown) => string | Uint8Array;
+  /** Idle milliseconds before `ping` is written; undefined: never. */
+  readonly keepaliveMs?: number | undefined;
+  /** The keepalive chunk (SSE: `: ping\n\n`). */
+  readonly ping?: string | undefined;
+  readonly log: Logger;
+  /** `GET /path`, for log lines. */
+  readonly label: string;
+}
+
+const WAKE: unique symbol = Symbol('wake');
+type Step = IteratorResult<unknown> | typeof WAKE;
+type Phase = 'new' | 'opening' | 'streaming' | 'done';
+
+/**
+ * Moves one stream's items to one response, and owns everything that can leak on the way:
+ *
+ * - `open()` runs the lifecycle generator's setup and pulls the first item before anything is
+ *   sent, so its failure can still become a normal error response (teardown runs first);
+ * - `run()` writes item by item and awaits `drain` whenever a write returns false, so a slow
+ *   client never makes the server buffer the stream;
+ * - a client disconnect (the target's `close` before we ended it) wakes whatever the pump
+ *   awaits, calls the iterator's `return()` and runs teardown at once; nothing is written after;
+ * - a mid-stream failure is logged once and the connection is cut without the terminating
+ *   chunk; a teardown failure is logged and the body still ends properly;
+ * - `stop()` (graceful shutdown) ends the stream properly after running teardown;
+ * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
+ *   and is cleared whenever the stream ends.
+ *
+ * Every await point (`next()`, `drain`) can be woken, so no path waits on a client that left.
+ */
+export class Pump {
+  readonly #target: StreamTarget;
+  readonly #options: PumpOptions;
+  #phase: Phase = 'new';
+  #inner: AsyncIterator<unknown> | undefined;
+  #lifecycle: AsyncIterator<unknown> | undefined;
+  #first: string | Uint8Array | undefined;
+  #innerDone = false;
+  /** The client went away before we ended the response. */
+  #gone = false;
+  /** Graceful shutdown asked us to end. */
+  #stopping = false;
+  /** We are ending or cutting the response ourselves: its `close` is expected. */
+  #ending = false;
+  #nextPending = false;
+  /** A `next()` was left in flight when we were woken: its iterator cannot be awaited. */
+  #abandoned = false;
+  #wake: ((step: typeof WAKE) => void) | undefined;
+  #needDrain = false;
+  #drainWaiter: (() => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #finishing: Promise<void> | undefined;
+  #running: Promise<void> | undefined;
+
+  /**
+   * @param target - the response to write to; the pump listens to its `close` and `drain`
+   * @param options - encoder, keepalive and logging
+   */
+  constructor(target: StreamTarget, options: PumpOptions) {
+    this.#target = target;
+    this.#options = options;
+    target.on('close', this.#onClose);
+    target.on('drain', this.#onDrain);
+  }
+
+  /**
+   * Opens the source: runs a lifecycle generator's setup, pulls the first item and encodes it.
+   * Resolves true when the response should start, false when the client left meanwhile (the
+   * pump has then torn down). Rejects with the source's (or the encoder's) error after running
+   * teardown, so the caller can render a normal error response.
+   *
+   * @param source - the response's `stream`
+   */
+  async open(source: unknown): Promise<boolean> {
+    this.#phase = 'opening';
+    try {
+      if (!isAsyncIterable(source))
+        throw new TypeError('a streaming response needs an async iterable `stream` (or a lifecycle async generator)');
+      const outer = source[Symbol.asyncIterator]();
+      this.#inner = outer;
+      let step = await this.#next();
+      if (step !== WAKE) this.#nextPending = false;
+      if (step !== WAKE && !step.done && isAsyncIterable(step.value)) {
+        // A lifecycle generator: setup ran, it yielded the stream; teardown follows its yield.
+        this.#lifecycle = outer;
+        this.#inner = step.value[Symbol.asyncIterator]();
+        step = await this.#next();
+        if (step !== WAKE) this.#nextPending = false;
+      }
+      if (step === WAKE) {
+        await this.#finish();
+        return false;
+      }
+      if (step.done) this.#innerDone = true;
+      else this.#first = this.#options.encode(step.value);
+    } catch (error) {
+      await this.#finish();
+      throw error;
+    }
+    return true;
+  }
+
+  /**
+   * Streams every item after the response head was sent; resolves once the response ended
+   * (properly, cut, or because the client left) and teardown ran. Never rejects.
+   */
+  run(): Promise<void> {
+    return (this.#running ??= this.#run());
+  }
+
+  /**
+   * Graceful shutdown: stops pulling, runs teardown and ends the response with its terminating
+   * chunk. A stream still opening is ended right after its head is sent. Resolves when done.
+   */
+  stop(): Promise<void> {
+    this.#stopping = true;
+    if (this.#phase === 'streaming') this.#wakeUp();
+    return this.#running ?? Promise.resolve();
+  }
+
+  /** Tears down an opened source whose response could not start; writes nothing. */
+  discard(): Promise<void> {
+    return this.#finish();
+  }
+
+  async #run(): Promise<void> {
+    this.#phase = 'streaming';
+    try {
+      if (this.#first !== undefined) {
+        const first = this.#first;
+        this.#first = undefined;
+        if (!this.#gone) this.#write(first);
+      }
+      if (this.#options.keepaliveMs !== undefined) {
+        this.#timer = setTimeout(this.#onIdle, this.#options.keepaliveMs);
+        this.#timer.unref();
+      }
+      while (!this.#innerDone) {
+        if (this.#needDrain) await this.#drained();
+        if (this.#gone || this.#stopping) break;
+        const step = await this.#next();
+        if (step === WAKE) break;
+        this.#nextPending = false;
+        if (step.done) {
+          this.#innerDone = true;
+          break;
+        }
+        const chunk = this.#options.encode(step.value);
+        // 'close' may land between the item's arrival and this continuation.
+        if (this.#gone) break;
+        this.#write(chunk);
+      }
+    } catch (error) {
+      this.#options.log.error(`error streaming response for ${this.#options.label}`, error);
+      // Cut without the terminating chunk, so the client knows the body is incomplete.
+      this.#ending = true;
+      this.#target.destroy();
+      await this.#finish();
+      return;
+    }
+    await this.#finish();
+    if (!this.#gone) {
+      this.#ending = true;
+      this.#target.end();
+    }
+  }
+
+  #next(): Promise<Step> {
+    const inner = this.#inner!;
+    this.#nextPending = true;
+    return new Promise<Step>((resolve, reject) => {
+      this.#wake = resolve;
+      inner.next().then(resolve, reject);
+    });
+  }
+
+  #drained(): Promise<void> {
+    if (!this.#needDrain || this.#gone) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.#drainWaiter = resolve));
+  }
+
+  #write(chunk: string | Uint8Array): void {
+    if (!this.#target.write(chunk)) this.#needDrain = true;
+    this.#timer?.refresh();
+  }
+
+  /** Wakes whatever the pump awaits (a pending `next()` or `drain`). */
+  #wakeUp(): void {
+    if (this.#nextPending) this.#abandoned = true;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.(WAKE);
+    const drained = this.#drainWaiter;
+    this.#drainWaiter = undefined;
+    drained?.();
+  }
+
+  readonly #onClose = (): void => {
+    if (this.#ending) return;
+    this.#gone = true;
+    clearTimeout(this.#timer);
+    this.#wakeUp();
+  };
+
+  readonly #onDrain = (): void => {
+    this.#needDrain = false;
+    const drained = this.#drainWaiter;
+    this.#drainWaiter = undefined;
+    drained?.();
+  };
+
+  readonly #onIdle = (): void => {
+    if (this.#phase !== 'streaming' || this.#gone || this.#ending) return;
+    // Unflushed bytes mean the connection is not idle, and a ping would only queue behind them.
+    if (this.#target.writableLength > 0) this.#timer?.refresh();
+    else this.#write(this.#options.ping ?? '');
+  };
+
+  /** Teardown, once: the iterator's `return()`, then the lifecycle generator's code after its yield. */
+  #finish(): Promise<void> {
+    return (this.#finishing ??= this.#teardown());
+  }
+
+  async #teardown(): Promise<void> {
+    this.#phase = 'done';
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#target.off('drain', this.#onDrain);
+    const inner = this.#inner;
+    if (inner && !this.#innerDone && typeof inner.return === 'function') {
+      try {
+        const closing = inner.return();
+        // A step still in flight holds the iterator: its return() settles only after that
+        // step, which may never come (the client left while the source waited). Don't wait.
+        if (this.#abandoned) closing.catch((error: unknown) => this.#teardownFailed(error));
+        else await closing;
+      } catch (error) {
+        this.#teardownFailed(error);
+      }
+    }
+    const lifecycle = this.#lifecycle;
+    if (lifecycle) {
+      try {
+        const after = await lifecycle.next();
+        if (!after.done) {
+          this.#options.log.warn(
+            `stream lifecycle generator for ${this.#options.label} yielded more than once; it must yield its stream exactly once (closed it)`,
+          );
+          await lifecycle.return?.();
+        }
+      } catch (error) {
+        this.#teardownFailed(error);
+      }
+    }
+  }
+
+  #teardownFailed(error: unknown): void {
+    this.#options.log.error(`error in stream teardown for ${this.#options.label}`, error);
+  }
+}

@@ -1,0 +1,85 @@
+import type { CustomWriter, ResponseCompileContext, ResponseSink } from '@api/core/extension';
+import { Pump } from '../pump/pump';
+import { release } from '../pump/stream-source';
+import { registryOf } from '../extension/registry';
+import { StreamResponse } from './stream-response';
+
+/** What differs between the three wrappers' writers; everything else is shared. */
+export interface StreamKind<TValue extends StreamResponse<unknown, unknown>> {
+  /** The wrapper's class name, for error messages. */
+  readonly name: string;
+  readonly cls: abstract new (...args: never[]) => TValue;
+  /** The media type unless the response's raw headers set `content-type`. */
+  readonly contentType: string;
+  /** Headers added unless the response sets them itself (SSE: `cache-control: no-cache`). */
+  readonly defaults?: readonly (readonly [string, string])[];
+  /** Encodes one item into its wire chunk; throws a `TypeError` for an item that cannot be sent. */
+  readonly encode: (item: unknown) => string | Uint8Array;
+  /** The keepalive of one response, in milliseconds (SSE). */
+  readonly keepaliveMs?: (value: TValue) => number | undefined;
+  /** The keepalive chunk. */
+  readonly ping?: string;
+}
+
+function hasHeader(list: readonly string[], name: string): boolean {
+  for (let i = 0; i < list.length; i += 2) if (list[i]!.toLowerCase() === name) return true;
+  return false;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  return `a ${typeof value}`;
+}
+
+/**
+ * Compiles the writer shared by every streaming wrapper: headers through core's machinery
+ * (typed, cookies, raw, Location/Link, then the route's tail in `start`), HEAD answered without
+ * touching the stream, setup and the first item awaited before the head, then the pump.
+ *
+ * @param ctx - the route being wired
+ * @param kind - the wrapper's media type, encoder and keepalive
+ */
+export function compileStreamWriter<TValue extends StreamResponse<unknown, unknown>>(
+  ctx: ResponseCompileContext,
+  kind: StreamKind<TValue>,
+): CustomWriter {
+  const defaults = kind.defaults ?? [];
+  return async (value: unknown, sink: ResponseSink): Promise<void> => {
+    if (!(value instanceof kind.cls))
+      throw new TypeError(`${ctx.where} declares ${kind.name} but returned ${describe(value)}`);
+    const response = value as TValue;
+    const status = response.statusCode ?? ctx.defaultStatus;
+    const headers = sink.head(status, undefined, response);
+    if (!hasHeader(headers, 'content-type')) headers.unshift('content-type', kind.contentType);
+    for (const [name, text] of defaults) if (!hasHeader(headers, name)) headers.push(name, text);
+    if (sink.method === 'HEAD') {
+      // HEAD never runs setup nor pulls an item: the head alone, then let the source go.
+      sink.start(status, headers);
+      release(response.stream);
+      return;
+    }
+    const registry = registryOf(sink);
+    const pump = new Pump(sink.res, {
+      encode: kind.encode,
+      keepaliveMs: kind.keepaliveMs?.(response),
+      ping: kind.ping,
+      log: sink.log,
+      label: `${sink.method} ${sink.exchange.path}`,
+    });
+    registry?.add(pump);
+    try {
+      // Setup and the first item: a failure here rejects into the normal error funnel.
+      if (!(await pump.open(response.stream))) return;
+      try {
+        sink.start(status, headers);
+      } catch (error) {
+        await pump.discard();
+        throw error;
+      }
+      await pump.run();
+    } finally {
+      registry?.delete(pump);
+    }
+  };
+}

@@ -1,0 +1,199 @@
+import { ServerResponse } from 'node:http';
+import * as v from 'valibot';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  BaseApp,
+  Endpoint,
+  ExceptionResponse,
+  HTTPError,
+  NotFoundError,
+  serve,
+  Struct,
+  defineExceptionHandler,
+} from '@api/core';
+import { NDJSONStreamingResponse, SSEResponse, streaming } from '../src/index';
+import { memoryLogger } from './fakes';
+import { rawRequest, start, waitFor } from './wire';
+
+const Tick = Struct('Tick', { n: v.number() });
+
+class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teapot', status: 418 }) {}
+class UpstreamError extends Error {}
+const SECRET = 'db password is hunter2';
+
+/** What the sources of this file did, for assertions. */
+const seen = { setup: 0, teardown: 0, pulls: 0, tornAt: 0 };
+beforeEach(() => {
+  Object.assign(seen, { setup: 0, teardown: 0, pulls: 0, tornAt: 0 });
+});
+
+function lifecycle(failSetup?: () => never, firstItem?: () => never) {
+  return async function* () {
+    seen.setup++;
+    if (failSetup) failSetup();
+    try {
+      yield (async function* () {
+        if (firstItem) firstItem();
+        for (let n = 0; ; n++) {
+          seen.pulls++;
+          yield { n };
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+    } finally {
+      seen.teardown++;
+      seen.tornAt = performance.now();
+    }
+  };
+}
+
+class Streams extends Endpoint('/ticks') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle()() });
+  });
+}
+class Failing extends Endpoint('/fail/teapot') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle(() => { throw new TeapotError(); })() });
+  });
+}
+class Crashing extends Endpoint('/fail/crash') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle(() => { throw new Error(SECRET); })() });
+  });
+}
+class Upstream extends Endpoint('/fail/upstream') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle(() => { throw new UpstreamError('down'); })() });
+  });
+}
+class Missing extends Endpoint('/fail/first') {
+  get = this.operation({ returns: SSEResponse.of(Tick) }, () => {
+    return new SSEResponse({ stream: lifecycle(undefined, () => { throw new NotFoundError(); })() });
+  });
+}
+
+const upstreamHandler = defineExceptionHandler({
+  exception: UpstreamError,
+  handleException: () =>
+    new ExceptionResponse({ statusCode: 502, json: { type: 'upstream', title: 'Upstream failed', status: 502 } }),
+});
+
+describe('stream setup and the first item', () => {
+  it('renders an HTTPError thrown in setup as its own response, after teardown', async () => {
+    const { client } = await start((app) => app.endpoint(new Failing()));
+    const res = await client.get('/fail/teapot');
+    expect(res.status).toBe(418);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.json()).toEqual({ type: 'teapot', title: 'I am a teapot', status: 418 });
+    expect(seen).toMatchObject({ setup: 1, pulls: 0 });
+  });
+
+  it('renders any other setup failure as a 500 that leaks nothing, and logs it', async () => {
+    const { client, app } = await start((a) => a.endpoint(new Crashing()));
+    const res = await client.get('/fail/crash');
+    expect(res.status).toBe(500);
+    expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+    expect(res.text).not.toContain('hunter2');
+    const logged = app.log.lines.filter((l) => l.level === 'error');
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0]?.message)).toContain('GET /fail/crash');
+    expect((logged[0]?.error as Error).message).toBe(SECRET);
+  });
+
+  it('lets a custom exception handler answer a setup failure (502)', async () => {
+    const { client } = await start((app) => {
+      app.handler(upstreamHandler);
+      app.endpoint(new Upstream());
+    });
+    const res = await client.get('/fail/upstream');
+    expect(res.status).toBe(502);
+    expect(res.json()).toEqual({ type: 'upstream', title: 'Upstream failed', status: 502 });
+  });
+
+  it('renders a NotFoundError from the first item as a 404, and tears down', async () => {
+    const { client } = await start((app) => app.endpoint(new Missing()));
+    const res = await client.get('/fail/first');
+    expect(res.status).toBe(404);
+    expect(res.json()).toEqual({ type: 'not-found', title: 'Not found', status: 404 });
+    expect(seen).toMatchObject({ setup: 1, teardown: 1 });
+  });
+
+  it('answers HEAD without running setup', async () => {
+    const { client } = await start((app) => app.endpoint(new Streams()));
+    const res = await client.head('/ticks');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(seen).toMatchObject({ setup: 0, pulls: 0, teardown: 0 });
+  });
+});
+
+describe('client disconnect', () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => {
+    unhandled.push(reason);
+  };
+  beforeEach(() => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(() => {
+    process.off('unhandledRejection', onUnhandled);
+    vi.restoreAllMocks();
+  });
+
+  it('stops the source and runs teardown within 100 ms; nothing is written after close', async () => {
+    const late: string[] = [];
+    const write = ServerResponse.prototype.write;
+    vi.spyOn(ServerResponse.prototype, 'write').mockImplementation(function (this: ServerResponse, ...args: never[]) {
+      if (this.destroyed || this.writableEnded) late.push(String(args[0]));
+      return (write as (...a: never[]) => boolean).apply(this, args);
+    });
+    const { client } = await start((app) => app.endpoint(new Streams()));
+    const session = await client.streamGet('/ticks');
+    let items = 0;
+    for await (const _item of session.ndjson()) if (++items === 3) break; // leaving the loop disconnects
+    const leftAt = performance.now();
+    await waitFor(() => seen.teardown === 1, 1000);
+    expect(seen.tornAt - leftAt).toBeLessThan(100);
+    const pulls = seen.pulls;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.pulls).toBe(pulls); // never pulled again
+    expect(late).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('warns once per route when the app did not include streaming()', async () => {
+    const { client, app } = await start({ wire: (a) => a.endpoint(new Streams()), withoutExtension: true });
+    for (let i = 0; i < 2; i++) {
+      await using session = await client.streamGet('/ticks');
+      for await (const _item of session.ndjson()) break;
+    }
+    const warnings = app.log.lines.filter((l) => l.level === 'warn');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/GET \/ticks streams, but the app did not include streaming\(\)/);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('ends open streams with their terminating chunk and runs teardown, well before the cap', async () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(streaming());
+        this.includeEndpoint(new Streams());
+      }
+    }
+    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const response = rawRequest(running.url, '/ticks');
+    await waitFor(() => seen.pulls >= 2);
+    const began = performance.now();
+    await running.close();
+    const res = await response;
+    expect(performance.now() - began).toBeLessThan(1000);
+    expect(res.status).toBe(200);
+    expect(res.terminated).toBe(true);
+    expect(seen.teardown).toBe(1);
+    const lines = Buffer.concat(res.chunks).toString().trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(lines.map((_, n) => ({ n })));
+  });
+});

@@ -1,0 +1,56 @@
+import { defineExtension, WiringError, type Extension, type Wiring } from '@api/core/extension';
+import { BackgroundTasks } from '../queue/background-tasks';
+import type { BackgroundTasksOptions } from '../queue/types';
+
+type PhaseHook = (callback: () => void | Promise<void>) => void;
+
+/**
+ * The shutdown phase the queue drains in: `onDrain` (phase 4 of the core contract: after in-flight
+ * requests and upgraded sockets finished or were cut at the HTTP cap, before the exit stack
+ * unwinds). Cores that predate `onDrain` offer `onShutdown`, which runs at the same point
+ * (`app.close()`, after `serve()` finished the in-flight requests, before the stacks unwind).
+ */
+function drainPhase(wiring: Wiring): PhaseHook {
+  const hooks = wiring as unknown as { onDrain?: PhaseHook; onShutdown?: PhaseHook };
+  if (typeof hooks.onDrain === 'function') return hooks.onDrain.bind(wiring);
+  if (typeof hooks.onShutdown === 'function') return hooks.onShutdown.bind(wiring);
+  throw new WiringError(
+    'backgroundTasks(): this @api/core has no drain phase (wiring.onDrain). Fix: upgrade @api/core to a version with the lifecycle phases.',
+  );
+}
+
+/**
+ * The background queue on the app's lifecycle (the spec's `_create_background_tasks`): call it
+ * inside `wire()` with `this.include(...)`; it returns the `BackgroundTasks` to register handlers on
+ * and to hand to your resources.
+ *
+ * - Handlers log through the app's logger (unless `logger` is given).
+ * - The worker starts when wiring finishes; register every handler inside `wire()`.
+ * - Shutdown: after the server stopped accepting and in-flight requests finished (or were cut at
+ *   the HTTP cap, `limits.shutdownTimeoutMs`, 10 s), the queue drains — items those requests
+ *   enqueued included — under its own `drainTimeout`, **before** any resource on the exit stack
+ *   is closed. So handlers can use services opened earlier in `wire()`.
+ *
+ * @param options - `maxsize` (1024), `drainTimeout` (30 s), `allowOneToMany` (false), `logger`, `backend`.
+ * @example
+ * protected override async wire() {
+ *   const store = this.factory.createWidgetStore();
+ *   const tasks = this.include(backgroundTasks({ drainTimeout: 1 }));
+ *   tasks.register(WidgetEvent, (event) => store.recordEvent(event));
+ *   this.includeResource(new WidgetResource(store, tasks));
+ * }
+ */
+export function backgroundTasks(options: BackgroundTasksOptions = {}): Extension<BackgroundTasks> {
+  return defineExtension({
+    name: 'tasks',
+    setup(wiring: Wiring): BackgroundTasks {
+      const tasks = new BackgroundTasks({ ...options, logger: options.logger ?? wiring.log });
+      drainPhase(wiring)(() => tasks.close());
+      // Also on the exit stack: if wire() fails after this, the stack unwinds without a drain
+      // phase, and the queue (its BullMQ connections) still closes. After a drain it is a no-op.
+      wiring.enter(tasks);
+      wiring.onWired(() => tasks.start());
+      return tasks;
+    },
+  });
+}

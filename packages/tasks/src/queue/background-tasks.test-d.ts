@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { describe, expectTypeOf, it } from 'vitest';
+import { Struct } from '@api/core';
+import { BackgroundTasks, bullmqBackend, type TaskContext, type TaskStats } from '../index';
+
+const WidgetEvent = Struct('WidgetEvent', {
+  action: v.picklist(['created', 'deleted']),
+  widgetId: v.string(),
+});
+const Count = Struct('Count', { n: v.pipe(v.string(), v.transform(Number)) });
+
+describe('BackgroundTasks types', () => {
+  const tasks = new BackgroundTasks({ maxsize: 10, drainTimeout: null, allowOneToMany: true });
+
+  it('types the handler item from the schema output and the context', () => {
+    tasks.register(WidgetEvent, (event, context) => {
+      expectTypeOf(event).toEqualTypeOf<{ action: 'created' | 'deleted'; widgetId: string }>();
+      expectTypeOf(context).toEqualTypeOf<TaskContext>();
+      expectTypeOf(context.signal).toEqualTypeOf<AbortSignal>();
+    });
+    tasks.register(Count, (item) => {
+      expectTypeOf(item.n).toEqualTypeOf<number>(); // output, after the transform
+    });
+    tasks.register(WidgetEvent, async () => {}); // async handlers
+    tasks.register(WidgetEvent, () => 42); // a returned value is ignored
+  });
+
+  it('types add/tryAdd items from the schema input', () => {
+    expectTypeOf(tasks.add(WidgetEvent, { action: 'created', widgetId: 'w' })).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(tasks.tryAdd(Count, { n: '3' })).toEqualTypeOf<boolean>();
+    // @ts-expect-error: 'updated' is not an action
+    void tasks.add(WidgetEvent, { action: 'updated', widgetId: 'w' });
+    // @ts-expect-error: widgetId is missing
+    void tasks.add(WidgetEvent, { action: 'created' });
+    // @ts-expect-error: the input of Count is a string
+    tasks.tryAdd(Count, { n: 3 });
+  });
+
+  it('refuses a handler whose item does not match the schema', () => {
+    // @ts-expect-error: the item is a WidgetEvent, not a number
+    tasks.register(WidgetEvent, (n: number) => n);
+  });
+
+  it('exposes stats and lifecycle', () => {
+    expectTypeOf(tasks.stats()).toEqualTypeOf<TaskStats>();
+    expectTypeOf(tasks.close()).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(tasks).toMatchTypeOf<AsyncDisposable>();
+    expectTypeOf(tasks.register(WidgetEvent, () => undefined)).toEqualTypeOf<BackgroundTasks>();
+  });
+
+  it('options: optional exactly where they may be undefined; the backend is an option', () => {
+    new BackgroundTasks({ maxsize: undefined, drainTimeout: undefined, logger: undefined });
+    new BackgroundTasks({ backend: bullmqBackend({ connection: { port: 6379 } }) });
+    // @ts-expect-error: the BullMQ backend needs a connection
+    bullmqBackend({});
+    // @ts-expect-error: drainTimeout is seconds
+    new BackgroundTasks({ drainTimeout: '1s' });
+  });
+});

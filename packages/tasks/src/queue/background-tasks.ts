@@ -1,0 +1,305 @@
+import * as v from 'valibot';
+import { structInfo, WiringError, type Logger } from '@api/core/extension';
+import { createEngine } from './backend';
+import type { Counters, Engine, EngineContext } from './engine';
+import { TaskItemError, TasksClosedError } from './errors';
+import { inProcessBackend } from './in-process';
+import { newRoute, refusal, type Route } from './route';
+import type { BackgroundTasksOptions, TaskHandler, TaskSchema, TaskStats } from './types';
+
+const OWNER = 'BackgroundTasks';
+
+const consoleLog: Logger = {
+  info: (message) => console.log(message),
+  warn: (message, error) => (error === undefined ? console.warn(message) : console.warn(message, error)),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
+};
+
+function isSchema(value: unknown): value is TaskSchema {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === 'schema' &&
+    typeof (value as { '~run'?: unknown })['~run'] === 'function'
+  );
+}
+
+function checkOptions(options: BackgroundTasksOptions): { maxsize: number; drainMs: number } {
+  const maxsize = options.maxsize ?? 1024;
+  if (!(maxsize === Infinity || (Number.isInteger(maxsize) && maxsize >= 1)))
+    throw new WiringError(
+      `${OWNER}: maxsize ${String(maxsize)} is not a positive integer. Fix: pass a whole number of items ≥ 1 (default 1024), or Infinity for no bound.`,
+    );
+  const drain = options.drainTimeout === undefined ? 30 : options.drainTimeout;
+  if (drain !== null && !(typeof drain === 'number' && drain >= 0 && drain !== Infinity))
+    throw new WiringError(
+      `${OWNER}: drainTimeout ${String(drain)} is not a number of seconds. Fix: pass seconds ≥ 0 (default 30); 0 or null does not wait.`,
+    );
+  return { maxsize, drainMs: drain === null ? 0 : Math.round(drain * 1000) };
+}
+
+/**
+ * A typed background queue with one serial worker that drains before teardown.
+ *
+ * Register one handler per item schema, then `add` items from anywhere (request handlers,
+ * other tasks). Items are validated against their schema at `add`; the worker dispatches each one
+ * by schema identity, in FIFO order; a failing handler is logged and the worker goes on.
+ * `close()` drains — waits until nothing is queued or in flight, follow-up items included — up to
+ * `drainTimeout`, then stops. Inside an app use `backgroundTasks()`; on its own (a factory, a
+ * script) construct it and `close()` it (it is `AsyncDisposable`).
+ *
+ * @example
+ * const WidgetEvent = Struct('WidgetEvent', { action: v.picklist(['created', 'deleted']), widgetId: v.string() });
+ * await using tasks = new BackgroundTasks({ drainTimeout: 1 });
+ * tasks.register(WidgetEvent, async (event, { signal }) => { await reindex(event.widgetId, { signal }); });
+ * await tasks.add(WidgetEvent, { action: 'created', widgetId: 'w1' });
+ */
+export class BackgroundTasks implements AsyncDisposable {
+  readonly #routes = new Map<TaskSchema, Route>();
+  readonly #byName = new Map<string, Route>();
+  readonly #counters: Counters = { processed: 0, failed: 0, dropped: 0 };
+  readonly #engine: Engine;
+  readonly #allowOneToMany: boolean;
+  readonly #drainMs: number;
+  readonly #drainLabel: string;
+  readonly #backend: string;
+  #started = false;
+  #closing: Promise<void> | undefined;
+
+  /**
+   * @param options - `maxsize` (1024), `drainTimeout` (30 s; 0/null: do not wait),
+   *   `allowOneToMany` (false), `logger` (console), `backend` (in process).
+   */
+  constructor(options: BackgroundTasksOptions = {}) {
+    const { maxsize, drainMs } = checkOptions(options);
+    this.#allowOneToMany = options.allowOneToMany ?? false;
+    this.#drainMs = drainMs;
+    this.#drainLabel =
+      drainMs > 0
+        ? `the task drain deadline (drainTimeout ${drainMs / 1000} s; not the HTTP shutdown cap)`
+        : 'drainTimeout 0 (the task drain does not wait)';
+    const backend = options.backend ?? inProcessBackend();
+    this.#backend = backend.kind;
+    const log = options.logger ?? consoleLog;
+    const context: EngineContext = {
+      owner: OWNER,
+      log,
+      maxsize,
+      counters: this.#counters,
+      routeByName: (name) => this.#byName.get(name),
+      markStarted: () => {
+        this.#started = true;
+      },
+      closedError: (route) => this.#closedError(`${OWNER}.add(${route.label})`),
+    };
+    this.#engine = createEngine(backend, context);
+  }
+
+  /** `in-process` or `bullmq`. */
+  get backend(): string {
+    return this.#backend;
+  }
+
+  /**
+   * Registers the handler for items of `schema` (dispatch is by schema identity; with the BullMQ
+   * backend by `Struct` name). Register while wiring: once the worker has started, `register`
+   * throws, because items already taken would have missed the handler. A second handler for one
+   * schema is a `WiringError` unless the queue allows one-to-many (`allowOneToMany: true`); then
+   * handlers run in registration order, each isolated.
+   *
+   * @param schema - The item schema (a `Struct`; any synchronous valibot schema in process).
+   * @param handler - `(item, { signal }) => void | Promise<void>`; `item` is the schema's output.
+   * @example
+   * tasks.register(WidgetEvent, (event) => recorder.record(`${event.action}:${event.widgetId}`));
+   */
+  register<TSchema extends TaskSchema>(schema: TSchema, handler: TaskHandler<v.InferOutput<TSchema>>): this {
+    const label = labelOf(schema);
+    const where = `${OWNER}.register(${label})`;
+    if (!isSchema(schema))
+      throw new WiringError(
+        `${where}: the first argument is not a valibot schema. Fix: pass the item's Struct.`,
+      );
+    if ((schema as { async?: unknown }).async === true)
+      throw new WiringError(
+        `${where}: the schema is asynchronous. Fix: use a synchronous schema (items are validated synchronously at add/tryAdd).`,
+      );
+    if (typeof handler !== 'function')
+      throw new WiringError(`${where}: the handler is not a function. Fix: pass (item, { signal }) => …`);
+    if (this.#closing)
+      throw new WiringError(`${where}: the queue is shutting down. Fix: register handlers while wiring.`);
+    if (this.#started)
+      throw new WiringError(
+        `${where}: the worker has already started, so items taken before this call would have missed the handler. Fix: register every handler while wiring (in wire(), before the app serves), before the first item is processed.`,
+      );
+    let route = this.#routes.get(schema);
+    if (route && route.handlers.length > 0 && !this.#allowOneToMany)
+      throw new WiringError(
+        `${where}: ${label} already has a handler. Fix: keep one handler per schema, or construct the queue with { allowOneToMany: true } to run several in registration order.`,
+      );
+    if (!route) {
+      route = newRoute(schema);
+      if (this.#engine.crossesProcesses) {
+        if (route.name === undefined)
+          throw new WiringError(
+            `${where}: the ${this.#backend} backend dispatches by schema name across processes, and this schema has none. Fix: declare the item with Struct('Name', { … }).`,
+          );
+        if (this.#byName.has(route.name))
+          throw new WiringError(
+            `${where}: two different schemas are named ${route.name}; across processes items are dispatched by name. Fix: give each item Struct its own name.`,
+          );
+      }
+      this.#routes.set(schema, route);
+      if (route.name !== undefined && !this.#byName.has(route.name)) this.#byName.set(route.name, route);
+    }
+    route.handlers.push(handler);
+    return this;
+  }
+
+  /**
+   * Validates `item` against `schema` and enqueues it. Resolves at once (same macrotask) when there
+   * is room; waits while the queue is full. Rejects with `TaskItemError` naming the field when the
+   * schema refuses the item (nothing is enqueued), and with `TasksClosedError` once the queue has
+   * shut down. With the BullMQ backend it resolves when Redis has the item.
+   *
+   * @param schema - The item schema it was registered with.
+   * @param item - The item (the schema's input type).
+   * @example
+   * await this.tasks.add(WidgetEvent, { action: 'created', widgetId: widget.id });
+   */
+  add<TSchema extends TaskSchema>(schema: TSchema, item: v.InferInput<TSchema>): Promise<void> {
+    const engine = this.#engine;
+    const route = this.#routes.get(schema);
+    if (route !== undefined && !engine.closed && !engine.crossesProcesses) {
+      // The hot path: a registered schema, in process, queue open.
+      const result = v.safeParse(schema, item);
+      if (result.success) return engine.add(route, result.output);
+      return Promise.reject(refusal(`${OWNER}.add(${route.label})`, route, result.issues));
+    }
+    try {
+      const where = `${OWNER}.add(${labelOf(schema)})`;
+      const [found, accepted] = this.#admit(schema, item, where, route);
+      return engine.add(found, accepted);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /**
+   * Enqueues `item` if there is room now: `true` when taken, `false` when the queue is full (map
+   * that to 503 + `retry-after`). Throws `TaskItemError` for an item the schema refuses and
+   * `TasksClosedError` once the queue has shut down.
+   *
+   * @param schema - The item schema.
+   * @param item - The item.
+   * @example
+   * if (!this.tasks.tryAdd(Reindex, { widgetId })) throw new QueueFullError();
+   */
+  tryAdd<TSchema extends TaskSchema>(schema: TSchema, item: v.InferInput<TSchema>): boolean {
+    const where = `${OWNER}.tryAdd(${labelOf(schema)})`;
+    const [route, accepted] = this.#admit(schema, item, where, this.#routes.get(schema));
+    return this.#engine.tryAdd(route, accepted);
+  }
+
+  /** Counters of this queue in this process: `queued`, `inFlight`, `processed`, `failed`, `dropped`. */
+  stats(): TaskStats {
+    const c = this.#counters;
+    return {
+      queued: this.#engine.queued(),
+      inFlight: this.#engine.inFlight(),
+      processed: c.processed,
+      failed: c.failed,
+      dropped: c.dropped,
+    };
+  }
+
+  /**
+   * Starts the worker. In process it starts by itself with the first item; the BullMQ backend
+   * starts consuming here (the `backgroundTasks()` extension calls it when wiring finishes).
+   * Registration closes once the worker has started.
+   */
+  start(): Promise<void> {
+    if (this.#closing) return Promise.reject(this.#closedError(`${OWNER}.start()`));
+    return this.#engine.start();
+  }
+
+  /**
+   * Drains, then stops: waits until nothing is queued or in flight — items handlers add meanwhile
+   * included — for at most `drainTimeout` seconds; on the deadline the in-flight handler's `signal`
+   * fires, it gets a 100 ms grace, the rest is dropped and one WARN line gives the queued and
+   * dropped counts. Adds are refused once it finished. Idempotent; never rejects for a handler's
+   * failure.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#engine.shutdown(this.#drainMs, this.#drainLabel);
+    return this.#closing;
+  }
+
+  /** `await using tasks = new BackgroundTasks()` closes (drains) at the end of the scope. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /**
+   * The checks before an item enters the engine: open queue, known or new route, valid item (in
+   * its JSON form when it crosses processes). Returns the route and what the engine takes.
+   */
+  #admit(schema: TaskSchema, item: unknown, where: string, known: Route | undefined): [Route, unknown] {
+    const engine = this.#engine;
+    if (engine.closed) throw this.#closedError(where);
+    const route = known ?? this.#routeForAdd(schema, where);
+    if (engine.crossesProcesses) {
+      const wire = toWire(item, where, route.label);
+      const result = v.safeParse(schema, wire);
+      if (!result.success) throw refusal(where, route, result.issues);
+      return [route, wire];
+    }
+    const result = v.safeParse(schema, item);
+    if (!result.success) throw refusal(where, route, result.issues);
+    return [route, result.output];
+  }
+
+  #routeForAdd(schema: TaskSchema, where: string): Route {
+    if (!isSchema(schema))
+      throw new TypeError(
+        `${where}: the first argument is not a valibot schema. Fix: pass the item's Struct.`,
+      );
+    const route = newRoute(schema);
+    if (this.#engine.crossesProcesses) {
+      if (route.name === undefined)
+        throw new TypeError(
+          `${where}: the ${this.#backend} backend needs a named schema. Fix: declare the item with Struct('Name', { … }).`,
+        );
+      const named = this.#byName.get(route.name);
+      if (named && named.schema !== schema)
+        throw new TypeError(
+          `${where}: another schema is registered as ${route.name}. Fix: give each item Struct its own name.`,
+        );
+      // A producer-only process need not register handlers: the route exists for the name.
+      if (!named) this.#byName.set(route.name, route);
+    }
+    this.#routes.set(schema, route);
+    return route;
+  }
+
+  #closedError(where: string): TasksClosedError {
+    return new TasksClosedError(
+      `${where}: the queue has shut down (its drain finished or its deadline passed); nothing was enqueued. Fix: enqueue while the app is serving; during shutdown only the drain's own handlers may add follow-ups`,
+    );
+  }
+}
+
+function labelOf(schema: unknown): string {
+  return structInfo(schema)?.name ?? (isSchema(schema) ? 'anonymous schema' : 'not a schema');
+}
+
+/** The JSON form of an item (what crosses processes), or a `TaskItemError` when it has none. */
+function toWire(item: unknown, where: string, label: string): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(item);
+  } catch (error) {
+    throw new TaskItemError(where, label, `the item cannot be encoded as JSON (${String(error)})`, []);
+  }
+  if (text === undefined) throw new TaskItemError(where, label, 'the item has no JSON form', []);
+  return JSON.parse(text) as unknown;
+}

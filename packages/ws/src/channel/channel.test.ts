@@ -1,0 +1,225 @@
+import type { Socket } from 'node:net';
+import * as v from 'valibot';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Struct } from '@api/core';
+import { bareServer, type BareServer } from '../../test/helpers/bare-server';
+import { channelServer as serve, Ready, subscribe } from '../../test/helpers/channel-server';
+import { Peer } from '../../test/helpers/peer';
+import type { WebSocket } from '../socket/websocket';
+import { Channel, type ChannelOptions, type Subscriber } from './channel';
+
+let checks = 0;
+const Note = Struct(
+  'Note',
+  {
+    n: v.number(),
+    text: v.pipe(
+      v.string(),
+      v.check(() => ++checks > 0),
+    ),
+  },
+  { tag: true },
+);
+
+let server: BareServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function channelServer(channel: Channel<typeof Note>) {
+  const s = await serve(channel, [Note]);
+  server = s;
+  return s;
+}
+
+const tick = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const note = (n: number, text = 'x'): v.InferInput<typeof Note> => ({ type: 'Note', n, text });
+
+describe('Channel: publish', () => {
+  it('delivers to every subscriber of the topic, in order, and to no one else', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const a = await subscribe(s.url, 'lobby');
+    const b = await subscribe(s.url, 'lobby,news');
+    const c = await subscribe(s.url, 'news');
+    expect(channel.subscribers('lobby')).toBe(2);
+    for (let i = 0; i < 100; i++) expect(channel.publish('lobby', note(i))).toBe(2);
+    channel.publish('news', note(1000));
+    for (let i = 0; i < 100; i++) {
+      expect(await a.json()).toEqual(note(i));
+      expect(await b.json()).toEqual(note(i));
+    }
+    expect(await b.json()).toEqual(note(1000));
+    expect(await c.json()).toEqual(note(1000));
+    await tick();
+    expect(a.received).toHaveLength(101);
+    expect(c.received).toHaveLength(2);
+  });
+
+  it('validates once per publish, whatever the number of subscribers, and nothing for an empty topic', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    await subscribe(s.url, 't');
+    await subscribe(s.url, 't');
+    await subscribe(s.url, 't');
+    checks = 0;
+    expect(channel.publish('nobody', note(1))).toBe(0);
+    expect(checks).toBe(0);
+    expect(channel.publish('t', note(1))).toBe(3);
+    expect(checks).toBe(1);
+  });
+
+  it('refuses an invalid message with a TypeError before sending anything', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const peer = await subscribe(s.url, 't');
+    expect(() => channel.publish('t', { type: 'Note', n: 'one' } as never)).toThrow(TypeError);
+    channel.publish('t', note(2));
+    expect(await peer.json()).toEqual(note(2));
+    expect(peer.received).toHaveLength(2);
+  });
+
+  it('emits only declared fields, encoded once for all', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const peer = await subscribe(s.url, 't');
+    channel.publish('t', { ...note(1), extra: 'leak' } as never);
+    expect(await peer.text()).toBe('{"type":"Note","n":1,"text":"x"}');
+  });
+
+  it('leave stops delivery; join is idempotent', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const peer = await subscribe(s.url, 't');
+    const [sub] = s.subs;
+    channel.join(sub!, 't');
+    expect(channel.subscribers('t')).toBe(1);
+    channel.leave(sub!, 't');
+    expect(channel.publish('t', note(1))).toBe(0);
+    expect(channel.topics).toBe(0);
+    channel.join(sub!, 'u');
+    channel.publish('u', note(2));
+    expect(await peer.json()).toEqual(note(2));
+  });
+
+  it("refuses a socket whose outbound framing cannot carry the channel's messages", async () => {
+    const channel = new Channel(Note);
+    const failures: unknown[] = [];
+    server = await bareServer<unknown, unknown>({
+      inbound: 'string',
+      outbound: Ready,
+      handler: (ws) => {
+        try {
+          channel.attach(ws as WebSocket<unknown, never>);
+        } catch (error) {
+          failures.push(error);
+        }
+      },
+    });
+    const peer = await Peer.open(server.url);
+    await peer.closed;
+    expect(failures[0]).toBeInstanceOf(TypeError);
+    expect((failures[0] as Error).message).toMatch(/outbound framing \(Ready\) cannot carry this channel's messages \(Note\)/);
+  });
+});
+
+describe('Channel: a disconnected client leaves nothing behind', () => {
+  it('leaves every topic, drops its queue and removes its listeners', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const peer = await subscribe(s.url, 'a,b,c');
+    const [sub] = s.subs;
+    const socket = sub!.ws.socket;
+    const raw = sub!.ws.raw;
+    expect(channel.size).toBe(1);
+    expect(channel.topics).toBe(3);
+    // Make it queue (so a drain listener exists), then disconnect.
+    (peer.raw as unknown as { _socket: Socket })._socket.pause();
+    for (let i = 0; i < 2000 && sub!.stats.queued === 0; i++) {
+      channel.publish('a', note(i, 'y'.repeat(8 * 1024)));
+      if (i % 50 === 0) await tick(1);
+    }
+    expect(sub!.stats.queued).toBeGreaterThan(0);
+    expect(socket.listenerCount('drain')).toBe(1);
+    peer.raw.terminate();
+    await tick(100);
+    expect(channel.size).toBe(0);
+    expect(channel.topics).toBe(0);
+    expect(sub!.stats).toMatchObject({ queued: 0, queuedBytes: 0 });
+    expect(socket.listenerCount('drain')).toBe(0);
+    expect(raw.listenerCount('message')).toBe(0);
+    expect(raw.listenerCount('pong')).toBe(0);
+    expect(sub!.ws.closeListeners.size).toBe(0);
+    expect(channel.publish('a', note(1))).toBe(0);
+  });
+});
+
+/** Publishes numbered 1 KiB-ish notes in batches (yielding between them) until `until()` or `max`. */
+async function pump(
+  channel: Channel<typeof Note>,
+  size: number,
+  until: () => boolean,
+  max = 50_000,
+): Promise<number> {
+  const text = 'z'.repeat(size);
+  let n = 0;
+  while (n < max && !until()) {
+    for (let i = 0; i < 100; i++) channel.publish('t', note(n++, text));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return n;
+}
+
+describe('Channel: slow consumers', () => {
+  const bounded = async (options: ChannelOptions) => {
+    const channel = new Channel(Note, options);
+    const s = await channelServer(channel);
+    const healthy = await subscribe(s.url, 't');
+    const slow = await subscribe(s.url, 't');
+    const [, slowSub] = s.subs;
+    (slow.raw as unknown as { _socket: Socket })._socket.pause();
+    return { channel, s, healthy, slow, slowSub: slowSub! };
+  };
+
+  it("overflow 'close': closes the stalled subscriber with 1013 and keeps its bytes within the bound", async () => {
+    const maxBufferedBytes = 128 * 1024;
+    const { channel, healthy, slow, slowSub } = await bounded({ queueSize: 16, maxBufferedBytes });
+    const sent = await pump(channel, 1024, () => !slowSub.attached);
+    expect(slowSub.attached).toBe(false);
+    expect(slowSub.stats.peakHeldBytes).toBeLessThanOrEqual(maxBufferedBytes);
+    (slow.raw as unknown as { _socket: Socket })._socket.resume();
+    expect(await slow.closed).toEqual({ code: 1013, reason: 'channel overflow' });
+    // The healthy one got everything, in order.
+    for (let i = 0; i < sent; i++) expect(((await healthy.json()) as { n: number }).n).toBe(i);
+    expect(channel.size).toBe(1);
+  });
+
+  it("overflow 'close' also applies queueSize", async () => {
+    const { channel, slowSub } = await bounded({ queueSize: 4, maxBufferedBytes: 64 * 1024 * 1024 });
+    await pump(channel, 1024, () => !slowSub.attached);
+    expect(slowSub.attached).toBe(false);
+    expect(slowSub.stats.peakHeldBytes).toBeLessThanOrEqual(64 * 1024 + 5 * 1100);
+  });
+
+  it("overflow 'drop-oldest': keeps the subscriber, drops its oldest waiting frames, delivers the newest", async () => {
+    const { channel, slow, slowSub } = await bounded({
+      queueSize: 8,
+      overflow: 'drop-oldest',
+      maxBufferedBytes: 256 * 1024,
+    });
+    const sent = await pump(channel, 1024, () => slowSub.stats.dropped > 500);
+    expect(slowSub.attached).toBe(true);
+    expect(slowSub.stats.peakHeldBytes).toBeLessThanOrEqual(256 * 1024);
+    (slow.raw as unknown as { _socket: Socket })._socket.resume();
+    const seen: number[] = [];
+    while (seen.at(-1) !== sent - 1) seen.push(((await slow.json()) as { n: number }).n);
+    // In order, with one gap where the oldest waiting frames were dropped, ending with the newest.
+    const gaps = seen.filter((n, i) => i > 0 && n !== seen[i - 1]! + 1);
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(gaps.length).toBeGreaterThan(0);
+    expect(seen.length + slowSub.stats.dropped).toBe(sent);
+    expect(seen.slice(-8)).toEqual(Array.from({ length: 8 }, (_, i) => sent - 8 + i));
+  });
+});

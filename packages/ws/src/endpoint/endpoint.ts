@@ -1,0 +1,155 @@
+import type * as v from 'valibot';
+import type { HandlerInput, ObjectSchemaLike, Operation, PathSlots, RouteMeta } from '@api/core';
+import { compileFraming, type Codec, type Framing, type InboundMessage, type OutboundMessage } from '../framing/framing';
+import type { WebSocket } from '../socket/websocket';
+import { kEndpoint, kHandler } from '../symbols';
+
+/**
+ * What a WebSocket handler binds from the handshake: the same vocabulary as HTTP routes, minus
+ * bodies (a handshake has none).
+ */
+export interface SocketSpec {
+  /** Path slots (404 when a value fails conversion). */
+  readonly path?: ObjectSchemaLike;
+  /** The query string (400 when invalid). */
+  readonly params?: ObjectSchemaLike;
+  /** Request headers: field `x_trace_id` or `xTraceId` reads `x-trace-id` (400 when invalid). */
+  readonly headers?: ObjectSchemaLike;
+  /** Cookies, by verbatim name (400 when invalid). */
+  readonly cookies?: ObjectSchemaLike;
+  /** A case-insensitive, immutable view of the handshake's headers as sent. */
+  readonly rawHeaders?: true;
+  /** The authenticated user, from the mount's `auth` (@api/auth). */
+  readonly user?: v.GenericSchema;
+}
+
+/** The single argument of a WebSocket handler: the declared sources plus the typed socket. */
+export type SocketHandlerInput<S extends SocketSpec, TIn, TOut> = HandlerInput<S> & {
+  /** The connection: iterate it for inbound messages; `send`, `sendEncoded`, `close`. */
+  readonly websocket: WebSocket<TIn, TOut>;
+};
+
+/** A declared handler (what `this.handler(...)` returns). */
+export interface SocketHandler<S extends SocketSpec = SocketSpec> {
+  readonly [kHandler]: true;
+  readonly spec: S;
+  readonly handler: (input: never) => unknown;
+}
+
+/** What `WebSocketEndpoint(...)` records on its class. */
+export interface EndpointInfo {
+  readonly path: string;
+  readonly inbound: Codec;
+  readonly outbound: Codec;
+  readonly meta: RouteMeta | undefined;
+}
+
+/** Class-level options of `WebSocketEndpoint(path, options)`. */
+export interface WebSocketEndpointOptions<TIn extends Framing, TOut extends Framing> {
+  /** What the client sends: tagged Struct(s) (JSON text frames), `'string'` or `'bytes'`. */
+  readonly inbound: TIn;
+  /** What the server sends: tagged Struct(s) (JSON text frames), `'string'` or `'bytes'`. */
+  readonly outbound: TOut;
+  /** Metadata for generated documents (tags, summary, description). */
+  readonly meta?: RouteMeta;
+}
+
+type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
+type MissingSlots<S, TPath extends string> = S extends { readonly path: infer P }
+  ? Exclude<PathSlots<TPath>, keyof EntriesOf<P>>
+  : never;
+type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
+  ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>>
+  : never;
+type UnknownKeys<S> = Exclude<keyof S, keyof SocketSpec>;
+
+declare const missingPathSlots: unique symbol;
+declare const extraPathFields: unique symbol;
+
+/** Compile-time checks of a handler's spec against the endpoint's path (the run-time ones say the same). */
+export type SocketSpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>] extends [never]
+  ? unknown
+  : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` }) &
+  ([ExtraFields<S, TPath>] extends [never]
+    ? unknown
+    : {
+        readonly [extraPathFields]: `path fields are not slots of the WebSocket path: ${ExtraFields<S, TPath> & string}`;
+      }) & { readonly [K in UnknownKeys<S>]: never };
+
+/** The base class `WebSocketEndpoint(...)` returns. */
+export abstract class WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing> {
+  /**
+   * Declares the handler: the handshake sources it binds, and the function that runs for the
+   * connection's lifetime. Types of `path`, `user`, … and of the socket's messages are inferred.
+   * When it returns the socket closes with 1000; when it throws, with 1011.
+   *
+   * @param spec - `path`, `params`, `headers`, `cookies`, `rawHeaders`, `user`
+   * @param handle - receives the declared sources and `websocket`
+   */
+  protected handler<const S extends SocketSpec>(
+    spec: S & SocketSpecCheck<S, TPath>,
+    handle: (input: SocketHandlerInput<S, InboundMessage<TIn>, OutboundMessage<TOut>>) => void | Promise<void>,
+  ): SocketHandler<S> {
+    return { [kHandler]: true, spec, handler: handle };
+  }
+}
+
+/** The constructor `WebSocketEndpoint(...)` returns: extend it. */
+export type WebSocketEndpointClass<TPath extends string, TIn extends Framing, TOut extends Framing> = abstract new () => WebSocketEndpointBase<
+  TPath,
+  TIn,
+  TOut
+>;
+
+/**
+ * Declares a WebSocket route at `path` with its framing per direction. Define exactly one
+ * handler, `handle = this.handler({ … }, async ({ websocket, … }) => { … })`, and mount an
+ * instance with `this.include(websocket(new MySocket(…), options))`. A framing that is not a
+ * tagged Struct (or list / union of them), `'string'` or `'bytes'` is a `WiringError` here.
+ *
+ * @param path - the route path; `{slot}`s bind through `path`
+ * @param options - `inbound`, `outbound`, optional `meta`
+ * @example
+ * class EchoSocket extends WebSocketEndpoint('/echo', { inbound: Say, outbound: Said }) {
+ *   handle = this.handler({}, async ({ websocket }) => {
+ *     for await (const { text } of websocket) await websocket.send({ type: 'Said', text });
+ *   });
+ * }
+ */
+export function WebSocketEndpoint<
+  const TPath extends string,
+  const TIn extends Framing,
+  const TOut extends Framing,
+>(path: TPath, options: WebSocketEndpointOptions<TIn, TOut>): WebSocketEndpointClass<TPath, TIn, TOut> {
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new TypeError(`WebSocketEndpoint(${JSON.stringify(path)}): a mount path starts with "/"`);
+  const label = `WebSocketEndpoint(${JSON.stringify(path)})`;
+  const info: EndpointInfo = {
+    path,
+    inbound: compileFraming(`${label} inbound`, options?.inbound),
+    outbound: compileFraming(`${label} outbound`, options?.outbound),
+    meta: options.meta,
+  };
+  abstract class Base extends WebSocketEndpointBase<TPath, TIn, TOut> {}
+  Object.defineProperty(Base, kEndpoint, { value: info });
+  return Base;
+}
+
+/** The endpoint info of an instance, or undefined when it is not a `WebSocketEndpoint`. */
+export function endpointInfo(instance: object): EndpointInfo | undefined {
+  return (instance.constructor as { [kEndpoint]?: EndpointInfo })[kEndpoint];
+}
+
+/** True for a handler declared with `this.handler(...)`. */
+export function isSocketHandler(value: unknown): value is SocketHandler {
+  return typeof value === 'object' && value !== null && kHandler in value;
+}
+
+/** The spec of an endpoint's `handle`. */
+export type SpecOf<TEndpoint> = TEndpoint extends { readonly handle: SocketHandler<infer S> } ? S : never;
+
+/**
+ * The endpoint seen as a route class with one operation, for mount options that read a route's
+ * operations (e.g. `auth` from @api/auth checks `user` against them).
+ */
+export type AsRoute<TEndpoint> = { readonly handle: Operation<SpecOf<TEndpoint>, never> };

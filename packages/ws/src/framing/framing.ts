@@ -1,0 +1,222 @@
+import * as v from 'valibot';
+import { compileSerializer, structInfo, toErrorReason, WiringError, type Serializer } from '@api/core';
+import { CloseCode, truncateReason } from '../socket/close-codes';
+
+/**
+ * How one direction of a socket is framed:
+ *
+ * - a tagged Struct (`Struct('Ping', {…}, { tag: true })`), a list of them, or a `v.union` /
+ *   `v.variant('type', …)` of them: JSON objects in text frames, dispatched on their `type`;
+ * - `'string'`: text frames carrying plain strings;
+ * - `'bytes'`: binary frames.
+ *
+ * Anything else (an untagged Struct, another schema, a mix of markers and Structs) is a
+ * `WiringError` when the endpoint class is declared.
+ */
+export type Framing = 'string' | 'bytes' | TaggedSchema | readonly TaggedSchema[];
+
+/** A schema whose values carry a string `type` discriminator (tagged Structs and unions of them). */
+export type TaggedSchema = v.GenericSchema<{ readonly type: string }, { readonly type: string }>;
+
+/** The type of an inbound message for a framing (what iterating the socket yields). */
+export type InboundMessage<F> = F extends 'string'
+  ? string
+  : F extends 'bytes'
+    ? Buffer
+    : F extends readonly (infer S)[]
+      ? S extends v.GenericSchema
+        ? v.InferOutput<S>
+        : never
+      : F extends v.GenericSchema
+        ? v.InferOutput<F>
+        : never;
+
+/** The type of an outbound message for a framing (what `send` accepts). */
+export type OutboundMessage<F> = F extends 'string'
+  ? string
+  : F extends 'bytes'
+    ? Uint8Array
+    : F extends readonly (infer S)[]
+      ? S extends v.GenericSchema
+        ? v.InferInput<S>
+        : never
+      : F extends v.GenericSchema
+        ? v.InferInput<F>
+        : never;
+
+/** Why an inbound frame was refused: the close code and reason the socket closes with. */
+export class Refusal {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+  ) {}
+}
+
+const EXPECTED_TEXT = new Refusal(CloseCode.unsupportedData, 'expected text frames');
+const EXPECTED_BINARY = new Refusal(CloseCode.unsupportedData, 'expected binary frames');
+const MALFORMED_JSON = new Refusal(CloseCode.invalidPayload, 'malformed JSON');
+
+/** A framing compiled once, at declaration: decode inbound frames, encode outbound messages. */
+export interface Codec {
+  readonly kind: 'json' | 'string' | 'bytes';
+  /** True when messages travel in binary frames. */
+  readonly binary: boolean;
+  /** The tag names a JSON framing accepts, in declaration order (empty for string/bytes). */
+  readonly tags: readonly string[];
+  /** The tagged member schemas by tag (JSON framing only). */
+  readonly members: ReadonlyMap<string, v.GenericSchema>;
+  /** Decodes one received message; a `Refusal` says how to close instead. */
+  decode(data: Buffer, isBinary: boolean): unknown;
+  /**
+   * Validates and encodes one outbound message (JSON text, a string, or bytes); throws a
+   * `TypeError` naming the schema path (never the value) when it does not match.
+   */
+  encode(message: unknown): string | Uint8Array;
+}
+
+interface Member {
+  readonly schema: v.GenericSchema;
+  readonly serialize: Serializer;
+  readonly name: string;
+}
+
+function isSchema(value: unknown): value is v.GenericSchema {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+}
+
+function tagOf(schema: v.GenericSchema): string | undefined {
+  if (!structInfo(schema)?.tagged) return undefined;
+  const type = (schema as unknown as { entries?: { type?: { literal?: unknown } } }).entries?.type;
+  return typeof type?.literal === 'string' ? type.literal : undefined;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return 'a list';
+  if (isSchema(value)) {
+    const info = structInfo(value);
+    return info ? `Struct ${info.name}` : `a v.${value.type} schema`;
+  }
+  return value === null ? 'null' : typeof value;
+}
+
+const FIX =
+  "use a tagged Struct (Struct('Name', { … }, { tag: true })), a list or v.union of tagged Structs, 'string' or 'bytes'";
+
+/**
+ * Compiles a framing declaration into a codec, or throws a `WiringError` naming `where`.
+ *
+ * @param where - e.g. `ChatSocket inbound`, for error messages
+ * @param framing - the declared framing
+ */
+export function compileFraming(where: string, framing: unknown): Codec {
+  if (framing === 'string') return STRING;
+  if (framing === 'bytes') return BYTES;
+  let list: readonly unknown[];
+  if (Array.isArray(framing)) list = framing;
+  else if (isSchema(framing) && (framing.type === 'union' || framing.type === 'variant')) {
+    const s = framing as unknown as { options: readonly unknown[]; key?: unknown };
+    if (framing.type === 'variant' && s.key !== 'type')
+      throw new WiringError(
+        `${where}: v.variant(${JSON.stringify(s.key)}, …) discriminates on "${String(s.key)}"; tagged messages carry "type". Fix: v.variant('type', [...]) or a list of tagged Structs.`,
+      );
+    list = s.options;
+  } else if (isSchema(framing)) list = [framing];
+  else throw new WiringError(`${where}: ${describe(framing)} is not a framing. Fix: ${FIX}.`);
+  if (list.length === 0) throw new WiringError(`${where}: an empty list of messages. Fix: ${FIX}.`);
+  const members = new Map<string, Member>();
+  for (const item of list) {
+    if (item === 'string' || item === 'bytes')
+      throw new WiringError(
+        `${where}: mixes ${JSON.stringify(item)} with JSON messages; a direction has one framing. Fix: ${FIX}.`,
+      );
+    const tag = isSchema(item) ? tagOf(item) : undefined;
+    if (tag === undefined) {
+      const info = isSchema(item) ? structInfo(item) : undefined;
+      throw new WiringError(
+        info
+          ? `${where}: Struct ${info.name} is not tagged, so its frames could not be told apart. Fix: declare it with Struct('${info.name}', { … }, { tag: true }).`
+          : `${where}: ${describe(item)} is not a tagged Struct. Fix: ${FIX}.`,
+      );
+    }
+    if (members.has(tag))
+      throw new WiringError(`${where}: two messages are tagged "${tag}". Fix: give each Struct its own name.`);
+    const schema = item as v.GenericSchema;
+    members.set(tag, { schema, serialize: compileSerializer(schema), name: structInfo(schema)!.name });
+  }
+  return jsonCodec(where, members);
+}
+
+function jsonCodec(where: string, members: Map<string, Member>): Codec {
+  const tags = [...members.keys()];
+  const unknownType = new Refusal(
+    CloseCode.policyViolation,
+    truncateReason(`expected type ${tags.map((t) => JSON.stringify(t)).join(' | ')}`),
+  );
+  const schemas = new Map([...members].map(([tag, m]) => [tag, m.schema]));
+  return {
+    kind: 'json',
+    binary: false,
+    tags,
+    members: schemas,
+    decode(data, isBinary) {
+      if (isBinary) return EXPECTED_TEXT;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data.toString('utf8'));
+      } catch {
+        return MALFORMED_JSON;
+      }
+      const type =
+        typeof parsed === 'object' && parsed !== null ? (parsed as { type?: unknown }).type : undefined;
+      const member = typeof type === 'string' ? members.get(type) : undefined;
+      if (!member) return unknownType;
+      const result = v.safeParse(member.schema, parsed);
+      if (result.success) return result.output;
+      return new Refusal(
+        CloseCode.policyViolation,
+        truncateReason(toErrorReason('json', result.issues).reason),
+      );
+    },
+    encode(message) {
+      const type =
+        typeof message === 'object' && message !== null ? (message as { type?: unknown }).type : undefined;
+      const member = typeof type === 'string' ? members.get(type) : undefined;
+      if (!member)
+        throw new TypeError(
+          `${where}: an outbound message needs a "type" of ${tags.map((t) => JSON.stringify(t)).join(' | ')}`,
+        );
+      const result = v.safeParse(member.schema, message);
+      if (!result.success)
+        throw new TypeError(
+          `${where}: an outbound ${member.name} does not match its schema: ${toErrorReason('json', result.issues).reason}`,
+        );
+      return member.serialize(result.output);
+    },
+  };
+}
+
+const STRING: Codec = {
+  kind: 'string',
+  binary: false,
+  tags: [],
+  members: new Map(),
+  decode: (data, isBinary) => (isBinary ? EXPECTED_TEXT : data.toString('utf8')),
+  encode(message) {
+    if (typeof message !== 'string') throw new TypeError(`a 'string' socket sends strings, got ${typeof message}`);
+    return message;
+  },
+};
+
+const BYTES: Codec = {
+  kind: 'bytes',
+  binary: true,
+  tags: [],
+  members: new Map(),
+  decode: (data, isBinary) => (isBinary ? data : EXPECTED_BINARY),
+  encode(message) {
+    if (!(message instanceof Uint8Array))
+      throw new TypeError(`a 'bytes' socket sends Uint8Array/Buffer values, got ${typeof message}`);
+    return message;
+  },
+};
