@@ -2,8 +2,13 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { AuthenticationRequiredError, BaseApp, Endpoint, Resource, Struct } from '../src/index';
-import { defineExtension, mountOption, type MountOptionValue, type RouteCatalogue } from '../src/extension/index';
-import { memoryLogger, Widget, WidgetPath } from './fixtures';
+import {
+  defineExtension,
+  mountOption,
+  type MountOptionValue,
+  type RouteCatalogue,
+} from '../src/extension/index';
+import { headerUserAuth, memoryLogger, Widget, WidgetPath } from './fixtures';
 
 const clients: TestClient[] = [];
 afterEach(async () => {
@@ -17,19 +22,7 @@ declare module '../src/index' {
   }
 }
 const User = Struct('User', { name: v.string() });
-const fakeAuth: MountOptionValue = {
-  [mountOption]: ({ route }) => ({
-    order: 40,
-    sources: {
-      user: (ex) => {
-        const name = ex.req.headers['x-user'];
-        if (typeof name !== 'string') throw new AuthenticationRequiredError();
-        return { name };
-      },
-    },
-    facts: { fakeAuth: { scheme: 'x-user', route: `${route.method} ${route.path}` } },
-  }),
-};
+const fakeAuth = headerUserAuth;
 
 class Widgets extends Resource('/widgets', { ref: 'widgets' }) {
   readOne = this.operation({ path: WidgetPath, user: User, returns: Widget }, ({ path, user }) => ({

@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { afterEach } from 'vitest';
 import { TestClient } from '@api/testing';
 import type { BaseApp } from '../src/index';
-import { Struct } from '../src/index';
+import { AuthenticationRequiredError, Struct } from '../src/index';
+import { mountOption, type MountOptionValue } from '../src/extension/index';
 
 /** Shared models for core's wire-level tests. */
 export const Widget = Struct('Widget', { id: v.string(), name: v.string(), priceCents: v.number() });
@@ -49,3 +50,21 @@ export function clientFactory(): (app: BaseApp<unknown>) => TestClient {
     return c;
   };
 }
+
+/**
+ * A test mount option providing `user` (`{ name }`) from the `x-user` header, 401 without it; it
+ * records `{ scheme, route }` as its catalogue fact `fakeAuth`.
+ */
+export const headerUserAuth: MountOptionValue = {
+  [mountOption]: ({ route }) => ({
+    order: 40,
+    sources: {
+      user: (ex) => {
+        const name = ex.req.headers['x-user'];
+        if (typeof name !== 'string') throw new AuthenticationRequiredError();
+        return { name };
+      },
+    },
+    facts: { fakeAuth: { scheme: 'x-user', route: `${route.method} ${route.path}` } },
+  }),
+};

@@ -24,7 +24,7 @@ import {
   type MountOptionValue,
   type ResponseSpec,
 } from '../src/extension/index';
-import { memoryLogger } from './fixtures';
+import { headerUserAuth, memoryLogger } from './fixtures';
 
 declare module '../src/index' {
   interface ExtensionSources {
@@ -32,19 +32,7 @@ declare module '../src/index' {
   }
 }
 
-/** A test mount option that provides `user` from `x-user` (401 without it). */
-const fakeAuth: MountOptionValue = {
-  [mountOption]: () => ({
-    order: 40,
-    sources: {
-      user: (ex) => {
-        const name = ex.req.headers['x-user'];
-        if (typeof name !== 'string') throw new AuthenticationRequiredError();
-        return { name };
-      },
-    },
-  }),
-};
+const fakeAuth = headerUserAuth;
 
 /** A stream-like response kind: lines written one by one after `sink.start`. */
 class Lines {

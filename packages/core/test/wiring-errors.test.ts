@@ -2,14 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { defineExtension } from '../src/extension/index';
-import {
-  BaseApp,
-  Endpoint,
-  Resource,
-  Struct,
-  WiringError,
-  type MountOptions,
-} from '../src/index';
+import { BaseApp, Endpoint, Resource, Struct, WiringError, type MountOptions } from '../src/index';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
 async function wiringError(
@@ -22,8 +15,8 @@ async function wiringError(
   class App extends BaseApp {
     protected override async wire(): Promise<void> {
       wire({
-        mountResource: (r, o) => this.includeResource(r as never, o as MountOptions),
-        mountEndpoint: (e, o) => this.includeEndpoint(e as never, o as MountOptions),
+        mountResource: (r, o) => this.includeResource(r, o),
+        mountEndpoint: (e, o) => this.includeEndpoint(e, o),
         raw: this,
       });
     }
@@ -157,7 +150,7 @@ describe('WiringError', () => {
       /declares json and content; a request has one body/,
     );
     class Union extends Endpoint('/u') {
-      get = this.operation({ returns: [Health, Widget] }, (() => ({ status: '' })) as never);
+      get = this.operation({ returns: [Health, Widget] }, () => ({ status: '' }));
     }
     expect((await wiringError((a) => a.mountEndpoint(new Union()))).message).toMatch(
       /returns lists 2 plain members/,

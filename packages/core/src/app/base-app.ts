@@ -202,19 +202,13 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Registers a custom exception handler (one per exception class). */
   protected includeExceptionHandler<TError extends Error>(handler: ExceptionHandler<TError>): void {
     this.#assertWiring('includeExceptionHandler');
-    this.#wiring.addExceptionHandler(
-      `${this.constructor.name}.includeExceptionHandler`,
-      handler,
-    );
+    this.#wiring.addExceptionHandler(`${this.constructor.name}.includeExceptionHandler`, handler);
   }
 
   /** Replaces the Problem-family body app-wide; at most once. */
   protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
-    this.#wiring.setAdapter(
-      `${this.constructor.name}.includeErrorAdapter`,
-      adapter,
-    );
+    this.#wiring.setAdapter(`${this.constructor.name}.includeErrorAdapter`, adapter);
   }
 
   /** The app's effective limits. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { compileSerializer, type Serializer } from '../schema/serializer';
+import { classSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import { WiringError } from './wiring-error';
 import { checkStatus } from './base-http-error';
@@ -56,13 +56,8 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   }
 
   protected override paramsJson(): string {
-    const cls = this.constructor as typeof DataclassHTTPErrorBase & { [kParamsSerializer]?: Serializer };
-    let ser = Object.hasOwn(cls, kParamsSerializer) ? cls[kParamsSerializer] : undefined;
-    if (!ser) {
-      ser = compileSerializer(cls.paramsSchema);
-      Object.defineProperty(cls, kParamsSerializer, { value: ser });
-    }
-    return ser(this.params);
+    const cls = this.constructor as typeof DataclassHTTPErrorBase;
+    return classSerializer(cls, cls.paramsSchema)(this.params);
   }
 
   /** Declares a parameterized Problem error class; the template is checked against the params. */
@@ -93,8 +88,6 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
     return Defined as unknown as DataclassHTTPErrorClass<TParams>;
   }
 }
-
-const kParamsSerializer = Symbol('paramsSerializer');
 
 /** A parameterized Problem error (`DataclassHTTPError[P]`): typed `params`, rendered `detail`. */
 export type DataclassHTTPError<TParams = unknown> = DataclassHTTPErrorBase<TParams>;

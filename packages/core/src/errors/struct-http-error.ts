@@ -1,12 +1,10 @@
 import type * as v from 'valibot';
-import { compileSerializer, type Serializer } from '../schema/serializer';
+import { classSerializer } from '../schema/serializer';
 import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
 import { WiringError } from './wiring-error';
 import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
 import { renderTemplate, templateFields } from './templates';
-
-const kBodySerializer = Symbol('bodySerializer');
 
 /** Class options of a `StructHTTPError`. */
 export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
@@ -93,13 +91,8 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
 
   /** The wire body as JSON text. */
   get responseBody(): string {
-    const cls = this.constructor as typeof StructHTTPError & { [kBodySerializer]?: Serializer };
-    let ser = Object.hasOwn(cls, kBodySerializer) ? cls[kBodySerializer] : undefined;
-    if (!ser) {
-      ser = compileSerializer(cls.bodySchema);
-      Object.defineProperty(cls, kBodySerializer, { value: ser });
-    }
-    return ser(this.body);
+    const cls = this.constructor as typeof StructHTTPError;
+    return classSerializer(cls, cls.bodySchema)(this.body);
   }
 
   render(): RenderedError {

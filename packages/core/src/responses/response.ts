@@ -113,6 +113,36 @@ function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
 type HeadersOut<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
 type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 
+/** The constructor argument of a JSON wrapper; `statusCode` only where the status is not forced. */
+type JsonInit<T, THeaders, TForced extends boolean> = { readonly json: T } & (TForced extends true
+  ? Omit<ResponseFields<THeaders>, 'statusCode'>
+  : ResponseFields<THeaders>) &
+  HeadersArg<THeaders>;
+
+/** The shared shape of the JSON wrappers: siblings, each with its own class (and its own type). */
+abstract class JsonBody<T, THeaders, TForced extends boolean> extends BufferedResponse<THeaders> {
+  readonly json: T;
+  constructor(init: JsonInit<T, THeaders, TForced>) {
+    super(init);
+    this.json = init.json;
+  }
+}
+
+/** Declares a JSON wrapper response of `schema` (what each wrapper's `of` returns). */
+function jsonSpec<TValue>(
+  cls: abstract new (...args: never[]) => object,
+  status: number | undefined,
+  schema: v.GenericSchema,
+  headers: HeaderSchema | undefined,
+): ResponseSpec<TValue> {
+  return spec({ kind: 'json', cls, schema, headers, status, contentType: 'application/json' });
+}
+
+/** `of(schema, { headers })` options of the JSON wrappers. */
+export interface JsonOfOptions<THeaders extends HeaderSchema | undefined> {
+  readonly headers?: THeaders;
+}
+
 /**
  * A JSON response with a status, typed headers, cookies, Location and Link.
  *
@@ -120,73 +150,39 @@ type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
  * returns: JSONResponse.of(Widget)
  * return new JSONResponse({ json: widget, statusCode: 201, location: Location.fromPath(`/widgets/${widget.id}`) });
  */
-export class JSONResponse<T, THeaders = undefined> extends BufferedResponse<THeaders> {
-  readonly json: T;
-  constructor(init: { readonly json: T } & ResponseFields<THeaders> & HeadersArg<THeaders>) {
-    super(init);
-    this.json = init.json;
-  }
+export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders, false> {
+  /** Nominal: a `Created` is not a `JSONResponse` (returning one where the other is declared is a type error). */
+  declare protected readonly wrapper: 'JSONResponse';
   /** Declares a JSON response of `schema`, with optional typed headers. */
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
-    options: { headers?: THeaders } = {},
+    options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({
-      kind: 'json',
-      cls: JSONResponse,
-      schema,
-      headers: options.headers,
-      status: undefined,
-      contentType: 'application/json',
-    });
+    return jsonSpec(JSONResponse, undefined, schema, options.headers);
   }
 }
 
 /** A JSON response forced to 201 (a sibling of `JSONResponse`, not a subclass). */
-export class Created<T, THeaders = undefined> extends BufferedResponse<THeaders> {
-  readonly json: T;
-  constructor(
-    init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>,
-  ) {
-    super(init);
-    this.json = init.json;
-  }
+export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true> {
+  declare protected readonly wrapper: 'Created';
+  /** Declares a 201 JSON response of `schema`, with optional typed headers. */
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
-    options: { headers?: THeaders } = {},
+    options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({
-      kind: 'json',
-      cls: Created,
-      schema,
-      headers: options.headers,
-      status: 201,
-      contentType: 'application/json',
-    });
+    return jsonSpec(Created, 201, schema, options.headers);
   }
 }
 
-/** A JSON response forced to 202. */
-export class Accepted<T, THeaders = undefined> extends BufferedResponse<THeaders> {
-  readonly json: T;
-  constructor(
-    init: { readonly json: T } & Omit<ResponseFields<THeaders>, 'statusCode'> & HeadersArg<THeaders>,
-  ) {
-    super(init);
-    this.json = init.json;
-  }
+/** A JSON response forced to 202 (a sibling of `JSONResponse`, not a subclass). */
+export class Accepted<T, THeaders = undefined> extends JsonBody<T, THeaders, true> {
+  declare protected readonly wrapper: 'Accepted';
+  /** Declares a 202 JSON response of `schema`, with optional typed headers. */
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
-    options: { headers?: THeaders } = {},
+    options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
-    return spec({
-      kind: 'json',
-      cls: Accepted,
-      schema,
-      headers: options.headers,
-      status: 202,
-      contentType: 'application/json',
-    });
+    return jsonSpec(Accepted, 202, schema, options.headers);
   }
 }
 

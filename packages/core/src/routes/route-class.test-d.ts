@@ -200,3 +200,48 @@ describe('BaseApp', () => {
     void App;
   });
 });
+
+describe('mount and wrapper mistakes tsc sees', () => {
+  it('rejects an Endpoint mounted as a Resource and the reverse, even with a shared verb', () => {
+    class Remove extends Endpoint('/remove') {
+      delete = this.operation({ returns: Widget }, () => ({ id: '1', name: 'n', priceCents: 1 }));
+    }
+    class Items extends Resource('/items') {
+      delete = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => ({
+        id: path.widget_id,
+        name: 'n',
+        priceCents: 1,
+      }));
+    }
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        // @ts-expect-error an Endpoint's delete is not a Resource operation
+        this.includeResource(new Remove());
+        // @ts-expect-error a Resource's delete is not an Endpoint verb
+        this.includeEndpoint(new Items());
+        this.includeEndpoint(new Remove());
+        this.includeResource(new Items());
+      }
+    }
+    void App;
+  });
+
+  it('rejects JSONResponse where Created is declared, and the reverse', () => {
+    class Widgets extends Resource('/widgets') {
+      // @ts-expect-error a JSONResponse is not a Created
+      create = this.operation(
+        { json: WidgetIn, returns: Created.of(Widget) },
+        ({ json }) => new JSONResponse({ json: { id: '1', ...json } }),
+      );
+    }
+    class Other extends Endpoint('/other') {
+      // @ts-expect-error a Created is not a JSONResponse
+      post = this.operation(
+        { returns: JSONResponse.of(Widget) },
+        () => new Created({ json: { id: '1', name: 'n', priceCents: 1 } }),
+      );
+    }
+    void Widgets;
+    void Other;
+  });
+});

@@ -3,6 +3,7 @@ import type { OperationMeta, RouteMeta } from '../meta/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
+import { WiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
@@ -118,18 +119,32 @@ type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
 
 declare const extraPathFields: unique symbol;
 declare const missingPathSlots: unique symbol;
+declare const operationKind: unique symbol;
 
 /** A declared operation (what `this.operation(...)` returns). */
-export interface Operation<S extends OperationSpec = OperationSpec, TExtra extends string = string> {
+export interface Operation<
+  S extends OperationSpec = OperationSpec,
+  TExtra extends string = string,
+  TKind extends RouteKindName = RouteKindName,
+> {
   readonly [kOperation]: true;
   readonly spec: S;
   readonly handler: (input: never) => unknown;
   /** Phantom: path fields beyond the mount's slots (must be `never` on exact routes). */
   readonly [extraPathFields]?: TExtra;
+  /** Phantom: the class kind that declared it (an Endpoint's `delete` is not a Resource's). */
+  readonly [operationKind]?: TKind;
 }
 
+/** The two route class kinds. */
+export type RouteKindName = 'resource' | 'endpoint';
+
 /** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
-export type ExactOperation = Operation<OperationSpec, never>;
+export type ExactOperation<TKind extends RouteKindName = RouteKindName> = Operation<
+  OperationSpec,
+  never,
+  TKind
+>;
 
 type OptionalKinds =
   | v.OptionalSchema<v.GenericSchema, unknown>
@@ -166,7 +181,7 @@ export interface RouteClassInfo {
   readonly meta: RouteMeta | undefined;
 }
 
-abstract class RouteBase<TPath extends string> {
+abstract class RouteBase<TPath extends string, TKind extends RouteKindName> {
   /**
    * Declares an operation: its binding sources and responses, and its handler. The handler's
    * argument and return types are inferred from the schemas.
@@ -174,39 +189,54 @@ abstract class RouteBase<TPath extends string> {
   protected operation<const S extends OperationSpec>(
     spec: S & SpecCheck<S, TPath>,
     handler: Handler<S>,
-  ): Operation<S, ExtraFields<S, TPath>> {
+  ): Operation<S, ExtraFields<S, TPath>, TKind> {
     return { [kOperation]: true, spec, handler: handler };
   }
 }
 
 /** The instance shape of a `Resource` subclass: any of six CRUD operations. */
 export interface ResourceOperations {
-  create?: ExactOperation;
-  readMany?: ExactOperation;
-  readOne?: Operation;
-  updateFull?: Operation;
-  updatePartial?: Operation;
-  delete?: Operation;
+  create?: ExactOperation<'resource'>;
+  readMany?: ExactOperation<'resource'>;
+  readOne?: Operation<OperationSpec, string, 'resource'>;
+  updateFull?: Operation<OperationSpec, string, 'resource'>;
+  updatePartial?: Operation<OperationSpec, string, 'resource'>;
+  delete?: Operation<OperationSpec, string, 'resource'>;
 }
 
 /** The instance shape of an `Endpoint` subclass: any of five verbs on an exact path. */
 export interface EndpointOperations {
-  get?: ExactOperation;
-  post?: ExactOperation;
-  put?: ExactOperation;
-  patch?: ExactOperation;
-  delete?: ExactOperation;
+  get?: ExactOperation<'endpoint'>;
+  post?: ExactOperation<'endpoint'>;
+  put?: ExactOperation<'endpoint'>;
+  patch?: ExactOperation<'endpoint'>;
+  delete?: ExactOperation<'endpoint'>;
 }
 
 /** The constructor `Resource(...)` returns: extend it. */
-export type ResourceClass<TPath extends string> = abstract new () => RouteBase<TPath>;
+export type ResourceClass<TPath extends string> = abstract new () => RouteBase<TPath, 'resource'>;
 /** The constructor `Endpoint(...)` returns: extend it. */
-export type EndpointClass<TPath extends string> = abstract new () => RouteBase<TPath>;
+export type EndpointClass<TPath extends string> = abstract new () => RouteBase<TPath, 'endpoint'>;
 
-function checkPath(kind: string, path: string): void {
-  if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw new TypeError(`${kind}(${JSON.stringify(path)}): a mount path starts with "/"`);
-  }
+/** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
+function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
+  kind: TKind,
+  path: TPath,
+  options: RouteClassOptions,
+): abstract new () => RouteBase<TPath, TKind> {
+  const name = kind === 'resource' ? 'Resource' : 'Endpoint';
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    throw new WiringError(
+      `${name}(${JSON.stringify(path) ?? String(path)}): expected a mount path starting with "/". Fix: write ${name}('/widgets').`,
+    );
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${name}('${path}', …): expected an options object ({ ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
+    );
+  abstract class RouteClass extends RouteBase<TPath, TKind> {}
+  const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
+  Object.defineProperty(RouteClass, kRouteClass, { value: info });
+  return RouteClass;
 }
 
 /**
@@ -224,11 +254,7 @@ export function Resource<const TPath extends string>(
   path: TPath,
   options: RouteClassOptions = {},
 ): ResourceClass<TPath> {
-  checkPath('Resource', path);
-  abstract class ResourceBase extends RouteBase<TPath> {}
-  const info: RouteClassInfo = { kind: 'resource', path, ref: options.ref, meta: options.meta };
-  Object.defineProperty(ResourceBase, kRouteClass, { value: info });
-  return ResourceBase;
+  return defineRouteClass('resource', path, options);
 }
 
 /**
@@ -244,11 +270,7 @@ export function Endpoint<const TPath extends string>(
   path: TPath,
   options: RouteClassOptions = {},
 ): EndpointClass<TPath> {
-  checkPath('Endpoint', path);
-  abstract class EndpointBase extends RouteBase<TPath> {}
-  const info: RouteClassInfo = { kind: 'endpoint', path, ref: options.ref, meta: options.meta };
-  Object.defineProperty(EndpointBase, kRouteClass, { value: info });
-  return EndpointBase;
+  return defineRouteClass('endpoint', path, options);
 }
 
 /** The route-class info of an instance, or undefined when it is not a Resource/Endpoint. */

@@ -22,20 +22,15 @@ export interface CompiledIntercept {
 }
 
 /** What the runtime is built from, at wiring. */
-export interface RuntimeParts {
-  readonly router: Router<Plan>;
-  /** The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide tail and observers. */
-  readonly fallback: Plan;
-  readonly appIntercepts: readonly CompiledIntercept[];
-  readonly funnel: ErrorFunnel;
-  readonly resolver: UrlResolver;
-  readonly limits: Limits;
-  readonly log: Logger;
-}
+export type RuntimeParts = Pick<
+  Runtime,
+  'router' | 'fallback' | 'appIntercepts' | 'funnel' | 'resolver' | 'limits' | 'log'
+>;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
 export class Runtime implements ExchangeHost {
   readonly router: Router<Plan>;
+  /** The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide tail and observers. */
   readonly fallback: Plan;
   readonly appIntercepts: readonly CompiledIntercept[];
   readonly funnel: ErrorFunnel;

@@ -96,3 +96,15 @@ export function compileSerializer(schema: v.GenericSchema | undefined): Serializ
   if (!schema) return stringify;
   return compileNode(node(schema), new Map());
 }
+
+const classSerializers = new WeakMap<object, Serializer>();
+
+/** The compiled serializer of a schema declared on a class (an error's params or body), compiled once per class. */
+export function classSerializer(cls: object, schema: v.GenericSchema): Serializer {
+  let serialize = classSerializers.get(cls);
+  if (serialize === undefined) {
+    serialize = compileSerializer(schema);
+    classSerializers.set(cls, serialize);
+  }
+  return serialize;
+}

@@ -140,7 +140,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     binders,
     invoke:
       target.kind === 'operation'
-        ? (target.handler)
+        ? target.handler
         : (input: Record<string, unknown>, ex: Exchange) => target.handle(ex, input),
     write: target.kind === 'operation' ? compileResponses(record, where, ctx.resolver) : undefined,
     tail,
