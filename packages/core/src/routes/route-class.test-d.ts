@@ -228,16 +228,16 @@ describe('mount and wrapper mistakes tsc sees', () => {
 
   it('rejects JSONResponse where Created is declared, and the reverse', () => {
     class Widgets extends Resource('/widgets') {
-      // @ts-expect-error a JSONResponse is not a Created
       create = this.operation(
         { json: WidgetIn, returns: Created.of(Widget) },
+        // @ts-expect-error a JSONResponse is not a Created
         ({ json }) => new JSONResponse({ json: { id: '1', ...json } }),
       );
     }
     class Other extends Endpoint('/other') {
-      // @ts-expect-error a Created is not a JSONResponse
       post = this.operation(
         { returns: JSONResponse.of(Widget) },
+        // @ts-expect-error a Created is not a JSONResponse
         () => new Created({ json: { id: '1', name: 'n', priceCents: 1 } }),
       );
     }

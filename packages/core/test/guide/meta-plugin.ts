@@ -1,0 +1,81 @@
+// The worked plugin of docs/extensions.md: a mount option, a binding source, a custom route and a writer.
+import { randomUUID } from 'node:crypto';
+import { TooManyRequestsError } from '@api/core';
+import {
+  defineExtension,
+  defineResponseKind,
+  mountOption,
+  type MountOptionValue,
+  type ResponseSpec,
+} from '@api/core/extension';
+
+declare module '@api/core' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface MountOptions<TRoute extends object> {
+    /** At most `limit` requests per mounted route, then 429 (before any body is read). */
+    readonly quota?: Quota;
+  }
+  interface ExtensionSources {
+    /** `requestId: true` in an operation gives the handler the request's id. */
+    requestId: { declare: true; value: string };
+  }
+}
+
+/** The mount option: compiled per route at wiring into a pre-handler step. */
+export interface Quota extends MountOptionValue {
+  readonly limit: number;
+}
+export function quota(limit: number): Quota {
+  return {
+    limit,
+    [mountOption]: () => {
+      let used = 0; // one counter per route, decided at wiring
+      return { before: () => void (++used > limit && throwTooMany()) };
+    },
+  };
+}
+function throwTooMany(): never {
+  throw new TooManyRequestsError();
+}
+
+/** A writer for a response kind of our own: CSV rows, streamed after the head. */
+export class Csv {
+  constructor(readonly rows: readonly (readonly string[])[]) {}
+}
+export const CsvRows: ResponseSpec<Csv> = defineResponseKind<Csv>({
+  kind: 'csv',
+  cls: Csv,
+  schema: undefined,
+  headers: undefined,
+  status: undefined,
+  contentType: 'text/csv',
+  compile: (ctx) => (value, sink) => {
+    const head = sink.head(ctx.defaultStatus, 'text/csv; charset=utf-8', {});
+    if (!sink.start(ctx.defaultStatus, head)) return; // HEAD: the head is all
+    for (const row of (value as Csv).rows) sink.res.write(`${row.join(',')}\r\n`);
+    sink.res.end();
+  },
+});
+
+/** The extension: a `requestId` source and a custom route listing the route catalogue. */
+export const meta = defineExtension({
+  name: 'meta',
+  setup(wiring) {
+    wiring.addSource({
+      name: 'requestId',
+      compile: () => (ex) => (ex.state.requestId ??= ex.req.headers['x-request-id'] ?? randomUUID()),
+    });
+    let listing = '';
+    wiring.onWired((catalogue) => {
+      listing = catalogue.routes.map((r) => `${r.method} ${r.path} ${r.kind}`).join('\n');
+    });
+    wiring.addRoute({
+      method: 'GET',
+      path: '/_meta/routes',
+      owner: 'meta',
+      operation: 'routes',
+      hidden: true,
+      handle: (ex) => ex.send(200, ['content-type', 'text/plain; charset=utf-8'], listing),
+    });
+  },
+});
