@@ -14,7 +14,7 @@ describe('backgroundTasks() in an app: the demo pieces', () => {
     const client = await TestClient.start(app);
     const res = await client.post('/widgets', { json: { name: 'a', priceCents: 1 } });
     expect(res.status).toBe(201);
-    const id = (res.json() as { id: string }).id;
+    const id = res.json<{ id: string }>().id;
     await client.close();
     expect(taskLog).toEqual([`created:${id}`]);
   });
@@ -102,6 +102,8 @@ interface CapAppOptions extends AppOptions<Factory> {
 /** GET /slow?ms=…&job=…: answers after `ms`; then (if `job`) enqueues a Job taking `job` ms. */
 class CapApp extends BaseApp.withFactory(Factory) {
   tasks!: BackgroundTasks;
+  /** Requests that reached the /slow handler (tests wait for it before shutting down). */
+  requestsStarted = 0;
   readonly #drainTimeout: number;
   constructor(options: CapAppOptions) {
     super({ ...options, limits: { shutdownTimeoutMs: options.shutdownTimeoutMs } });
@@ -132,10 +134,12 @@ class CapApp extends BaseApp.withFactory(Factory) {
       if (!signal.aborted) lines.push(`job ${job.name} done`);
     });
     const Query = Struct('Query', { ms: v.number(), job: v.optional(v.number()) });
+    const onStart = (): void => void this.requestsStarted++;
     class Slow extends Endpoint('/slow') {
       get = this.operation(
         { params: Query, returns: Struct('Ok', { ok: v.boolean() }) },
         async ({ params }) => {
+          onStart();
           await sleep(params.ms);
           lines.push(`request ${params.ms} ms done`);
           if (params.job !== undefined) await tasks.add(Job, { name: 'from-request', ms: params.job });
@@ -164,7 +168,7 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     const app = new CapApp({ lines, drainTimeout: 2, shutdownTimeoutMs: 2_000 });
     const running = await serve(app, { port: 0, signals: false, quiet: true });
     const answered = get(`${running.url}/slow?ms=100&job=50`);
-    await sleep(30); // the request is in flight
+    await until(() => app.requestsStarted === 1); // the request is in flight
     await running.close();
     expect(await answered).toBe(200);
     expect(lines).toEqual([
@@ -184,7 +188,7 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     const running = await serve(app, { port: 0, signals: false, quiet: true });
     await app.tasks.add(Job, { name: 'long', ms: 600 });
     const cut = get(`${running.url}/slow?ms=5000`);
-    await sleep(20);
+    await until(() => app.requestsStarted === 1);
     const started = performance.now();
     await running.close();
     const took = performance.now() - started;
@@ -201,7 +205,7 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     await app.tasks.add(Job, { name: 'endless', ms: 60_000 });
     await app.tasks.add(Job, { name: 'queued', ms: 1 });
     const cut = get(`${running.url}/slow?ms=5000`);
-    await sleep(20);
+    await until(() => app.requestsStarted === 1);
     const started = performance.now();
     await running.close();
     const took = performance.now() - started;
