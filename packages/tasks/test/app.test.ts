@@ -106,21 +106,25 @@ class CapApp extends BaseApp.withFactory(Factory) {
   requestsStarted = 0;
   readonly #drainTimeout: number;
   constructor(options: CapAppOptions) {
-    super({ ...options, limits: { shutdownTimeoutMs: options.shutdownTimeoutMs } });
+    // One log for the app and the queue (the queue logs through the app's logger), so the test
+    // sees which deadline each line names, in order.
+    const lines = options.lines;
+    super({
+      ...options,
+      limits: { shutdownTimeoutMs: options.shutdownTimeoutMs },
+      logger: {
+        info: () => undefined,
+        warn: (m: string) => void lines.push(`WARN ${m}`),
+        error: (m: string) => void lines.push(`ERROR ${m}`),
+      },
+    });
     this.factory.lines = options.lines;
     this.#drainTimeout = options.drainTimeout;
   }
   protected override async wire(): Promise<void> {
     const lines = this.factory.lines;
     this.factory.createStore();
-    const log = {
-      info: () => undefined,
-      warn: (m: string) => void lines.push(`WARN ${m}`),
-      error: (m: string) => void lines.push(`ERROR ${m}`),
-    };
-    const tasks = (this.tasks = this.include(
-      backgroundTasks({ drainTimeout: this.#drainTimeout, logger: log }),
-    ));
+    const tasks = (this.tasks = this.include(backgroundTasks({ drainTimeout: this.#drainTimeout })));
     tasks.register(Job, async (job, { signal }) => {
       lines.push(`job ${job.name} started`);
       await new Promise<void>((resolve) => {
@@ -193,7 +197,12 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     await running.close();
     const took = performance.now() - started;
     expect(await cut).toBe(0);
-    expect(lines).toEqual(['job long started', 'job long done', 'store closed']);
+    expect(lines).toEqual([
+      'job long started',
+      'WARN CapApp: shutdown cap (300 ms) reached with 1 request(s) and 0 upgraded socket(s) open; closing them',
+      'job long done',
+      'store closed',
+    ]);
     // Done (not aborted) even though 300 ms cap + 600 ms job > the 500 ms drainTimeout.
     expect(took).toBeGreaterThanOrEqual(550);
   });
@@ -212,8 +221,10 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     expect(await cut).toBe(0);
     expect(took).toBeGreaterThanOrEqual(390);
     expect(took).toBeLessThan(200 + 200 + 100 + 300);
+    // Each deadline says which it is: core's HTTP cap first, then the task drain deadline.
     expect(lines).toEqual([
       'job endless started',
+      'WARN CapApp: shutdown cap (200 ms) reached with 1 request(s) and 0 upgraded socket(s) open; closing them',
       'job endless aborted',
       'WARN BackgroundTasks: the task drain deadline (drainTimeout 0.2 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1 (1 in flight was aborted and returned)',
       'store closed',
