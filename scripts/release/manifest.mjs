@@ -35,7 +35,9 @@ export function releaseFields(name, manifest) {
     homepage: `${REPOSITORY}/tree/main/packages/${name}#readme`,
     bugs: `${REPOSITORY}/issues`,
     publishConfig: { access: 'public', exports: withoutSourceCondition(manifest.exports) },
-    files: ['dist'],
+    // What the tarball holds beside README.md, LICENSE and package.json: dist/, plus any folder a
+    // package ships on purpose (e.g. vendored files), so an existing list is kept.
+    files: manifest.files ?? ['dist'],
   };
 }
 

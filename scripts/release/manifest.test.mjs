@@ -14,8 +14,10 @@ describe.each(PUBLISHED)('packages/%s', (name) => {
   const manifest = readManifest(name);
   const readme = () => readFileSync(join(dir, 'README.md'), 'utf8');
 
-  it('carries the release fields (licence, repository, homepage, bugs, publishConfig, files)', () => {
+  it('carries the release fields (licence, repository, homepage, bugs, publishConfig)', () => {
     expect(manifestDrift(name), 'fix: node scripts/release/manifest.mjs --write').toEqual([]);
+    expect(manifest.files).toContain('dist');
+    expect(manifest.files.filter((entry) => /^(src|test)\b/.test(entry))).toEqual([]);
   });
 
   it('ships the root LICENSE', () => {

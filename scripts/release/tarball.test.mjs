@@ -52,16 +52,20 @@ describe.each(PUBLISHED)('@api/%s tarball', (name) => {
   const dir = () => unpacked.get(name);
   const packed = () => JSON.parse(readFileSync(join(dir(), 'package.json'), 'utf8'));
 
-  it('holds dist/ (code, declarations, self-contained maps), README.md, LICENSE and package.json only', () => {
+  it('holds README.md, LICENSE, package.json and what its `files` list ships (dist/); no sources or tests', () => {
     const files = filesBelow(dir());
-    expect(files.filter((f) => !f.startsWith('dist/') && !ALWAYS.includes(f))).toEqual([]);
+    const shipped = packed().files ?? [];
+    expect(shipped).toContain('dist');
+    const listed = (f) => shipped.some((entry) => f === entry || f.startsWith(`${entry}/`));
+    expect(files.filter((f) => !listed(f) && !ALWAYS.includes(f))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(ALWAYS));
+    expect(files.filter((f) => /(^|\/)(src|test|tests|__tests__)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /\.(test|spec|test-d)\.[cm]?[jt]s$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /\.[cm]?tsx?$/.test(f) && !/\.d\.[cm]?ts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/') && !/\.(js|d\.ts|js\.map)$/.test(f))).toEqual([]);
     // Maps are shipped on purpose: they carry their sources' text, so `node --enable-source-maps`
     // shows TypeScript lines without any src/ in the tarball.
-    const dist = files.filter((f) => f.startsWith('dist/'));
-    expect(dist.filter((f) => !/\.(js|d\.ts|js\.map)$/.test(f))).toEqual([]);
-    expect(dist.filter((f) => /\.test\.|\.test-d\./.test(f))).toEqual([]);
-    for (const map of dist.filter((f) => f.endsWith('.map'))) {
+    for (const map of files.filter((f) => f.endsWith('.js.map'))) {
       const { sources, sourcesContent = [] } = JSON.parse(readFileSync(join(dir(), map), 'utf8'));
       expect(sourcesContent.filter((s) => typeof s === 'string').length, map).toBe(sources.length);
     }
@@ -157,5 +161,15 @@ describe.concurrent.each(readmes)('$label example', ({ label, file, source }) =>
     expect(node.code, `${label}: the example did not exit cleanly\n${node.output}`).toBe(0);
     const promised = promisedOutput(example);
     expect(unkeptPromise(node.stdout, promised), `${label}: printed\n${node.stdout}`).toBeUndefined();
+
+    // A README that installs tsx tells the user to run the .ts file with it: that works too.
+    if (installs.some((i) => i.name === 'tsx')) {
+      const tsx = await run(join(dir, 'node_modules', '.bin', 'tsx'), ['example.ts'], {
+        cwd: dir,
+        timeoutMs: 30_000,
+      });
+      expect(tsx.code, `${label}: tsx example.ts failed\n${tsx.output}`).toBe(0);
+      expect(unkeptPromise(tsx.stdout, promised), `${label}: tsx printed\n${tsx.stdout}`).toBeUndefined();
+    }
   });
 });

@@ -8,6 +8,8 @@ export default defineConfig({
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['*.test.mjs'],
     globalSetup: ['./build.mjs'],
+    // The work is in child processes (pnpm, tsc, node, attw): let the files overlap.
+    maxWorkers: 3,
     testTimeout: 120_000,
     hookTimeout: 180_000,
   },

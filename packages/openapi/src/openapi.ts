@@ -1,4 +1,3 @@
-import type { ErrorBodyAdapter } from '@api/core';
 import {
   defineExtension,
   type Exchange,
@@ -143,9 +142,6 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
       }
 
       wiring.onWired((catalogue: RouteCatalogue) => {
-        // `errorAdapter` is being added to the catalogue by core; read it structurally until then.
-        const errorAdapter = (catalogue as RouteCatalogue & { readonly errorAdapter?: ErrorBodyAdapter })
-          .errorAdapter;
         const doc = buildDocument(catalogue, {
           title: o.title,
           version: o.version,
@@ -153,7 +149,7 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
           servers,
           tags: o.tags,
           openapiVersion: o.openapiVersion,
-          errorAdapter,
+          errorAdapter: catalogue.errorAdapter,
         });
         document = precompute(Buffer.from(JSON.stringify(doc)), {
           contentType: 'application/json',

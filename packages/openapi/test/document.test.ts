@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Endpoint, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
 import {
+  defineExtension,
   defineResponseKind,
   WiringError,
   type CustomRoute,
@@ -13,7 +14,7 @@ import {
 import { TestClient } from '@api/testing';
 import { buildDocument, openapi } from '../src/index';
 import { TestApp } from './fixtures/app';
-import { documentOf, type Json } from './helpers';
+import { appOf, documentOf, type Json } from './helpers';
 
 let doc: Json;
 let app: TestApp;
@@ -73,6 +74,40 @@ describe('top level', () => {
   });
 
   it('skips custom routes and kinds other than operation (upgrade routes, assets)', async () => {
+    const app = appOf((a) => {
+      a.include(
+        defineExtension({
+          name: 'sockets',
+          setup(wiring) {
+            wiring.addUpgradeRoute({ path: '/socket', owner: 'ChatSocket', handle: () => undefined });
+            wiring.addRoute({
+              method: 'GET',
+              path: '/asset.css',
+              owner: 'assets',
+              operation: 'asset',
+              hidden: true,
+              handle: () => undefined,
+            });
+            wiring.addRoute({
+              method: 'GET',
+              path: '/custom',
+              owner: 'custom',
+              operation: 'x',
+              handle: () => undefined,
+            });
+          },
+        }),
+      );
+      a.include(openapi({ title: 'T', version: '1', docsPath: null }));
+    });
+    const c = await TestClient.start(app);
+    try {
+      const kinds = (app as unknown as { catalogue: RouteCatalogue }).catalogue.routes.map((r) => r.kind);
+      expect(kinds).toContain('upgrade');
+      expect((await c.get('/openapi.json')).json()).toMatchObject({ paths: {} });
+    } finally {
+      await c.close();
+    }
     const withCustom = await documentOf(
       (a) => {
         a.includeEndpoint(
@@ -618,10 +653,13 @@ describe('an app-level error adapter', () => {
     } as RouteCatalogue);
     let body: Uint8Array | string | undefined;
     const route = routes.find((r) => r.operation === 'document')!;
-    await route.handle({
-      req: { headers: {} },
-      send: (_status: number, _headers: string[], b?: Uint8Array | string) => (body = b),
-    } as unknown as Exchange);
+    await route.handle(
+      {
+        req: { headers: {} },
+        send: (_status: number, _headers: string[], b?: Uint8Array | string) => (body = b),
+      } as unknown as Exchange,
+      {},
+    );
     const d = JSON.parse(Buffer.from(body as Uint8Array).toString('utf8')) as Json;
     expect(d.paths['/widgets/{widget_id}'].get.responses['404'].content).toEqual({
       'application/json': { schema: { $ref: '#/components/schemas/HouseError' } },

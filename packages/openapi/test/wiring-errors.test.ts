@@ -1,16 +1,8 @@
 // Every mistake fails startup with a WiringError that names where, what, and the fix.
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import {
-  Endpoint,
-  HTTPError,
-  JSONResponse,
-  Resource,
-  Struct,
-  Tag,
-  WiringError,
-  mountOption,
-} from '@api/core';
+import { Endpoint, HTTPError, JSONResponse, Resource, Struct, Tag, WiringError } from '@api/core';
+import { mountOption } from '@api/core/extension';
 import { bearerAuth, SecurityScheme } from '@api/auth';
 import { openapi, type OpenAPIOptions } from '../src/index';
 import { appOf } from './helpers';

@@ -14,7 +14,7 @@ describe('backgroundTasks() in an app: the demo pieces', () => {
     const client = await TestClient.start(app);
     const res = await client.post('/widgets', { json: { name: 'a', priceCents: 1 } });
     expect(res.status).toBe(201);
-    const id = (res.json() as { id: string }).id;
+    const id = res.json<{ id: string }>().id;
     await client.close();
     expect(taskLog).toEqual([`created:${id}`]);
   });
@@ -102,23 +102,29 @@ interface CapAppOptions extends AppOptions<Factory> {
 /** GET /slow?ms=…&job=…: answers after `ms`; then (if `job`) enqueues a Job taking `job` ms. */
 class CapApp extends BaseApp.withFactory(Factory) {
   tasks!: BackgroundTasks;
+  /** Requests that reached the /slow handler (tests wait for it before shutting down). */
+  requestsStarted = 0;
   readonly #drainTimeout: number;
   constructor(options: CapAppOptions) {
-    super({ ...options, limits: { shutdownTimeoutMs: options.shutdownTimeoutMs } });
+    // One log for the app and the queue (the queue logs through the app's logger), so the test
+    // sees which deadline each line names, in order.
+    const lines = options.lines;
+    super({
+      ...options,
+      limits: { shutdownTimeoutMs: options.shutdownTimeoutMs },
+      logger: {
+        info: () => undefined,
+        warn: (m: string) => void lines.push(`WARN ${m}`),
+        error: (m: string) => void lines.push(`ERROR ${m}`),
+      },
+    });
     this.factory.lines = options.lines;
     this.#drainTimeout = options.drainTimeout;
   }
   protected override async wire(): Promise<void> {
     const lines = this.factory.lines;
     this.factory.createStore();
-    const log = {
-      info: () => undefined,
-      warn: (m: string) => void lines.push(`WARN ${m}`),
-      error: (m: string) => void lines.push(`ERROR ${m}`),
-    };
-    const tasks = (this.tasks = this.include(
-      backgroundTasks({ drainTimeout: this.#drainTimeout, logger: log }),
-    ));
+    const tasks = (this.tasks = this.include(backgroundTasks({ drainTimeout: this.#drainTimeout })));
     tasks.register(Job, async (job, { signal }) => {
       lines.push(`job ${job.name} started`);
       await new Promise<void>((resolve) => {
@@ -132,10 +138,12 @@ class CapApp extends BaseApp.withFactory(Factory) {
       if (!signal.aborted) lines.push(`job ${job.name} done`);
     });
     const Query = Struct('Query', { ms: v.number(), job: v.optional(v.number()) });
+    const onStart = (): void => void this.requestsStarted++;
     class Slow extends Endpoint('/slow') {
       get = this.operation(
         { params: Query, returns: Struct('Ok', { ok: v.boolean() }) },
         async ({ params }) => {
+          onStart();
           await sleep(params.ms);
           lines.push(`request ${params.ms} ms done`);
           if (params.job !== undefined) await tasks.add(Job, { name: 'from-request', ms: params.job });
@@ -164,7 +172,7 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     const app = new CapApp({ lines, drainTimeout: 2, shutdownTimeoutMs: 2_000 });
     const running = await serve(app, { port: 0, signals: false, quiet: true });
     const answered = get(`${running.url}/slow?ms=100&job=50`);
-    await sleep(30); // the request is in flight
+    await until(() => app.requestsStarted === 1); // the request is in flight
     await running.close();
     expect(await answered).toBe(200);
     expect(lines).toEqual([
@@ -184,12 +192,17 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     const running = await serve(app, { port: 0, signals: false, quiet: true });
     await app.tasks.add(Job, { name: 'long', ms: 600 });
     const cut = get(`${running.url}/slow?ms=5000`);
-    await sleep(20);
+    await until(() => app.requestsStarted === 1);
     const started = performance.now();
     await running.close();
     const took = performance.now() - started;
     expect(await cut).toBe(0);
-    expect(lines).toEqual(['job long started', 'job long done', 'store closed']);
+    expect(lines).toEqual([
+      'job long started',
+      'WARN CapApp: shutdown cap (300 ms) reached with 1 request(s) and 0 upgraded socket(s) open; closing them',
+      'job long done',
+      'store closed',
+    ]);
     // Done (not aborted) even though 300 ms cap + 600 ms job > the 500 ms drainTimeout.
     expect(took).toBeGreaterThanOrEqual(550);
   });
@@ -201,15 +214,17 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
     await app.tasks.add(Job, { name: 'endless', ms: 60_000 });
     await app.tasks.add(Job, { name: 'queued', ms: 1 });
     const cut = get(`${running.url}/slow?ms=5000`);
-    await sleep(20);
+    await until(() => app.requestsStarted === 1);
     const started = performance.now();
     await running.close();
     const took = performance.now() - started;
     expect(await cut).toBe(0);
     expect(took).toBeGreaterThanOrEqual(390);
     expect(took).toBeLessThan(200 + 200 + 100 + 300);
+    // Each deadline says which it is: core's HTTP cap first, then the task drain deadline.
     expect(lines).toEqual([
       'job endless started',
+      'WARN CapApp: shutdown cap (200 ms) reached with 1 request(s) and 0 upgraded socket(s) open; closing them',
       'job endless aborted',
       'WARN BackgroundTasks: the task drain deadline (drainTimeout 0.2 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1 (1 in flight was aborted and returned)',
       'store closed',

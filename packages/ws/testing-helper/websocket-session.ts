@@ -113,12 +113,13 @@ function receiver(framing: SessionFraming): (data: Buffer, isBinary: boolean) =>
       if (!isBinary) throw new TypeError('expected a binary frame, got a text one');
       return data;
     };
-  const list = Array.isArray(framing)
-    ? framing
-    : (framing as { type: string }).type === 'union' || (framing as { type: string }).type === 'variant'
-      ? (framing as unknown as { options: v.GenericSchema[] }).options
-      : [framing as v.GenericSchema];
-  const schema = list.length === 1 ? list[0]! : v.union(list as v.GenericSchema[]);
+  const single = framing as v.GenericSchema;
+  const list: readonly v.GenericSchema[] = Array.isArray(framing)
+    ? (framing as readonly v.GenericSchema[])
+    : single.type === 'union' || single.type === 'variant'
+      ? (single as unknown as { options: v.GenericSchema[] }).options
+      : [single];
+  const schema: v.GenericSchema = list.length === 1 ? list[0]! : v.union(list as v.GenericSchema[]);
   return (data, isBinary) => {
     if (isBinary) throw new TypeError('expected a JSON text frame, got a binary one');
     const result = v.safeParse(schema, JSON.parse(data.toString('utf8')));

@@ -88,6 +88,7 @@ class DocumentBuilder {
   readonly #tags = new Map<string, { description: string | undefined; where: string }>();
   readonly #operationIds = new Map<string, string>();
   readonly #schemes = new Map<string, { object: Record<string, unknown>; json: string; where: string }>();
+  readonly #rendered = new WeakMap<object, { object: Record<string, unknown>; json: string }>();
   readonly #v32: boolean;
 
   constructor(
@@ -438,8 +439,13 @@ class DocumentBuilder {
         'use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }) from @api/auth',
       );
     }
-    const object = scheme.toOpenapi();
-    const json = JSON.stringify(object);
+    let rendered = this.#rendered.get(scheme);
+    if (!rendered) {
+      const object = scheme.toOpenapi();
+      rendered = { object, json: JSON.stringify(object) };
+      this.#rendered.set(scheme, rendered);
+    }
+    const { object, json } = rendered;
     const prior = this.#schemes.get(scheme.schemeName);
     if (prior && prior.json !== json) {
       fail(

@@ -36,6 +36,10 @@ export class SchemaRegistry {
   readonly #models = new Map<string, Model>();
   readonly #byObject = new Map<object, string>();
   readonly #roots: { readonly schema: SchemaNode; readonly target: JsonSchema }[] = [];
+  /** One conversion per schema object (a path Struct's field serves every item operation). */
+  readonly #inlined = new Map<object, JsonSchema>();
+  /** Schema trees already walked (with and without the union check). */
+  readonly #walked = [new WeakSet<object>(), new WeakSet<object>()] as const;
   #finished = false;
 
   /**
@@ -45,7 +49,11 @@ export class SchemaRegistry {
    * @param checkUnions reject untagged unions of several Structs (response bodies, stream items)
    */
   model(schema: SchemaNode, where: string, checkUnions = false): JsonSchema {
-    this.#walk(schema, where, checkUnions, new Set());
+    const walked = this.#walked[checkUnions ? 1 : 0];
+    if (!walked.has(schema)) {
+      this.#walk(schema, where, checkUnions, new Set());
+      walked.add(schema);
+    }
     const name = this.#byObject.get(schema);
     if (name !== undefined) return componentRef(name);
     return this.inline(schema);
@@ -53,8 +61,12 @@ export class SchemaRegistry {
 
   /** A schema converted in place (parameters): its Structs are not added to the components. */
   inline(schema: SchemaNode): JsonSchema {
-    const target: JsonSchema = {};
-    this.#roots.push({ schema, target });
+    let target = this.#inlined.get(schema);
+    if (!target) {
+      target = {};
+      this.#inlined.set(schema, target);
+      this.#roots.push({ schema, target });
+    }
     return target;
   }
 

@@ -8,6 +8,13 @@ export interface StreamTarget {
   destroy(): void;
   /** Bytes accepted by `write` and not yet handed to the kernel. */
   readonly writableLength: number;
+  /** The connection, to end it without the terminating chunk (absent in unit fakes: then `destroy`). */
+  readonly socket?: {
+    readonly destroyed: boolean;
+    end(): unknown;
+    destroy(): unknown;
+    once(event: 'close', listener: () => void): unknown;
+  } | null;
   on(event: 'close' | 'drain', listener: () => void): unknown;
   off(event: 'close' | 'drain', listener: () => void): unknown;
 }
@@ -26,6 +33,8 @@ export interface PumpOptions {
 }
 
 const WAKE: unique symbol = Symbol('wake');
+/** How long a cut connection may take to flush what was written before it is destroyed. */
+const CUT_GRACE_MS = 1000;
 type Step = IteratorResult<unknown> | typeof WAKE;
 type Phase = 'new' | 'opening' | 'streaming' | 'done';
 
@@ -170,9 +179,7 @@ export class Pump {
       }
     } catch (error) {
       this.#options.log.error(`error streaming response for ${this.#options.label}`, error);
-      // Cut without the terminating chunk, so the client knows the body is incomplete.
-      this.#ending = true;
-      this.#target.destroy();
+      this.#cut();
       await this.#finish();
       return;
     }
@@ -181,6 +188,24 @@ export class Pump {
       this.#ending = true;
       this.#target.end();
     }
+  }
+
+  /**
+   * Ends the connection without the terminating chunk, so the client knows the body is
+   * incomplete; what was written before still reaches it (a plain destroy would drop it).
+   */
+  #cut(): void {
+    this.#ending = true;
+    const socket = this.#target.socket;
+    if (!socket || socket.destroyed) {
+      this.#target.destroy();
+      return;
+    }
+    socket.end();
+    // A client that stopped reading must not hold the socket open: cut hard after a grace.
+    const hard = setTimeout(() => socket.destroy(), CUT_GRACE_MS);
+    hard.unref();
+    socket.once('close', () => clearTimeout(hard));
   }
 
   #next(): Promise<Step> {

@@ -48,7 +48,7 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
   return async (value: unknown, sink: ResponseSink): Promise<void> => {
     if (!(value instanceof kind.cls))
       throw new TypeError(`${ctx.where} declares ${kind.name} but returned ${describe(value)}`);
-    const response = value as TValue;
+    const response = value;
     const status = response.statusCode ?? ctx.defaultStatus;
     const headers = sink.head(status, undefined, response);
     if (!hasHeader(headers, 'content-type')) headers.unshift('content-type', kind.contentType);

@@ -17,16 +17,22 @@ export interface ServerSentEventInit<T> {
  * are checked at construction: `event`/`id` with CR, LF or NUL and a `retry` that is not a
  * non-negative integer throw a `TypeError` naming the field.
  *
+ * `T` is inferred from a model `data`; an event with string data or none is a
+ * `ServerSentEvent<never>`, which fits any `SSEResponse`.
+ *
  * @example
  * yield new ServerSentEvent({ event: 'widget.created', id: '1', data: { message: 'created' } });
  */
-export class ServerSentEvent<T = unknown> {
+export class ServerSentEvent<T = never> {
   readonly data: T | string | undefined;
   readonly event: string | undefined;
   readonly id: string | undefined;
   readonly retry: number | undefined;
 
-  /** @param init - `data`, `event`, `id`, `retry` (all optional) */
+  /** @param init - `data` (text, or none), `event`, `id`, `retry`: fits any `SSEResponse` */
+  constructor(init: ServerSentEventInit<never>);
+  /** @param init - `data` (a model), `event`, `id`, `retry` */
+  constructor(init: ServerSentEventInit<T>);
   constructor(init: ServerSentEventInit<T>) {
     if (init.event !== undefined) assertEventField('event', init.event);
     if (init.id !== undefined) assertEventField('id', init.id);

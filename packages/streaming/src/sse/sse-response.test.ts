@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { Endpoint, Struct, WiringError } from '@api/core';
 import { TestClient } from '@api/testing';
 import { rawRequest, start, TestApp, waitFor } from '../../test/wire';
@@ -63,19 +64,21 @@ class Resumable extends Endpoint('/resume') {
   });
 }
 
-let idle: { pulled: number; closed: boolean } = { pulled: 0, closed: false };
+let idle = { pulled: 0, closed: false };
 class Idle extends Endpoint('/idle') {
   get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
-    async function* events() {
+    async function* lifecycle() {
       try {
-        idle.pulled++;
-        yield { message: 'hello' };
-        await new Promise(() => undefined); // nothing more, ever
+        yield (async function* () {
+          idle.pulled++;
+          yield { message: 'hello' };
+          await new Promise(() => undefined); // nothing more, ever
+        })();
       } finally {
-        idle.closed = true;
+        idle.closed = true; // teardown runs at once on disconnect, though the stream is mid-await
       }
     }
-    return new SSEResponse({ stream: events(), keepalive: 0.05 });
+    return new SSEResponse({ stream: lifecycle(), keepalive: 0.05 });
   });
 }
 
@@ -146,18 +149,33 @@ describe('SSEResponse on the wire', () => {
     ]);
   });
 
-  it('pings while idle, and stops the source and its timer when the client leaves', async () => {
+  it('pings while idle; on disconnect tears down at once and never writes again', async () => {
     idle = { pulled: 0, closed: false };
-    const { client } = await start((app) => app.endpoint(new Idle()));
-    const session = await client.streamGet('/idle');
-    let text = '';
-    for await (const chunk of session) {
-      text += chunk.toString();
-      if (text.split(': ping\n\n').length > 2) break; // two pings: leaving the loop disconnects
+    const late: string[] = [];
+    const write = ServerResponse.prototype.write;
+    const spy = vi.spyOn(ServerResponse.prototype, 'write').mockImplementation(function (
+      this: ServerResponse,
+      ...args: unknown[]
+    ) {
+      if (this.destroyed || this.writableEnded) late.push(String(args[0]));
+      return (write as (...a: unknown[]) => boolean).apply(this, args);
+    } as typeof write);
+    try {
+      const { client } = await start((app) => app.endpoint(new Idle()));
+      const session = await client.streamGet('/idle');
+      let text = '';
+      for await (const chunk of session) {
+        text += chunk.toString();
+        if (text.split(': ping\n\n').length > 2) break; // two pings: leaving the loop disconnects
+      }
+      expect(text.startsWith('data: {"message":"hello"}\n\n: ping\n\n: ping\n\n')).toBe(true);
+      await waitFor(() => idle.closed, 100);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // four keepalive periods
+      expect(late).toEqual([]);
+      expect(idle.pulled).toBe(1);
+    } finally {
+      spy.mockRestore();
     }
-    expect(text.startsWith('data: {"message":"hello"}\n\n: ping\n\n: ping\n\n')).toBe(true);
-    await waitFor(() => idle.closed, 100);
-    expect(idle.pulled).toBe(1);
   });
 
   it('refuses a bad field on the first item with a 500', async () => {

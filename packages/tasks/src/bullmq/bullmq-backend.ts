@@ -45,6 +45,13 @@ export interface BullMQBackendOptions {
 
 type BullMQModule = typeof import('bullmq');
 
+interface Pending {
+  readonly route: Route;
+  readonly item: unknown;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
 interface Waiter {
   readonly route: Route;
   readonly item: unknown;
@@ -77,7 +84,11 @@ class BullMQEngine implements Engine {
   #starting: Promise<void> | undefined;
   #closed = false;
   #draining = false;
-  readonly #writes = new Set<Promise<void>>();
+  /** Adds taken and not yet acknowledged by Redis (what `maxsize` bounds). */
+  #unacknowledged = 0;
+  readonly #batch: Pending[] = [];
+  #onWritten: (() => void) | undefined;
+  readonly #jobOptions: { attempts: number; removeOnComplete: boolean; removeOnFail: { count: number } };
   readonly #waiters: Waiter[] = [];
   #inFlight = 0;
   #current: Route | undefined;
@@ -86,6 +97,12 @@ class BullMQEngine implements Engine {
     this.#ctx = ctx;
     this.#options = options;
     this.#queueName = options.queueName ?? 'tasks';
+    // No retries (a failure was logged and counted); completed items removed, failed ones kept.
+    this.#jobOptions = {
+      attempts: 1,
+      removeOnComplete: true,
+      removeOnFail: { count: options.keepFailed ?? 1000 },
+    };
   }
 
   get closed(): boolean {
@@ -94,7 +111,7 @@ class BullMQEngine implements Engine {
 
   /** Adds handed to Redis and not yet acknowledged, plus adds waiting for room. */
   queued(): number {
-    return this.#writes.size + this.#waiters.length;
+    return this.#unacknowledged + this.#waiters.length;
   }
 
   inFlight(): number {
@@ -102,14 +119,15 @@ class BullMQEngine implements Engine {
   }
 
   add(route: Route, item: unknown): Promise<void> {
-    if (this.#writes.size < this.#ctx.maxsize && this.#waiters.length === 0) return this.#write(route, item);
+    if (this.#unacknowledged < this.#ctx.maxsize && this.#waiters.length === 0)
+      return this.#write(route, item);
     return new Promise<Promise<void>>((resolve, reject) => {
       this.#waiters.push({ route, item, resolve, reject });
     }).then((written) => written);
   }
 
   tryAdd(route: Route, item: unknown): boolean {
-    if (this.#writes.size >= this.#ctx.maxsize || this.#waiters.length > 0) return false;
+    if (this.#unacknowledged >= this.#ctx.maxsize || this.#waiters.length > 0) return false;
     this.#write(route, item).catch((error: unknown) => {
       this.#ctx.counters.dropped++;
       this.#ctx.log.error(
@@ -120,23 +138,52 @@ class BullMQEngine implements Engine {
     return true;
   }
 
+  /**
+   * Queues one item for the next batch. Adds made in the same macrotask go to Redis together in
+   * one `addBulk` (one transaction, one round trip); each add resolves when its batch is stored.
+   */
   #write(route: Route, item: unknown): Promise<void> {
-    const written = this.#producer()
-      .then((queue) =>
-        queue.add(route.name!, item, {
-          attempts: 1,
-          removeOnComplete: true,
-          removeOnFail: { count: this.#options.keepFailed ?? 1000 },
-        }),
-      )
-      .then(() => undefined);
-    const tracked = written.finally(() => {
-      this.#writes.delete(tracked);
-      const next = this.#waiters.shift();
-      if (next) next.resolve(this.#write(next.route, next.item));
+    this.#unacknowledged++;
+    return new Promise<void>((resolve, reject) => {
+      this.#batch.push({ route, item, resolve, reject });
+      if (this.#batch.length === 1) setImmediate(this.#flush);
     });
-    this.#writes.add(tracked);
-    return tracked;
+  }
+
+  readonly #flush = (): void => {
+    const batch = this.#batch.splice(0);
+    if (batch.length === 0) return;
+    const jobs = batch.map((entry) => ({
+      name: entry.route.name!,
+      data: entry.item,
+      opts: this.#jobOptions,
+    }));
+    this.#producer()
+      .then((queue) => queue.addBulk(jobs))
+      .then(
+        () => {
+          for (const entry of batch) entry.resolve();
+        },
+        (error: unknown) => {
+          const failure = error instanceof Error ? error : new Error(String(error));
+          for (const entry of batch) entry.reject(failure);
+        },
+      )
+      .finally(() => {
+        this.#unacknowledged -= batch.length;
+        while (this.#waiters.length > 0 && this.#unacknowledged < this.#ctx.maxsize) {
+          const next = this.#waiters.shift()!;
+          next.resolve(this.#write(next.route, next.item));
+        }
+        if (this.#unacknowledged === 0) this.#onWritten?.();
+      })
+      .catch(() => undefined);
+  };
+
+  /** Resolves once every add handed to this process is acknowledged by Redis (or failed). */
+  #allWritten(): Promise<void> {
+    if (this.#unacknowledged === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#onWritten = resolve));
   }
 
   #load(): Promise<BullMQModule> {
@@ -270,8 +317,7 @@ class BullMQEngine implements Engine {
     }
     // Adds already handed to Redis get what is left of the deadline (at least the grace).
     const left = Math.max(ABORT_GRACE_MS, deadlineMs - (performance.now() - started));
-    const unwritten =
-      this.#writes.size > 0 && !(await settlesWithin(Promise.allSettled([...this.#writes]), left));
+    const unwritten = !(await settlesWithin(this.#allWritten(), left));
     this.#closed = true;
     const refused = this.#waiters.splice(0);
     for (const waiter of refused) waiter.reject(ctx.closedError(waiter.route));

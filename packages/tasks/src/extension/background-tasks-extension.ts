@@ -1,23 +1,6 @@
-import { defineExtension, WiringError, type Extension, type Wiring } from '@api/core/extension';
+import { defineExtension, type Extension, type Wiring } from '@api/core/extension';
 import { BackgroundTasks } from '../queue/background-tasks';
 import type { BackgroundTasksOptions } from '../queue/types';
-
-type PhaseHook = (callback: () => void | Promise<void>) => void;
-
-/**
- * The shutdown phase the queue drains in: `onDrain` (phase 4 of the core contract: after in-flight
- * requests and upgraded sockets finished or were cut at the HTTP cap, before the exit stack
- * unwinds). Cores that predate `onDrain` offer `onShutdown`, which runs at the same point
- * (`app.close()`, after `serve()` finished the in-flight requests, before the stacks unwind).
- */
-function drainPhase(wiring: Wiring): PhaseHook {
-  const hooks = wiring as unknown as { onDrain?: PhaseHook; onShutdown?: PhaseHook };
-  if (typeof hooks.onDrain === 'function') return hooks.onDrain.bind(wiring);
-  if (typeof hooks.onShutdown === 'function') return hooks.onShutdown.bind(wiring);
-  throw new WiringError(
-    'backgroundTasks(): this @api/core has no drain phase (wiring.onDrain). Fix: upgrade @api/core to a version with the lifecycle phases.',
-  );
-}
 
 /**
  * The background queue on the app's lifecycle (the spec's `_create_background_tasks`): call it
@@ -45,9 +28,11 @@ export function backgroundTasks(options: BackgroundTasksOptions = {}): Extension
     name: 'tasks',
     setup(wiring: Wiring): BackgroundTasks {
       const tasks = new BackgroundTasks({ ...options, logger: options.logger ?? wiring.log });
-      drainPhase(wiring)(() => tasks.close());
-      // Also on the exit stack: if wire() fails after this, the stack unwinds without a drain
-      // phase, and the queue (its BullMQ connections) still closes. After a drain it is a no-op.
+      // The drain phase: after in-flight requests (HTTP cap) and before the exit stack unwinds.
+      wiring.onDrain(() => tasks.close());
+      // Also on the exit stack, at its place in opening order: if wire() fails after this, the
+      // stack unwinds without a drain phase and the queue (its BullMQ connections) still closes
+      // before the resources opened earlier. After a drain it is a no-op.
       wiring.enter(tasks);
       wiring.onWired(() => tasks.start());
       return tasks;

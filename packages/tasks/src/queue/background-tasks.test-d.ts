@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import { Struct } from '@api/core';
-import { BackgroundTasks, bullmqBackend, type TaskContext, type TaskStats } from '../index';
+import { BaseApp, Struct } from '@api/core';
+import type { Extension } from '@api/core/extension';
+import { BackgroundTasks, backgroundTasks, bullmqBackend, type TaskContext, type TaskStats } from '../index';
 
 const WidgetEvent = Struct('WidgetEvent', {
   action: v.picklist(['created', 'deleted']),
@@ -55,5 +56,19 @@ describe('BackgroundTasks types', () => {
     bullmqBackend({});
     // @ts-expect-error: drainTimeout is seconds
     new BackgroundTasks({ drainTimeout: '1s' });
+  });
+});
+
+describe('backgroundTasks() types', () => {
+  it('is an extension whose include() returns the queue (no await needed)', () => {
+    expectTypeOf(backgroundTasks({ drainTimeout: 1 })).toEqualTypeOf<Extension<BackgroundTasks>>();
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        const tasks = this.include(backgroundTasks());
+        expectTypeOf(tasks).toEqualTypeOf<BackgroundTasks>();
+        tasks.register(WidgetEvent, (event) => expectTypeOf(event.widgetId).toEqualTypeOf<string>());
+      }
+    }
+    void App;
   });
 });

@@ -112,7 +112,7 @@ describe('Channel: publish', () => {
       outbound: Ready,
       handler: (ws) => {
         try {
-          channel.attach(ws as WebSocket<unknown, never>);
+          channel.attach(ws);
         } catch (error) {
           failures.push(error);
         }

@@ -185,7 +185,7 @@ export class Channel<TFraming extends Framing = Framing> {
    *
    * @param websocket - a socket whose outbound framing carries this channel's messages
    */
-  attach(websocket: WebSocket<unknown, OutboundMessage<TFraming>>): Subscriber {
+  attach<TIn>(websocket: WebSocket<TIn, OutboundMessage<TFraming>>): Subscriber {
     if (this.#closed) throw new Error('Channel: closed; attach before shutdown');
     const internals = websocket[kInternals];
     this.#checkFraming(internals.outbound);

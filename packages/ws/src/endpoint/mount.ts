@@ -1,23 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer } from 'ws';
 import {
-  defineExtension,
   ForbiddenError,
   MalformedRequestError,
   ServiceUnavailableError,
   structInfo,
   WiringError,
-  type Extension,
   type MountOptions,
-  type RouteInfo,
 } from '@api/core';
+import { defineExtension, type Exchange, type Extension, type RouteInfo } from '@api/core/extension';
 import { UpgradeRequiredError } from '../errors';
 import { SocketSet } from '../liveness/socket-set';
 import { compileOriginCheck } from '../origin/origin';
 import { runSession } from '../socket/session';
 import { WebSocket } from '../socket/websocket';
 import { kInternals } from '../symbols';
-import type { UpgradeExchange, UpgradeWiring } from './core-contract';
 import { endpointInfo, isSocketHandler, type AsRoute, type SocketHandler, type SocketSpec } from './endpoint';
 
 /** Options of the WebSocket mount that are its own (defaults in brackets). */
@@ -84,17 +81,16 @@ interface AuthLike {
  */
 export function websocket<TEndpoint extends WebSocketEndpointInstance>(
   endpoint: TEndpoint,
-  options: WebSocketOptions<TEndpoint> = {} as WebSocketOptions<TEndpoint>,
+  options: WebSocketOptions<TEndpoint> = {},
 ): Extension<void> {
   return defineExtension({
     name: 'websocket',
-    setup(base) {
-      const wiring = base as unknown as UpgradeWiring;
+    setup(wiring) {
       const cls = endpoint?.constructor as (abstract new (...args: never[]) => object) | undefined;
       const info = endpoint && typeof endpoint === 'object' ? endpointInfo(endpoint) : undefined;
       if (!cls || !info) {
         throw new WiringError(
-          `${wiring.appName}.include(websocket(…)): ${cls?.name ?? String(endpoint)} is not a WebSocketEndpoint. Fix: declare it with \`class ${cls?.name ?? 'MySocket'} extends WebSocketEndpoint('/path', { inbound, outbound }) {}\`.`,
+          `${wiring.appName}.include(websocket(…)): ${cls?.name ?? typeof endpoint} is not a WebSocketEndpoint. Fix: declare it with \`class ${cls?.name ?? 'MySocket'} extends WebSocketEndpoint('/path', { inbound, outbound }) {}\`.`,
         );
       }
       const where = `${cls.name}.handle`;
@@ -104,7 +100,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
           `${where}: ${declared === undefined ? 'is missing' : 'is not a handler'}. Fix: declare \`handle = this.handler({ … }, async ({ websocket }) => { … })\`.`,
         );
       }
-      const spec = declared.spec as SocketSpec;
+      const spec = declared.spec;
       for (const key of Object.keys(spec)) {
         if (!SPEC_KEYS.has(key))
           throw new WiringError(
@@ -151,7 +147,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       const log = wiring.log;
 
       const isOurs = (route: RouteInfo): boolean =>
-        (route.kind as string) === 'upgrade' && route.ownerClass === cls && route.path === info.path;
+        route.kind === 'upgrade' && route.ownerClass === cls && route.path === info.path;
       wiring.addContributor((route) =>
         isOurs(route)
           ? {
@@ -174,7 +170,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
         ...(info.meta !== undefined ? { classMeta: info.meta } : {}),
         spec,
         mountOptions,
-        handle(ex: UpgradeExchange, input) {
+        handle(ex, input) {
           const req = ex.req;
           if (ex.upgrade === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket')
             throw new UpgradeRequiredError();
@@ -204,7 +200,7 @@ function badHeader(header: string, message: string): MalformedRequestError {
 }
 
 /** The checks `ws` would make (and answer with its own bare 400), made first so the funnel answers. */
-function checkHandshake(ex: UpgradeExchange, req: IncomingMessage): void {
+function checkHandshake(ex: Exchange, req: IncomingMessage): void {
   const version = req.headers['sec-websocket-version'];
   if (version !== '13' && version !== '8') {
     ex.state[kBadVersion] = true;
@@ -247,7 +243,7 @@ function checkPath(where: string, template: string, spec: SocketSpec): void {
 function unwrapUser(schema: unknown): unknown {
   let s = schema as { type?: string; wrapped?: unknown };
   while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped)
-    s = s.wrapped as typeof s;
+    s = s.wrapped;
   return s;
 }
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { compileSerializer, structInfo, toErrorReason, WiringError, type Serializer } from '@api/core';
+import { structInfo, WiringError } from '@api/core';
+import { compileSerializer, toErrorReason, type Serializer } from '@api/core/extension';
 import { CloseCode, truncateReason } from '../socket/close-codes';
 
 /**

@@ -156,7 +156,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     try {
       data = this.#outbound.encode(message);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(asError(error));
     }
     return this.#write(data);
   }
@@ -205,7 +205,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     try {
       checkClose(code, reason);
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(asError(error));
     }
     this.#closeWith(code, reason);
     return this.#whenClosed();
@@ -330,4 +330,8 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       return: () => Promise.resolve(DONE),
     };
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,0 +1,53 @@
+// Ready to paste into apps/demo/src/operations/sockets.ts: the demo's two WebSocket routes.
+import * as v from 'valibot';
+import { Struct } from '@api/core';
+import { Channel, WebSocketEndpoint } from '@api/ws';
+import { ChatMessage, ClientPath, PingRequest, PingResponse, SendMessage } from './models';
+
+// In apps/demo this is `import { User } from '../models'`.
+export const User = Struct('User', { id: v.string(), name: v.string(), maySeeSpotlight: v.boolean() });
+
+/** `WS /websocket/{client_id}` (bearer): every ping-request is answered with a ping-response. */
+export class PingSocket extends WebSocketEndpoint('/websocket/{client_id}', {
+  inbound: PingRequest,
+  outbound: PingResponse,
+  meta: { tags: ['websocket'] },
+}) {
+  handle = this.handler({ path: ClientPath, user: User }, async ({ websocket, path, user }) => {
+    for await (const { requestId, message } of websocket) {
+      await websocket.send({
+        type: 'ping-response',
+        requestId,
+        clientId: path.client_id,
+        userId: user.id,
+        message,
+      });
+    }
+  });
+}
+
+/** The room every `/chat` client joins. */
+export const LOBBY = 'lobby';
+
+/**
+ * `WS /chat` (session cookie, Origin-checked): every send-message is broadcast to every
+ * connected client as a chat-message, through a bounded `Channel` (and, with a Redis backplane,
+ * to the clients of every demo process).
+ */
+export class ChatSocket extends WebSocketEndpoint('/chat', {
+  inbound: SendMessage,
+  outbound: ChatMessage,
+  meta: { tags: ['websocket'] },
+}) {
+  constructor(private readonly chat: Channel<typeof ChatMessage>) {
+    super();
+  }
+
+  handle = this.handler({ user: User }, async ({ websocket, user }) => {
+    using subscriber = this.chat.attach(websocket);
+    this.chat.join(subscriber, LOBBY);
+    for await (const { text } of websocket) {
+      this.chat.publish(LOBBY, { type: 'chat-message', text, from: user.name });
+    }
+  });
+}
