@@ -19,6 +19,12 @@ const API_EXPORTS = ['BaseApp', 'Endpoint', 'Resource', 'Struct', 'serve', 'JSON
 const SERVER_CORE = '0';
 const LOAD_CORE = '1';
 
+// `pnpm bench --profile <scenario> [--server api]`: a CPU profile of one server instead of a run.
+if (process.argv.includes('--profile')) {
+  await import('./profile.mjs');
+  process.exit(0);
+}
+
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
   const o = { quick: false, build: false };

@@ -1,0 +1,140 @@
+// CPU profile of one server under wrk load: where the server's busy time goes, by function and by
+// area (node:http and the socket, @api, valibot, GC). One command:
+//   pnpm bench --profile movies            (or: pnpm --filter @api/bench profile --scenario movies)
+// Options: --server api|raw|fastify|hono|express (default api), --scenario info|movies|items|notfound|invalid,
+//          --duration S (default 10), --top N (default 25). Writes bench/results/profile-<server>-<scenario>-<ts>.md
+//          and keeps the .cpuprofile next to it (open it in Chrome DevTools → Performance, or speedscope).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS } from './scenarios.mjs';
+
+const BENCH = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : process.argv[i + 1];
+};
+const SERVER = arg('server', 'api');
+const SCENARIO = arg('scenario', arg('profile', 'movies'));
+const DURATION = Number(arg('duration', 10));
+const TOP = Number(arg('top', 25));
+const PORT = 18790;
+
+const scenario = SCENARIOS.find((s) => s.name === SCENARIO);
+if (!scenario) {
+  console.error(`unknown scenario ${SCENARIO}; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+if (spawnSync('which', ['wrk']).status !== 0) {
+  console.error('wrk is missing: apt-get update && apt-get install -y wrk');
+  process.exit(2);
+}
+
+const dir = join(tmpdir(), `api-profile-${process.pid}`);
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+// --cpu-prof writes the profile on a normal exit: make SIGINT one for every server.
+const preload = join(dir, 'exit-on-signal.mjs');
+writeFileSync(preload, "process.on('SIGINT', () => process.exit(0));\n");
+
+const child = spawn(
+  'taskset',
+  ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload, join(BENCH, 'servers', `${SERVER}.mjs`)],
+  { env: { ...process.env, PORT: String(PORT), NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+await new Promise((resolve, reject) => {
+  child.stdout.on('data', (d) => (String(d).includes('ready') ? resolve() : undefined));
+  child.on('exit', (code) => reject(new Error(`${SERVER} exited with ${code}`)));
+});
+
+function wrk(seconds) {
+  const r = spawnSync(
+    'taskset',
+    ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', join(BENCH, 'src/wrk.lua'), `http://127.0.0.1:${PORT}${scenario.path}`],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        BENCH_METHOD: scenario.method,
+        BENCH_BODY: scenario.body === undefined ? '' : JSON.stringify(scenario.body),
+        BENCH_AUTH: scenario.auth ?? '',
+      },
+    },
+  );
+  const line = r.stdout.split('\n').find((l) => l.startsWith('WRKJSON '));
+  return line ? JSON.parse(line.slice(8)) : undefined;
+}
+
+console.log(`profiling ${SERVER} on ${SCENARIO} for ${DURATION} s (server on core 0, wrk on core 1)…`);
+wrk(2); // warm-up: optimised code, not the interpreter, is what we profile
+const run = wrk(DURATION);
+child.kill('SIGINT');
+await new Promise((resolve) => child.once('exit', resolve));
+
+const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) {
+  console.error('no .cpuprofile was written');
+  process.exit(1);
+}
+const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+
+// Self time per node from the samples (robust to per-sample intervals).
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map();
+for (let i = 0; i < profile.samples.length; i++) {
+  const id = profile.samples[i];
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+}
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+const idle = [...idleIds].reduce((a, id) => a + (self.get(id) ?? 0), 0);
+const busy = total - idle;
+
+function area(frame) {
+  const url = frame.url ?? '';
+  const fn = frame.functionName;
+  if (fn === '(garbage collector)') return 'GC';
+  if (fn === '(program)' || fn === '(idle)' || fn === '(root)') return fn;
+  if (url.startsWith('node:') || url === '') return fn === 'writev' || fn === 'writeBuffer' || fn === 'writeUtf8String' ? 'socket writes' : 'node (http, streams, runtime)';
+  if (url.includes('/packages/') || url.includes('@api/')) return '@api';
+  if (url.includes('valibot')) return 'valibot';
+  return 'other modules';
+}
+const fns = new Map();
+const areas = new Map();
+for (const [id, t] of self) {
+  if (idleIds.has(id)) continue;
+  const { callFrame } = byId.get(id);
+  const url = (callFrame.url ?? '').replace(/^file:\/\//, '').replace(/.*\/(packages|node_modules)\//, '$1/');
+  const key = `${callFrame.functionName || '(anonymous)'} ${url}${url ? `:${callFrame.lineNumber + 1}` : ''}`;
+  fns.set(key, (fns.get(key) ?? 0) + t);
+  const a = area(callFrame);
+  areas.set(a, (areas.get(a) ?? 0) + t);
+}
+const pct = (t) => `${((100 * t) / busy).toFixed(1)}%`;
+const rows = [...fns].sort((a, b) => b[1] - a[1]).slice(0, TOP);
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19) + 'Z';
+const lines = [
+  `# CPU profile: ${SERVER} on ${SCENARIO}`,
+  '',
+  `${new Date().toISOString()}, ${DURATION} s under \`wrk -t1 -c50\`${run ? `: ${Math.round(run.requests / (run.duration_us / 1e6))} req/s, ${run.requests} requests` : ''}; server pinned to core 0.`,
+  `Busy time ${(busy / 1e3).toFixed(0)} ms of ${(total / 1e3).toFixed(0)} ms sampled${run ? ` (${((busy / run.requests) * 1).toFixed(1)} µs of sampled CPU per request)` : ''}. Percentages are of busy time.`,
+  '',
+  '| area | self |',
+  '|---|---|',
+  ...[...areas].sort((a, b) => b[1] - a[1]).map(([a, t]) => `| ${a} | ${pct(t)} |`),
+  '',
+  `| top ${TOP} functions (self time) | self |`,
+  '|---|---|',
+  ...rows.map(([k, t]) => `| \`${k}\` | ${pct(t)} |`),
+  '',
+];
+const out = join(BENCH, 'results', `profile-${SERVER}-${SCENARIO}-${stamp}`);
+mkdirSync(join(BENCH, 'results'), { recursive: true });
+writeFileSync(`${out}.md`, lines.join('\n'));
+renameSync(join(dir, file), `${out}.cpuprofile`);
+rmSync(dir, { recursive: true, force: true });
+console.log(lines.join('\n'));
+console.log(`written: ${out}.md and .cpuprofile`);
