@@ -323,7 +323,7 @@ describe('Pump', () => {
     expect(target.ended).toBe(true);
   });
 
-  it('open resolves false when the client leaves during setup; the setup finally still runs', async () => {
+  it('when the client leaves during setup: done at once, open resolves false once setup ends, its finally runs', async () => {
     const target = new FakeTarget();
     const gate = deferred();
     let torn = false;
@@ -339,11 +339,31 @@ describe('Pump', () => {
     const opening = p.open(lifecycle());
     await tick();
     target.disconnect();
-    expect(await opening).toBe(false);
+    await p.done; // does not wait for the setup in flight
+    expect(torn).toBe(false);
     gate.resolve();
+    expect(await opening).toBe(false);
     await tick();
     expect(torn).toBe(true);
     expect(target.chunks).toEqual([]);
+  });
+
+  it('stop() while the source waits ends at once; the step in flight is left behind', async () => {
+    const target = new FakeTarget();
+    const gate = deferred<string>();
+    async function* source() {
+      yield 'a';
+      yield await gate.promise;
+    }
+    const { pump: p } = pump(target);
+    await p.open(source());
+    void p.run();
+    await tick();
+    await p.stop();
+    expect(target.ended).toBe(true);
+    gate.resolve('late');
+    await tick();
+    expect(target.text).toBe('a\n');
   });
 
   describe('keepalive', () => {
