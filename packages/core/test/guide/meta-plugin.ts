@@ -16,26 +16,24 @@ declare module '@api/core' {
     readonly quota?: Quota;
   }
   interface ExtensionSources {
-    /** `requestId: true` in an operation gives the handler the request's id. */
     requestId: { declare: true; value: string };
   }
 }
 
 /** The mount option: compiled per route at wiring into a pre-handler step. */
-export interface Quota extends MountOptionValue {
-  readonly limit: number;
-}
+export type Quota = MountOptionValue & { readonly limit: number };
 export function quota(limit: number): Quota {
   return {
     limit,
     [mountOption]: () => {
       let used = 0; // one counter per route, decided at wiring
-      return { before: () => void (++used > limit && throwTooMany()) };
+      return {
+        before: () => {
+          if (++used > limit) throw new TooManyRequestsError();
+        },
+      };
     },
   };
-}
-function throwTooMany(): never {
-  throw new TooManyRequestsError();
 }
 
 /** A writer for a response kind of our own: CSV rows, streamed after the head. */
