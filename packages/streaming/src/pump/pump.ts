@@ -43,15 +43,17 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
  *   sent, so its failure can still become a normal error response (teardown runs first);
  * - `run()` writes item by item and awaits `drain` whenever a write returns false, so a slow
  *   client never makes the server buffer the stream;
- * - a client disconnect (the target's `close` before we ended it) wakes whatever the pump
- *   awaits, calls the iterator's `return()` and runs teardown at once; nothing is written after;
+ * - a client disconnect (the target's `close` before we ended it) calls the iterator's
+ *   `return()` and runs teardown at once — even while the source is busy producing (or waiting
+ *   for) an item: that step is left behind, never awaited; nothing is written after;
  * - a mid-stream failure is logged once and the connection is cut without the terminating
  *   chunk; a teardown failure is logged and the body still ends properly;
  * - `stop()` (graceful shutdown) ends the stream properly after running teardown;
  * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
  *   and is cleared whenever the stream ends.
  *
- * Every await point (`next()`, `drain`) can be woken, so no path waits on a client that left.
+ * No path waits on a client that left or on a source that never answers: `done` resolves when
+ * the response is over, whatever the source does.
  */
 export class Pump {
   readonly #target: StreamTarget;
