@@ -66,6 +66,16 @@ class Broken extends Endpoint('/broken') {
   });
 }
 
+class TeardownFails extends Endpoint('/teardown-fails') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Chunk) }, () => {
+    async function* lifecycle() {
+      yield words('all of it');
+      throw new Error('could not close the cursor');
+    }
+    return new NDJSONStreamingResponse({ stream: lifecycle() });
+  });
+}
+
 describe('NDJSONStreamingResponse on the wire', () => {
   it('writes one compact, declared-fields-only JSON value per line', async () => {
     const { client } = await start((app) => app.endpoint(new Answers()));
@@ -142,5 +152,15 @@ describe('NDJSONStreamingResponse on the wire', () => {
     expect(errors.map((l) => l.message)).toEqual(['error streaming response for GET /broken']);
     expect(String(errors[0]?.error)).toMatch(/NDJSON item does not match its schema: Expected string, got number at `\$\.text`/);
     expect(headerOf(res.head, 'content-type')).toBe('application/x-ndjson');
+  });
+
+  it('logs a teardown failure and still ends the body properly', async () => {
+    const { client, app } = await start((a) => a.endpoint(new TeardownFails()));
+    const res = await rawRequest(client.url, '/teardown-fails');
+    expect(Buffer.concat(res.chunks).toString()).toBe('{"text":"all"}\n{"text":"of"}\n{"text":"it"}\n');
+    expect(res.terminated).toBe(true);
+    const errors = app.log.lines.filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.message)).toEqual(['error in stream teardown for GET /teardown-fails']);
+    expect((errors[0]?.error as Error).message).toBe('could not close the cursor');
   });
 });

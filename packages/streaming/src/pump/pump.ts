@@ -32,10 +32,8 @@ export interface PumpOptions {
   readonly label: string;
 }
 
-const WAKE: unique symbol = Symbol('wake');
 /** How long a cut connection may take to flush what was written before it is destroyed. */
 const CUT_GRACE_MS = 1000;
-type Step = IteratorResult<unknown> | typeof WAKE;
 type Phase = 'new' | 'opening' | 'streaming' | 'done';
 
 /**
@@ -45,15 +43,17 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
  *   sent, so its failure can still become a normal error response (teardown runs first);
  * - `run()` writes item by item and awaits `drain` whenever a write returns false, so a slow
  *   client never makes the server buffer the stream;
- * - a client disconnect (the target's `close` before we ended it) wakes whatever the pump
- *   awaits, calls the iterator's `return()` and runs teardown at once; nothing is written after;
+ * - a client disconnect (the target's `close` before we ended it) calls the iterator's
+ *   `return()` and runs teardown at once — even while the source is busy producing (or waiting
+ *   for) an item: that step is left behind, never awaited; nothing is written after;
  * - a mid-stream failure is logged once and the connection is cut without the terminating
  *   chunk; a teardown failure is logged and the body still ends properly;
  * - `stop()` (graceful shutdown) ends the stream properly after running teardown;
  * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
  *   and is cleared whenever the stream ends.
  *
- * Every await point (`next()`, `drain`) can be woken, so no path waits on a client that left.
+ * No path waits on a client that left or on a source that never answers: `done` resolves when
+ * the response is over, whatever the source does.
  */
 export class Pump {
   readonly #target: StreamTarget;
@@ -69,15 +69,22 @@ export class Pump {
   #stopping = false;
   /** We are ending or cutting the response ourselves: its `close` is expected. */
   #ending = false;
+  /** A `next()` is in flight (the source is producing, or waiting for, an item). */
   #nextPending = false;
-  /** A `next()` was left in flight when we were woken: its iterator cannot be awaited. */
+  /**
+   * A `next()` was in flight when the stream had to stop: that step holds the iterator (its
+   * `return()` settles only after the step, which may never come), so it is left behind and
+   * teardown does not wait for it.
+   */
   #abandoned = false;
-  #wake: ((step: typeof WAKE) => void) | undefined;
   #needDrain = false;
   #drainWaiter: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #finishing: Promise<void> | undefined;
-  #running: Promise<void> | undefined;
+  #settled = false;
+  #resolveDone!: () => void;
+  /** Resolves once the response is over (ended, cut, or the client left) and teardown ran. */
+  readonly #done = new Promise<void>((resolve) => (this.#resolveDone = resolve));
 
   /**
    * @param target - the response to write to; the pump listens to its `close` and `drain`
@@ -88,6 +95,11 @@ export class Pump {
     this.#options = options;
     target.on('close', this.#onClose);
     target.on('drain', this.#onDrain);
+  }
+
+  /** Resolves once the response is over (ended, cut, or the client left) and teardown ran. */
+  get done(): Promise<void> {
+    return this.#done;
   }
 
   /**
@@ -105,23 +117,23 @@ export class Pump {
         throw new TypeError('a streaming response needs an async iterable `stream` (or a lifecycle async generator)');
       const outer = source[Symbol.asyncIterator]();
       this.#inner = outer;
-      let step = await this.#next();
-      if (step !== WAKE) this.#nextPending = false;
-      if (step !== WAKE && !step.done && isAsyncIterable(step.value)) {
+      let step = await this.#next(outer);
+      if (this.#finishing) return false; // the client left while setup ran
+      if (!step.done && isAsyncIterable(step.value)) {
         // A lifecycle generator: setup ran, it yielded the stream; teardown follows its yield.
         this.#lifecycle = outer;
-        this.#inner = step.value[Symbol.asyncIterator]();
-        step = await this.#next();
-        if (step !== WAKE) this.#nextPending = false;
-      }
-      if (step === WAKE) {
-        await this.#finish();
-        return false;
+        const inner = step.value[Symbol.asyncIterator]();
+        this.#inner = inner;
+        step = await this.#next(inner);
+        if (this.#finishing) return false;
       }
       if (step.done) this.#innerDone = true;
       else this.#first = this.#options.encode(step.value);
     } catch (error) {
+      // After the client left, nobody is there to answer: teardown already ran.
+      if (this.#finishing) return false;
       await this.#finish();
+      this.#settle();
       throw error;
     }
     return true;
@@ -132,7 +144,11 @@ export class Pump {
    * (properly, cut, or because the client left) and teardown ran. Never rejects.
    */
   run(): Promise<void> {
-    return (this.#running ??= this.#run());
+    if (this.#phase === 'opening') {
+      this.#phase = 'streaming';
+      void this.#run();
+    }
+    return this.#done;
   }
 
   /**
@@ -140,18 +156,26 @@ export class Pump {
    * chunk. A stream still opening is ended right after its head is sent. Resolves when done.
    */
   stop(): Promise<void> {
+    const first = !this.#stopping;
     this.#stopping = true;
-    if (this.#phase === 'streaming') this.#wakeUp();
-    return this.#running ?? Promise.resolve();
+    if (this.#phase === 'new' || this.#phase === 'opening') return Promise.resolve();
+    if (first && this.#phase === 'streaming' && !this.#finishing) {
+      if (this.#nextPending) {
+        // The source is waiting for an item: leave that step behind and end now.
+        this.#abandoned = true;
+        void this.#complete();
+      } else this.#wakeDrain();
+    }
+    return this.#done;
   }
 
   /** Tears down an opened source whose response could not start; writes nothing. */
-  discard(): Promise<void> {
-    return this.#finish();
+  async discard(): Promise<void> {
+    await this.#finish();
+    this.#settle();
   }
 
   async #run(): Promise<void> {
-    this.#phase = 'streaming';
     try {
       if (this.#first !== undefined) {
         const first = this.#first;
@@ -162,12 +186,20 @@ export class Pump {
         this.#timer = setTimeout(this.#onIdle, this.#options.keepaliveMs);
         this.#timer.unref();
       }
+      const inner = this.#inner!;
       while (!this.#innerDone) {
         if (this.#needDrain) await this.#drained();
         if (this.#gone || this.#stopping) break;
-        const step = await this.#next();
-        if (step === WAKE) break;
-        this.#nextPending = false;
+        // Inlined (not #next): one promise per item fewer on the hot path.
+        this.#nextPending = true;
+        let step: IteratorResult<unknown>;
+        try {
+          step = await inner.next();
+        } finally {
+          this.#nextPending = false;
+        }
+        // Woken while the source worked: whoever woke us (disconnect, shutdown) finishes.
+        if (this.#finishing) return;
         if (step.done) {
           this.#innerDone = true;
           break;
@@ -178,15 +210,39 @@ export class Pump {
         this.#write(chunk);
       }
     } catch (error) {
+      if (this.#finishing) return; // the source failed after we stopped waiting for it
       this.#options.log.error(`error streaming response for ${this.#options.label}`, error);
       this.#cut();
       await this.#finish();
+      this.#settle();
       return;
     }
+    await this.#complete();
+  }
+
+  /** Teardown, then the terminating chunk (unless the client left). */
+  async #complete(): Promise<void> {
     await this.#finish();
-    if (!this.#gone) {
+    if (!this.#gone && !this.#ending) {
       this.#ending = true;
       this.#target.end();
+    }
+    this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolveDone();
+  }
+
+  /** One `next()`, with the in-flight flag the wake-ups read. */
+  async #next(iterator: AsyncIterator<unknown>): Promise<IteratorResult<unknown>> {
+    this.#nextPending = true;
+    try {
+      return await iterator.next();
+    } finally {
+      this.#nextPending = false;
     }
   }
 
@@ -208,18 +264,15 @@ export class Pump {
     socket.once('close', () => clearTimeout(hard));
   }
 
-  #next(): Promise<Step> {
-    const inner = this.#inner!;
-    this.#nextPending = true;
-    return new Promise<Step>((resolve, reject) => {
-      this.#wake = resolve;
-      inner.next().then(resolve, reject);
-    });
-  }
-
   #drained(): Promise<void> {
     if (!this.#needDrain || this.#gone) return Promise.resolve();
     return new Promise<void>((resolve) => (this.#drainWaiter = resolve));
+  }
+
+  #wakeDrain(): void {
+    const drained = this.#drainWaiter;
+    this.#drainWaiter = undefined;
+    drained?.();
   }
 
   #write(chunk: string | Uint8Array): void {
@@ -227,29 +280,20 @@ export class Pump {
     this.#timer?.refresh();
   }
 
-  /** Wakes whatever the pump awaits (a pending `next()` or `drain`). */
-  #wakeUp(): void {
-    if (this.#nextPending) this.#abandoned = true;
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.(WAKE);
-    const drained = this.#drainWaiter;
-    this.#drainWaiter = undefined;
-    drained?.();
-  }
-
   readonly #onClose = (): void => {
     if (this.#ending) return;
     this.#gone = true;
     clearTimeout(this.#timer);
-    this.#wakeUp();
+    if (this.#nextPending) {
+      // The source is busy (or waiting): don't wait for it; tear down now.
+      this.#abandoned = true;
+      void this.#finish().then(() => this.#settle());
+    } else this.#wakeDrain();
   };
 
   readonly #onDrain = (): void => {
     this.#needDrain = false;
-    const drained = this.#drainWaiter;
-    this.#drainWaiter = undefined;
-    drained?.();
+    this.#wakeDrain();
   };
 
   readonly #onIdle = (): void => {
@@ -273,8 +317,6 @@ export class Pump {
     if (inner && !this.#innerDone && typeof inner.return === 'function') {
       try {
         const closing = inner.return();
-        // A step still in flight holds the iterator: its return() settles only after that
-        // step, which may never come (the client left while the source waited). Don't wait.
         if (this.#abandoned) closing.catch((error: unknown) => this.#teardownFailed(error));
         else await closing;
       } catch (error) {

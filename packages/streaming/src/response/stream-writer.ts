@@ -67,19 +67,19 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       log: sink.log,
       label: `${sink.method} ${sink.exchange.path}`,
     });
-    registry?.add(pump);
-    try {
-      // Setup and the first item: a failure here rejects into the normal error funnel.
-      if (!(await pump.open(response.stream))) return;
-      try {
-        sink.start(status, headers);
-      } catch (error) {
-        await pump.discard();
-        throw error;
-      }
-      await pump.run();
-    } finally {
-      registry?.delete(pump);
+    if (registry) {
+      registry.add(pump);
+      // Not a finally: a client that leaves during setup may leave this writer waiting forever.
+      void pump.done.then(() => registry.delete(pump));
     }
+    // Setup and the first item: a failure here rejects into the normal error funnel.
+    if (!(await pump.open(response.stream))) return;
+    try {
+      sink.start(status, headers);
+    } catch (error) {
+      await pump.discard();
+      throw error;
+    }
+    await pump.run();
   };
 }

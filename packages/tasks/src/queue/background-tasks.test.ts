@@ -459,6 +459,35 @@ describe('BackgroundTasks: drain', () => {
     await waiting;
   });
 
+  it('a handler awaiting add on its own full queue cannot deadlock shutdown: the deadline rejects that add', async () => {
+    // The one worker is busy running the handler, so the room the handler waits for never comes
+    // (documented: in handlers use tryAdd, or add without awaiting). The drain deadline ends it.
+    const { tasks, log } = queue({ maxsize: 1, drainTimeout: 0.05 });
+    let outcome = 'pending';
+    const release = gate();
+    tasks.register(Reindex, async (r) => {
+      if (r.widgetId !== 'first') return;
+      await release.promise;
+      await tasks.add(Reindex, { widgetId: 'follow-up' }).then(
+        () => (outcome = 'added'),
+        (error: unknown) => (outcome = (error as Error).name),
+      );
+    });
+    await tasks.add(Reindex, { widgetId: 'first' });
+    await nextMacrotask(); // the worker runs 'first'
+    await tasks.add(Reindex, { widgetId: 'fills the queue' });
+    release.open(); // the handler now awaits room that only it could make
+    await sleep(20);
+    expect(outcome).toBe('pending');
+    await tasks.close();
+    expect(outcome).toBe('TasksClosedError');
+    expect(log.of('warn')).toEqual([
+      expect.stringMatching(
+        /queued 1, dropped 1 \(1 in flight was aborted and returned, 1 waiting add\(s\) rejected\)/,
+      ),
+    ]);
+  });
+
   it('is AsyncDisposable: `await using` drains at the end of the scope', async () => {
     const seen: string[] = [];
     {

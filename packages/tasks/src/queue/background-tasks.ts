@@ -161,6 +161,10 @@ export class BackgroundTasks implements AsyncDisposable {
    * schema refuses the item (nothing is enqueued), and with `TasksClosedError` once the queue has
    * shut down. With the BullMQ backend it resolves when Redis has the item.
    *
+   * Inside a handler, do not `await add` on the same queue when it may be full: the one worker is
+   * busy running that handler, so the room never comes (until the drain deadline rejects the add).
+   * Use `tryAdd`, or `add(…).catch(…)` without awaiting.
+   *
    * @param schema - The item schema it was registered with.
    * @param item - The item (the schema's input type).
    * @example
