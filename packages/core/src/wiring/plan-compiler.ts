@@ -9,13 +9,13 @@ import type {
 import {
   contentBinder,
   cookiesBinder,
-  formBinder,
   headersBinder,
   jsonBinder,
   pathBinder,
   queryBinder,
   rawHeadersBinder,
 } from '../binding/binders';
+import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
 import type { OperationSpec } from '../routes/route-class';
