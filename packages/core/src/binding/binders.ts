@@ -4,7 +4,6 @@ import { parseCookieHeader } from '../cookies/set-cookie';
 import {
   MalformedRequestError,
   NotFoundError,
-  PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
@@ -12,19 +11,11 @@ import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
-import {
-  isMultipartFormData,
-  MultipartError,
-  parseBoundary,
-  parseMultipart,
-  type MultipartPart,
-} from '../multipart';
 import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
-import { hasDefault, isOptional, node, objectEntries } from '../schema/introspect';
+import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
-import { formPartInfo } from './form';
 import { isJsonMediaType, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
 
