@@ -21,7 +21,7 @@ function isIntegerNumber(schema: SchemaNode): boolean {
 export function compileUnsafeIntegerFinder(
   schema: v.GenericSchema | SchemaNode,
 ): UnsafeIntegerFinder | undefined {
-  return compile(schema as SchemaNode, new Set());
+  return compile(schema, new Set());
 }
 
 function compile(schema: SchemaNode, seen: Set<SchemaNode>): UnsafeIntegerFinder | undefined {

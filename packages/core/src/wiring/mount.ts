@@ -243,7 +243,7 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
   }
   for (const source of ['path', 'params', 'headers', 'cookies', 'form'] as const) {
     const schema = spec[source];
-    if (schema !== undefined && !objectEntries(schema as v.GenericSchema))
+    if (schema !== undefined && !objectEntries(schema))
       throw new WiringError(
         `${where}: the ${source} source is not an object schema. Fix: declare ${source} as a Struct (named fields).`,
       );
