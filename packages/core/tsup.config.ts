@@ -1,3 +1,5 @@
 import { packageBuild } from '../../config/tsup';
 
-export default packageBuild({ entry: { index: 'src/index.ts', 'extension/index': 'src/extension/index.ts' } });
+export default packageBuild({
+  entry: { index: 'src/index.ts', 'extension/index': 'src/extension/index.ts' },
+});

@@ -103,6 +103,7 @@ export {
   StructHTTPError,
   TooManyRequestsError,
   UnsupportedMediaTypeError,
+  URITooLongError,
   ValidationFailedError,
   type DataclassHTTPErrorClass,
   type DataclassHTTPErrorOptions,

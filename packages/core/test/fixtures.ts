@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import * as v from 'valibot';
 import { afterEach } from 'vitest';
 import { TestClient } from '@api/testing';
@@ -68,3 +69,25 @@ export const headerUserAuth: MountOptionValue = {
     facts: { fakeAuth: { scheme: 'x-user', route: `${route.method} ${route.path}` } },
   }),
 };
+
+/**
+ * Sends raw bytes on a fresh socket; resolves with everything received once `until` matches the
+ * text so far, or when the server ends the connection (`ended` says which).
+ */
+export function rawExchange(
+  port: number,
+  request: string | Buffer,
+  until: RegExp,
+): Promise<{ text: string; socket: Socket; ended: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (until.test(text)) resolve({ text, socket, ended: false });
+    });
+    socket.on('end', () => resolve({ text, socket, ended: true }));
+    socket.on('close', () => resolve({ text, socket, ended: true }));
+    socket.on('error', reject);
+  });
+}

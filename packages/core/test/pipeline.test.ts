@@ -3,7 +3,7 @@
 // CORS-like contributor and middleware responseHeaders), observe sees the real status, the
 // mount's auth runs before the handler, an extension binding source binds, and unknown paths
 // are the normal 404.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
@@ -24,7 +24,7 @@ import {
   type MountOptionValue,
   type ResponseSpec,
 } from '../src/extension/index';
-import { headerUserAuth, memoryLogger } from './fixtures';
+import { headerUserAuth, memoryLogger, rawExchange } from './fixtures';
 
 declare module '../src/index' {
   interface ExtensionSources {
@@ -166,19 +166,7 @@ async function observedFor(prefix: string): Promise<string> {
   return `nothing observed for ${prefix}`;
 }
 
-/** Sends raw bytes, resolves with everything received until `until` matches or the socket ends. */
-function raw(port: number, request: string, until: RegExp): Promise<{ text: string; socket: Socket }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
-    let text = '';
-    socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-      if (until.test(text)) resolve({ text, socket });
-    });
-    socket.on('end', () => resolve({ text, socket }));
-    socket.on('error', reject);
-  });
-}
+const raw = rawExchange;
 
 describe('one route pipeline', () => {
   it('a stream-like writer gets the tail, and observe sees its status', async () => {

@@ -17,7 +17,7 @@ import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
-import { isJsonMediaType, parseJsonBody, readBody } from './body';
+import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
 
 /** A compiled binder: sync for strings, a promise for bodies. */
@@ -193,7 +193,15 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 /** The body-reading binders share one read per request. */
 function bodyOf(ex: Exchange, limits: Limits): Promise<Buffer> {
   const state = ex.state as { [kBody]?: Promise<Buffer> };
-  return (state[kBody] ??= readBody(ex.req, limits.maxBodyBytes));
+  let body = state[kBody];
+  if (body === undefined) {
+    // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.
+    const reading = (ex as Exchange & { host?: { reading?: Set<Exchange> } }).host?.reading;
+    reading?.add(ex);
+    body = readBody(ex.req, limits.maxBodyBytes, reading ? () => reading.delete(ex) : undefined);
+    state[kBody] = body;
+  }
+  return body;
 }
 const kBody = Symbol('body');
 
@@ -202,7 +210,8 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
   const validate = validator(schema);
   return async (ex) => {
     const type = ex.req.headers['content-type'];
-    if (type !== undefined && !isJsonMediaType(type)) throw new UnsupportedMediaTypeError();
+    if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(ex.req.headers))
+      throw new UnsupportedMediaTypeError();
     const body = await bodyOf(ex, limits);
     const value = parseJsonBody(body, limits.maxJsonDepth);
     const result = validate(value);
@@ -213,7 +222,13 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
 
 /** Binds the raw body bytes. */
 export function contentBinder(limits: Limits): Binder {
-  return (ex) => bodyOf(ex, limits);
+  return (ex) => {
+    const encoding = ex.req.headers['content-encoding'];
+    // We never inflate request bodies: a compressed body is refused, not handed over as if plain.
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+      return Promise.reject(new UnsupportedMediaTypeError());
+    return bodyOf(ex, limits);
+  };
 }
 
 /** Binds the as-sent request headers view. */

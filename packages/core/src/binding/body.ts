@@ -10,7 +10,7 @@ function malformed(reason: string): MalformedRequestError {
  * declared `content-length` before reading anything, or as soon as the stream crosses it.
  * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, settled?: () => void): Promise<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new PayloadTooLargeError());
   return new Promise<Buffer>((resolve, reject) => {
@@ -20,9 +20,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const finish = (error: Error | undefined): void => {
       if (done) return;
       done = true;
+      settled?.();
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
       if (error) {
         // Stop buffering; Node discards the rest of the body once the response is sent.
         req.resume();
@@ -37,9 +39,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onEnd = (): void => finish(undefined);
     // A client that disconnects mid-body surfaces as 'error' (ECONNRESET / aborted).
     const onError = (): void => finish(malformed('The request body could not be read'));
+    const onClose = (): void => finish(malformed('The connection closed before the request body was read'));
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 
@@ -102,6 +106,26 @@ export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
     throw malformed('JSON keys "__proto__" and "constructor.prototype" are not accepted');
   }
   return value;
+}
+
+/**
+ * True when a request body arrives as sent: no `content-encoding` (we never inflate request bodies),
+ * and a `charset` parameter, if any, of utf-8 or us-ascii.
+ */
+export function isPlainUtf8Body(headers: IncomingMessage['headers']): boolean {
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
+  const type = headers['content-type'];
+  if (type === undefined) return true;
+  const at = type.toLowerCase().indexOf('charset=');
+  if (at < 0) return true;
+  let charset = type
+    .slice(at + 8)
+    .split(';', 1)[0]!
+    .trim()
+    .toLowerCase();
+  if (charset.startsWith('"') && charset.endsWith('"')) charset = charset.slice(1, -1);
+  return charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii';
 }
 
 /** True for `application/json` and any `application/*+json` (parameters ignored). */

@@ -97,3 +97,9 @@ export class ServiceUnavailableError extends HTTPError.define({
   title: 'Service unavailable',
   status: 503,
 }) {}
+/** 414: the request target is longer than the server reads (8 KiB). */
+export class URITooLongError extends HTTPError.define({
+  type: 'uri-too-long',
+  title: 'Request target too long',
+  status: 414,
+}) {}

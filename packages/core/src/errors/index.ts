@@ -31,6 +31,7 @@ export {
   ServiceUnavailableError,
   TooManyRequestsError,
   UnsupportedMediaTypeError,
+  URITooLongError,
   ValidationFailedError,
 } from './builtin';
 export { WiringError } from './wiring-error';

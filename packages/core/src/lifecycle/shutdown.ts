@@ -16,6 +16,7 @@ export interface ShutdownWaiter {
   readonly inFlight: number;
   readonly upgraded: ReadonlySet<unknown>;
   whenIdle(): Promise<void>;
+  refuseReading(): void;
   destroyUpgraded(): void;
 }
 
@@ -63,6 +64,9 @@ export async function runShutdown(p: {
       p.log.warn(
         `${p.appName}: shutdown cap (${p.capMs} ms) reached with ${runtime.inFlight} request(s) and ${runtime.upgraded.size} upgraded socket(s) open; closing them`,
       );
+      // Uploads still arriving get a 503 (and their connections close after it), then the rest is cut.
+      runtime.refuseReading();
+      await Promise.race([runtime.whenIdle(), new Promise((resolve) => setTimeout(resolve, 200).unref())]);
       p.options.onDeadline?.();
       runtime.destroyUpgraded();
     }

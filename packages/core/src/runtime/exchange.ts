@@ -13,6 +13,8 @@ export interface ExchangeHost {
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
+  /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
+  readonly reading: Set<ExchangeImpl>;
   /** Takes a connection out of the in-flight count and tracks it as an upgraded socket. */
   adopt(ex: ExchangeImpl, socket: Duplex): void;
 }

@@ -36,6 +36,8 @@ export class ErrorFunnel {
 
   fail(ex: Exchange, error: unknown, extra?: HeaderList): void {
     if (ex.res.headersSent) {
+      // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
+      if (ex.res.writableEnded) return;
       this.#parts.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
       ex.res.destroy();
       return;

@@ -1,6 +1,14 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MethodNotAllowedError, NotFoundError, RequestHeaderFieldsTooLargeError } from '../errors';
+import {
+  MalformedRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RequestHeaderFieldsTooLargeError,
+  ServiceUnavailableError,
+  URITooLongError,
+  type BaseHTTPError,
+} from '../errors';
 import type { Exchange, HeaderList, Logger } from '../extension/types';
 import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
@@ -43,6 +51,7 @@ export class Runtime implements ExchangeHost {
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
   readonly upgraded = new Set<Duplex>();
+  readonly reading = new Set<ExchangeImpl>();
   #idle: (() => void) | undefined;
 
   constructor(parts: RuntimeParts) {
@@ -59,6 +68,15 @@ export class Runtime implements ExchangeHost {
   whenIdle(): Promise<void> {
     if (this.#isIdle()) return Promise.resolve();
     return new Promise((resolve) => (this.#idle = resolve));
+  }
+
+  /** Answers every request still uploading its body 503 (the shutdown cap was reached); node then closes them. */
+  refuseReading(): void {
+    for (const ex of this.reading) {
+      ex.closeAfter = true;
+      ex.fail(new ServiceUnavailableError());
+    }
+    this.reading.clear();
   }
 
   /** Destroys every upgraded socket still open (the shutdown cap was reached). */
@@ -98,8 +116,9 @@ export class Runtime implements ExchangeHost {
     this.inFlight++;
     // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
     res.on('close', this.#onClose);
-    if (req.rawHeaders.length > this.limits.maxHeaders * 2) {
-      this.#unrouted(ex, new RequestHeaderFieldsTooLargeError());
+    const refusal = refuseRequest(req, url, this.limits.maxHeaders);
+    if (refusal !== undefined) {
+      this.#unrouted(ex, refusal);
       return;
     }
     if (this.appIntercepts.length > 0) {
@@ -216,4 +235,33 @@ export class Runtime implements ExchangeHost {
     }
     ex.sendOptions(head);
   }
+}
+
+/** The longest request target served (longer: 414). */
+const MAX_TARGET = 8 * 1024;
+
+function badRequest(reason: string): MalformedRequestError {
+  return new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] });
+}
+
+/**
+ * Wire checks node:http leaves to the app, before routing: header count (431), target length (414),
+ * exactly one Host on HTTP/1.1 (400), and a transfer-encoding that is exactly `chunked` (400).
+ */
+function refuseRequest(req: IncomingMessage, url: string, maxHeaders: number): BaseHTTPError | undefined {
+  const raw = req.rawHeaders;
+  if (raw.length > maxHeaders * 2) return new RequestHeaderFieldsTooLargeError();
+  if (url.length > MAX_TARGET) return new URITooLongError();
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+  }
+  if (hosts > 1) return badRequest('The request has more than one Host header');
+  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+    return badRequest('The request has no Host header (required by HTTP/1.1)');
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.toLowerCase() !== 'chunked')
+    return badRequest('transfer-encoding must be exactly "chunked"');
+  return undefined;
 }

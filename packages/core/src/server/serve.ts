@@ -16,7 +16,7 @@ export interface ServeOptions {
   readonly host?: string;
   /** Install SIGTERM/SIGINT handlers that shut down gracefully. Default true. */
   readonly signals?: boolean;
-  /** Log the listening address and shutdown progress. Default true. */
+  /** Do not log the listening address and shutdown progress. Default false. */
   readonly quiet?: boolean;
 }
 
@@ -51,6 +51,8 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: 5_000,
+      // The app answers a missing Host itself, with a Problem body (node's own 400 has none).
+      requireHostHeader: false,
       // How often node:http checks the timeouts above (its default, 30 s, would let them overrun).
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, limits.headersTimeoutMs / 2)),
     },

@@ -222,6 +222,6 @@ export type { HeaderPairs };
 
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'object') return (value).constructor?.name ?? 'object';
+  if (typeof value === 'object') return value.constructor?.name ?? 'object';
   return typeof value;
 }
