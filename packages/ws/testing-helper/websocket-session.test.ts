@@ -124,3 +124,29 @@ describe('openWebSocket', () => {
     await expect(ws.receive()).rejects.toThrow(/closed \(4001 asked\)/);
   });
 });
+
+describe('openWebSocket through a TestClient', () => {
+  it('applies the cookie jar to the handshake, and exposes denials from the funnel', async () => {
+    const { TestClient } = await import('@api/testing');
+    const { WsApp, quietLogger, SendMessage, ChatMessage } = await import('../test/fixtures/app');
+    await using client = await TestClient.start(new WsApp({ logger: quietLogger() }), { cookieJar: true });
+
+    const denied = (await openWebSocket(client, '/chat', { inbound: SendMessage, outbound: ChatMessage }).catch(
+      (e: unknown) => e,
+    )) as WebSocketDenied;
+    expect(denied).toBeInstanceOf(WebSocketDenied);
+    expect(denied.status).toBe(401);
+    expect(denied.response.json()).toEqual({
+      type: 'authentication-required',
+      title: 'Authentication required',
+      status: 401,
+    });
+
+    client.cookieJar.set('session_id', 'token');
+    await using ws = await openWebSocket(client, '/chat', { inbound: SendMessage, outbound: ChatMessage });
+    const app = client.app as InstanceType<typeof WsApp>;
+    while (app.chat!.subscribers('lobby') < 1) await new Promise((r) => setTimeout(r, 5));
+    await ws.send({ type: 'send-message', text: 'hello' });
+    expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hello', from: 'user-name' });
+  });
+});
