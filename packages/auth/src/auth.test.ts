@@ -326,7 +326,12 @@ const customChallenge = bearerAuth({
   wwwAuthenticate: 'Bearer realm="example", error="invalid_token"',
   authenticate: () => null,
 });
-const noChallenge = bearerAuth({ headers: Credentials, user: User, wwwAuthenticate: false, authenticate: () => null });
+const noChallenge = bearerAuth({
+  headers: Credentials,
+  user: User,
+  wwwAuthenticate: false,
+  authenticate: () => null,
+});
 const apiKeyAuth = auth({
   headers: Struct('ApiKey', { x_api_key: v.string() }),
   user: User,
@@ -444,7 +449,9 @@ describe('www-authenticate on 401', () => {
     }
     const custom = await c.get('/custom', { headers: { authorization: 'x' } });
     expect(custom.status).toBe(401);
-    expect(custom.headers.getAll('www-authenticate')).toEqual(['Bearer realm="example", error="invalid_token"']);
+    expect(custom.headers.getAll('www-authenticate')).toEqual([
+      'Bearer realm="example", error="invalid_token"',
+    ]);
   });
 
   it('adds nothing to routes mounted without auth', async () => {
@@ -465,7 +472,9 @@ describe('www-authenticate on 401', () => {
     expect(() => bearerAuth({ ...base, wwwAuthenticate: 'Bearer\r\nx: y' })).toThrow(
       /wwwAuthenticate must be a header value/,
     );
-    expect(() => bearerAuth({ ...base, wwwAuthenticate: '' })).toThrow(/wwwAuthenticate must be a header value/);
+    expect(() => bearerAuth({ ...base, wwwAuthenticate: '' })).toThrow(
+      /wwwAuthenticate must be a header value/,
+    );
   });
 });
 
