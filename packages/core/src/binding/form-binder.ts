@@ -113,7 +113,9 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
   if (!entries)
-    throw new WiringError(`${where}: the form source is not an object schema. Fix: declare form as a Struct.`);
+    throw new WiringError(
+      `${where}: the form source is not an object schema. Fix: declare form as a Struct.`,
+    );
   const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
     const part = partOf(field as v.GenericSchema);
     if (!part) {
@@ -180,7 +182,9 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       }
       case 'bytes':
         return { value: part.data, contentType: part.contentType, headers, rawHeaders };
-      default: {
+      case 'plain': // plain fields are bound without an envelope (never reach here)
+      case 'text':
+      case 'json': {
         const decoded =
           f.kind === 'json'
             ? parsePartJson(part.data, `form ${label}`, maxDepth)

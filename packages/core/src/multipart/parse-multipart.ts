@@ -269,7 +269,10 @@ class MultipartParser {
     }
     // Names that reach object prototypes are refused outright, whatever the consumer does with them.
     if (name === '__proto__' || name === 'constructor') {
-      throw new MultipartError('malformed', 'Multipart part names "__proto__" and "constructor" are not accepted');
+      throw new MultipartError(
+        'malformed',
+        'Multipart part names "__proto__" and "constructor" are not accepted',
+      );
     }
     const extended = parsed.params.get('filename*');
     const decoded = extended === undefined ? undefined : decodeExtValue(extended);
