@@ -339,6 +339,38 @@ describe('multipart framing', () => {
   });
 });
 
+describe('refusals mid-body', () => {
+  it('answers a malformed part with 400 and closes instead of draining the rest', async () => {
+    const running = await serve(new HardenedApp({ logger: memoryLogger() }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    try {
+      const chunk = `--${boundary}\r\nbogus header line\r\n\r\n`;
+      const head =
+        'POST /hardened HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        'Transfer-Encoding: chunked\r\n\r\n' +
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n`; // the body never ends
+      const { text, closedByServer } = await rawRequest(running.port, head, 3000);
+      expect(closedByServer).toBe(true);
+      expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+      expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n');
+      const message = 'Multipart part header line is not "Name: value"';
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+        type: 'malformed-request',
+        title: 'Malformed request',
+        status: 400,
+        detail: `Malformed multipart body: ${message}`,
+        params: { reason: `Malformed multipart body: ${message}`, issues: [{ path: 'form', message }] },
+      });
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe('file names', () => {
   it('exposes the safe basename as filename and the name as sent only as rawFilename', async () => {
     const c = hardenedClient();
