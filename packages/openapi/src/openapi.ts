@@ -155,6 +155,8 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
           contentType: 'application/json',
           cacheControl: REVALIDATE,
           headers: [[...NOSNIFF]],
+          // gzip only: brotli over a large generated document is the slowest step of wiring.
+          compress: 'gzip',
         });
         wiring.log.info(
           o.docsPath === null

@@ -55,6 +55,19 @@ describe('the document', () => {
     expect(hyperjump.errors.join('\n')).toContain('/components/schemas/Widget/type');
   });
 
+  it("with openapiVersion '3.2.0', passes both validators as an OpenAPI 3.2 document", async () => {
+    const c = await TestClient.start(new TestApp({ openapi: { openapiVersion: '3.2.0' } }));
+    try {
+      const d32 = await fetchDocument(c.url);
+      expect(d32.openapi).toBe('3.2.0');
+      for (const report of [await validateWithSeriousme(d32), await validateWithHyperjump(d32)]) {
+        expect(report.errors, report.validator).toEqual([]);
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
   it('passes redocly lint with the shipped redocly.yaml (no errors)', async () => {
     const report = await redoclyLint(doc);
     expect(report.errors).toEqual([]);

@@ -88,6 +88,12 @@ class Missing extends Endpoint('/fail/first') {
   });
 }
 
+class BadHeader extends Endpoint('/fail/header') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle()(), rawHeaders: { 'x-note': 'a\r\nset-cookie: x=1' } });
+  });
+}
+
 const upstreamHandler = defineExceptionHandler({
   exception: UpstreamError,
   returns: [ExceptionResponse.of(Struct('UpstreamProblem', { type: v.string(), title: v.string(), status: v.number() }))],
@@ -136,6 +142,14 @@ describe('stream setup and the first item', () => {
     expect(res.status).toBe(404);
     expect(res.json()).toEqual({ type: 'not-found', title: 'Not found', status: 404 });
     expect(seen).toMatchObject({ setup: 1, teardown: 1 });
+  });
+
+  it('refuses a header that cannot be sent with a 500, before setup runs', async () => {
+    const { client } = await start((app) => app.endpoint(new BadHeader()));
+    const res = await client.get('/fail/header');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('set-cookie')).toBeUndefined();
+    expect(seen).toMatchObject({ setup: 0, teardown: 0 });
   });
 
   it('answers HEAD without running setup', async () => {

@@ -62,6 +62,7 @@ describe('handshake: accepted', () => {
       'GET /info/{client_id} InfoSocket.handle',
       'GET /mixed MixedSocket.handle',
       'GET /guarded GuardedSocket.handle',
+      'GET /feed FeedSocket.handle',
     ]);
   });
 });

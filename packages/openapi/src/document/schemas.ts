@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import { structInfo, type StructInfo } from '@api/core/extension';
 import { fail } from './fail';
@@ -40,6 +41,12 @@ export class SchemaRegistry {
   readonly #inlined = new Map<object, JsonSchema>();
   /** Schema trees already walked (with and without the union check). */
   readonly #walked = [new WeakSet<object>(), new WeakSet<object>()] as const;
+  /** Unions to document with a discriminator, by their converted shape (see `finish`). */
+  readonly #discriminators = new Map<string, JsonSchema>();
+  /** A `v.date()` somewhere: only then is the converter's (costly, per-node) override hook used. */
+  #dates = false;
+  /** Subtrees already scanned for dates (none found). */
+  readonly #scanned = new WeakSet<object>();
   #finished = false;
 
   /**
@@ -63,6 +70,7 @@ export class SchemaRegistry {
   inline(schema: SchemaNode): JsonSchema {
     let target = this.#inlined.get(schema);
     if (!target) {
+      if (!this.#dates && hasDate(schema, this.#scanned)) this.#dates = true;
       target = {};
       this.#inlined.set(schema, target);
       this.#roots.push({ schema, target });
@@ -99,6 +107,7 @@ export class SchemaRegistry {
   #walk(node: SchemaNode, where: string, checkUnions: boolean, seen: Set<object>): void {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
+    if (node.type === 'date') this.#dates = true;
     const info = structInfo(node);
     if (info) this.#register(node, info, where);
     for (const item of node.pipe ?? []) {
@@ -130,6 +139,8 @@ export class SchemaRegistry {
         }
       }
       for (const option of options) this.#walk(option, where, checkUnions, seen);
+      const found = discriminated(node, this.#byObject);
+      if (found) this.#discriminators.set(found.signature, found.schema);
     }
     if (node.type === 'lazy' && typeof node.getter === 'function') {
       let inner: SchemaNode | undefined;
@@ -159,42 +170,56 @@ export class SchemaRegistry {
     const components: Record<string, JsonSchema> = {};
     for (const [key, value] of Object.entries(converted)) {
       if (key.startsWith('\u0000root')) continue;
-      const schema = tidy(value as JsonSchema);
+      const schema = tidy(value as JsonSchema, this.#discriminators);
       const model = this.#models.get(key);
       if (model?.info.description !== undefined) schema.description = model.info.description;
       components[key] = schema;
     }
     this.#roots.forEach((root, i) => {
-      Object.assign(root.target, tidy(converted[rootKeys[i]!] as JsonSchema));
+      Object.assign(root.target, tidy(converted[rootKeys[i]!] as JsonSchema, this.#discriminators));
     });
     return components;
   }
 
   #config(): ConversionConfig {
-    const byObject = this.#byObject;
-    return {
+    const config: ConversionConfig = {
       target: 'draft-2020-12',
       // Transforms document their input type; what the converter refuses becomes `{}`, never a crash.
       typeMode: 'input',
       errorMode: 'ignore',
-      overrideSchema: (context) => {
-        const node = context.valibotSchema as unknown as SchemaNode;
-        const part = (node as { [kFormPart]?: FormPartMarker })[kFormPart];
-        if (part?.file)
-          return { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
-        if (node.type === 'date') return { type: 'string', format: 'date-time' };
-        if (node.type === 'union' || node.type === 'variant') return discriminated(node, byObject);
-        return undefined;
-      },
+    };
+    if (!this.#dates) return config;
+    return {
+      ...config,
+      overrideSchema: (context) =>
+        (context.valibotSchema as unknown as SchemaNode).type === 'date'
+          ? { type: 'string', format: 'date-time' }
+          : undefined,
     };
   }
 }
 
+function hasDate(node: SchemaNode | undefined, seen: WeakSet<object>): boolean {
+  if (!node || typeof node !== 'object' || seen.has(node)) return false;
+  seen.add(node);
+  if (node.type === 'date') return true;
+  if (hasDate(node.wrapped, seen) || hasDate(node.item, seen) || hasDate(node.rest, seen)) return true;
+  if (node.type === 'record' && hasDate(node.value, seen)) return true;
+  for (const item of node.items ?? []) if (hasDate(item, seen)) return true;
+  for (const option of node.options ?? []) if (hasDate(option as SchemaNode, seen)) return true;
+  if (node.entries) for (const key in node.entries) if (hasDate(node.entries[key], seen)) return true;
+  return false;
+}
+
 /**
  * A union whose members are all named models and carry a literal discriminator documents as
- * `anyOf` + `discriminator {propertyName, mapping}` (the converter alone emits `oneOf` without one).
+ * `anyOf` + `discriminator {propertyName, mapping}`. The converter emits such a union as
+ * `anyOf` (union) or `oneOf` (variant) of the members' `$ref`s; `tidy` finds it by that shape.
  */
-function discriminated(node: SchemaNode, byObject: Map<object, string>): JsonSchema | undefined {
+function discriminated(
+  node: SchemaNode,
+  byObject: Map<object, string>,
+): { signature: string; schema: JsonSchema } | undefined {
   const options = (node.options ?? []) as SchemaNode[];
   if (options.length < 2) return undefined;
   const names = options.map((o) => byObject.get(o));
@@ -205,19 +230,22 @@ function discriminated(node: SchemaNode, byObject: Map<object, string>): JsonSch
     if (!options.every((o) => structInfo(o)?.tagged)) return undefined;
     key = 'type';
   }
+  const signature = `${node.type === 'variant' ? 'oneOf' : 'anyOf'}:${names.join('|')}`;
   const mapping: Record<string, string> = {};
   for (const [i, option] of options.entries()) {
     const field = option.entries?.[key];
     const literal = field ? unwrap(field).literal : undefined;
-    if (typeof literal !== 'string')
-      return { anyOf: names.map((n) => componentRef(n!)), discriminator: { propertyName: key } };
+    if (typeof literal !== 'string') return { signature, schema: { propertyName: key } };
     mapping[literal] = REF_PREFIX + pointerToken(names[i]!);
   }
-  return {
-    anyOf: names.map((n) => componentRef(n!)),
-    discriminator: { propertyName: key, mapping },
-  };
+  return { signature, schema: { propertyName: key, mapping } };
 }
+
+/** A multipart file part documents as a binary string. */
+const BINARY_PART = v.pipe(
+  v.string(),
+  v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }),
+) as unknown as SchemaNode;
 
 /** A shallow copy (a fresh identity); multipart part markers are replaced by their value schema. */
 function prepareRoot(schema: SchemaNode): SchemaNode {
@@ -237,13 +265,16 @@ function partOf(schema: SchemaNode): FormPartMarker | undefined {
 
 function replacePart(schema: SchemaNode): SchemaNode {
   const part = (schema as { [kFormPart]?: FormPartMarker })[kFormPart];
-  if (part) return part.file || !part.value ? schema : part.value;
+  if (part) return part.file ? BINARY_PART : (part.value ?? schema);
   if (schema.wrapped) return { ...schema, wrapped: replacePart(schema.wrapped) };
   return schema;
 }
 
-/** Rewrites `$defs` refs to components and drops empty `required` lists, in place. */
-function tidy(schema: JsonSchema): JsonSchema {
+/**
+ * Rewrites `$defs` refs to components, drops empty `required` lists and adds the discriminator
+ * of tagged unions, in place.
+ */
+function tidy(schema: JsonSchema, discriminators: ReadonlyMap<string, JsonSchema>): JsonSchema {
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
       for (const v of value) visit(v);
@@ -255,10 +286,26 @@ function tidy(schema: JsonSchema): JsonSchema {
       obj.$ref = REF_PREFIX + obj.$ref.slice(DEFS_PREFIX.length);
     }
     if (Array.isArray(obj.required) && obj.required.length === 0) delete obj.required;
-    for (const [k, v] of Object.entries(obj)) {
+    for (const k in obj) {
       // `const`, `default`, `enum` and `examples` hold data, not schemas.
       if (k === 'const' || k === 'default' || k === 'enum' || k === 'examples') continue;
-      visit(v);
+      const v = obj[k];
+      if (v && typeof v === 'object') visit(v);
+    }
+    if (discriminators.size > 0) {
+      const list = (obj.anyOf ?? obj.oneOf) as JsonSchema[] | undefined;
+      if (list && list.every((s) => typeof s.$ref === 'string' && s.$ref.startsWith(REF_PREFIX))) {
+        const kind = obj.anyOf ? 'anyOf' : 'oneOf';
+        const names = list.map((s) =>
+          (s.$ref as string).slice(REF_PREFIX.length).replaceAll('~1', '/').replaceAll('~0', '~'),
+        );
+        const discriminator = discriminators.get(`${kind}:${names.join('|')}`);
+        if (discriminator) {
+          delete obj.oneOf;
+          obj.anyOf = list;
+          obj.discriminator = discriminator;
+        }
+      }
     }
   };
   visit(schema);

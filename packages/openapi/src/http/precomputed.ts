@@ -30,8 +30,11 @@ export interface PrecomputeOptions {
   readonly headers?: readonly (readonly [string, string])[];
   /** A strong ETag already known for these bytes (e.g. a vendored file's checked sha-256). */
   readonly etag?: string;
-  /** Compress now (`true`), take pre-compressed copies, or not at all (`false`). */
-  readonly compress?: boolean | { readonly gzip?: Buffer; readonly br?: Buffer };
+  /**
+   * Compress now: `true` (gzip and brotli), `'gzip'` (gzip only: cheaper at wiring for a large,
+   * generated body); or take pre-compressed copies; or not at all (`false`).
+   */
+  readonly compress?: boolean | 'gzip' | { readonly gzip?: Buffer; readonly br?: Buffer };
 }
 
 /** The strong ETag of some bytes: the first 32 hex digits of their sha-256 (as @api/assets does). */
@@ -51,14 +54,16 @@ export function precompute(body: Buffer, options: PrecomputeOptions): Precompute
   let gzip: Variant | undefined;
   let br: Variant | undefined;
   const compress = options.compress ?? true;
-  if (compress === true) {
-    const gz = gzipSync(body, { level: 9 });
+  if (compress === true || compress === 'gzip') {
+    const gz = gzipSync(body);
     if (worthIt(body, gz)) gzip = { body: gz, etag: `"${hex}-gzip"` };
+  }
+  if (compress === true) {
     const b = brotliCompressSync(body, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
     });
     if (worthIt(body, b)) br = { body: b, etag: `"${hex}-br"` };
-  } else if (compress) {
+  } else if (typeof compress === 'object') {
     if (compress.gzip) gzip = { body: compress.gzip, etag: `"${hex}-gzip"` };
     if (compress.br) br = { body: compress.br, etag: `"${hex}-br"` };
   }

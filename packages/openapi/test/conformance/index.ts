@@ -1,5 +1,19 @@
 // Conformance checks for any app that serves an @api/openapi document, by base URL: the demo's
 // tests use these too. Nothing here knows the test app.
+//
+//   const exchanges: RecordedExchange[] = [];
+//   const client = await TestClient.start(recordingApp(new DemoApp(…), exchanges)); // records every response
+//   const doc = await fetchDocument(client.url);
+//   for (const r of await validateDocument(doc)) expect(r.errors).toEqual([]);      // two validators
+//   expect((await redoclyLint(doc)).errors).toEqual([]);                            // shipped redocly.yaml
+//   const types = await generateTypes(`${client.url}/openapi.json`);               // openapi-typescript
+//   expect((await typecheckClient(types, clientSource)).diagnostics).toBe('');      // openapi-fetch + tsc
+//   … run the suite's requests through `client` (or an openapi-fetch client with recordingFetch) …
+//   const checker = new ContractChecker(doc);
+//   expect((await checker.check(exchanges)).violations).toEqual([]);                // status, media type, schema
+//   checker.dispose();
+//   const page = await checkDocsPage(`${client.url}/docs`, { expectText: '/widgets', screenshot: 'docs/docs-page.png' });
+//   expect([page.aborted, page.cspViolations, page.consoleErrors]).toEqual([[], [], []]);
 export {
   fetchDocument,
   validateDocument,

@@ -50,7 +50,14 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       throw new TypeError(`${ctx.where} declares ${kind.name} but returned ${describe(value)}`);
     const response = value;
     const status = response.statusCode ?? ctx.defaultStatus;
-    const headers = sink.head(status, undefined, response);
+    let headers: string[];
+    try {
+      headers = sink.head(status, undefined, response);
+    } catch (error) {
+      // A header that cannot be sent (CR/LF in a value, two cookies of one name): the stream never starts.
+      release(response.stream);
+      throw error;
+    }
     if (!hasHeader(headers, 'content-type')) headers.unshift('content-type', kind.contentType);
     for (const [name, text] of defaults) if (!hasHeader(headers, name)) headers.push(name, text);
     if (sink.method === 'HEAD') {

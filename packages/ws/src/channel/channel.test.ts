@@ -185,9 +185,15 @@ describe('Channel: slow consumers', () => {
 
   it("overflow 'close': closes the stalled subscriber with 1013 and keeps its bytes within the bound", async () => {
     const maxBufferedBytes = 128 * 1024;
-    const { channel, healthy, slow, slowSub } = await bounded({ queueSize: 16, maxBufferedBytes });
+    const events: string[] = [];
+    const { channel, healthy, slow, slowSub } = await bounded({
+      queueSize: 16,
+      maxBufferedBytes,
+      onOverflow: (s, action) => events.push(`${action} ${s === slowSub ? 'slow' : 'other'}`),
+    });
     const sent = await pump(channel, 1024, () => !slowSub.attached);
     expect(slowSub.attached).toBe(false);
+    expect(events).toEqual(['closed slow']);
     expect(slowSub.stats.peakHeldBytes).toBeLessThanOrEqual(maxBufferedBytes);
     (slow.raw as unknown as { _socket: Socket })._socket.resume();
     expect(await slow.closed).toEqual({ code: 1013, reason: 'channel overflow' });
@@ -204,12 +210,15 @@ describe('Channel: slow consumers', () => {
   });
 
   it("overflow 'drop-oldest': keeps the subscriber, drops its oldest waiting frames, delivers the newest", async () => {
+    let drops = 0;
     const { channel, slow, slowSub } = await bounded({
       queueSize: 8,
       overflow: 'drop-oldest',
       maxBufferedBytes: 256 * 1024,
+      onOverflow: (_s, action) => action === 'dropped' && drops++,
     });
     const sent = await pump(channel, 1024, () => slowSub.stats.dropped > 500);
+    expect(drops).toBe(slowSub.stats.dropped);
     expect(slowSub.attached).toBe(true);
     expect(slowSub.stats.peakHeldBytes).toBeLessThanOrEqual(256 * 1024);
     (slow.raw as unknown as { _socket: Socket })._socket.resume();

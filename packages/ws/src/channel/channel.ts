@@ -23,6 +23,12 @@ export interface ChannelOptions {
   readonly backplane?: Backplane;
   /** Where backplane warnings go. [console] */
   readonly log?: Logger;
+  /**
+   * Called when a subscriber crosses a bound, after the policy applied: `'closed'` once (it is
+   * closing with 1013), or `'dropped'` for each publish that had to drop frames. For logs and
+   * metrics; it must not throw. [none]
+   */
+  readonly onOverflow?: (subscriber: Subscriber, action: 'closed' | 'dropped') => void;
 }
 
 /** Counters of one subscriber (for tests, metrics and the curious). */
@@ -115,8 +121,13 @@ export class Subscriber implements Disposable, AsyncDisposable {
 const KiB = 1024;
 /** Frames go straight to a socket while its buffer holds less than this (or `maxBufferedBytes`). */
 const WRITE_THROUGH = 64 * KiB;
-/** How long a subscriber closed for overflow has to finish the closing handshake. */
-const OVERFLOW_GRACE_MS = 1000;
+/**
+ * How long a subscriber closed for overflow has to read what the kernel already holds for it
+ * and answer the close, before it is cut. Only its socket buffer (≤ 64 KiB + one frame) is held
+ * meanwhile: its queue is dropped at once. Kernel buffers on a fast link hold megabytes, which a
+ * client that resumes needs a moment to read before it reaches the 1013.
+ */
+const OVERFLOW_GRACE_MS = 5000;
 
 /**
  * A typed broadcast channel with bounded per-subscriber queues. `publish` validates and encodes
@@ -139,6 +150,7 @@ export class Channel<TFraming extends Framing = Framing> {
   readonly #overflow: Overflow;
   readonly #maxBytes: number;
   readonly #backplane: Backplane | undefined;
+  readonly #onOverflow: ((subscriber: Subscriber, action: 'closed' | 'dropped') => void) | undefined;
   #subscribers = 0;
   #closed = false;
 
@@ -161,6 +173,7 @@ export class Channel<TFraming extends Framing = Framing> {
     this.#maxBytes = maxBytes;
     this.#overflow = overflow;
     this.#backplane = options.backplane;
+    this.#onOverflow = options.onOverflow;
     this.#backplane?.open((topic, frame) => this.#deliver(topic, frame), options.log ?? consoleLogger);
   }
 
@@ -315,6 +328,7 @@ export class Channel<TFraming extends Framing = Framing> {
     if (this.#overflow === 'close') {
       subscriber.ws.closeWith(CloseCode.tryAgainLater, 'channel overflow', OVERFLOW_GRACE_MS);
       this.#detach(subscriber);
+      this.#onOverflow?.(subscriber, 'closed');
       return false;
     }
     // drop-oldest: discard waiting frames, oldest first, until the new one fits; a frame that
@@ -334,11 +348,10 @@ export class Channel<TFraming extends Framing = Framing> {
       queue.length = 0;
       subscriber.queueHead = 0;
     }
-    if (subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0) {
-      subscriber.dropped++;
-      return false;
-    }
-    return true;
+    const fits = !(subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0);
+    if (!fits) subscriber.dropped++;
+    this.#onOverflow?.(subscriber, 'dropped');
+    return fits;
   }
 
   #flush(subscriber: Subscriber): void {
