@@ -86,7 +86,7 @@ interface Definition {
 }
 
 /** The realm a `Basic` challenge names when none is configured. */
-export const DEFAULT_REALM = 'api';
+const DEFAULT_REALM = 'api';
 
 // A header value we can send: visible ASCII, space and tab (no CR, LF, NUL or other controls).
 const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
