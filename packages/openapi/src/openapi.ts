@@ -19,9 +19,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SCALAR_SETUP =
   'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });\n';
 
-/** The environment's public origin (`APP_BASE_URL`), without a trailing slash, or ''. */
-function baseUrl(): string {
-  const base = process.env.APP_BASE_URL?.trim();
+/** The app environment's public origin (`APP_BASE_URL`), without a trailing slash, or ''. */
+function baseUrl(env: Readonly<Record<string, string | undefined>>): string {
+  const base = env.APP_BASE_URL?.trim();
   if (!base) return '';
   try {
     const url = new URL(base);
@@ -59,7 +59,7 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
     name: 'openapi',
     setup(wiring: Wiring) {
       const o = resolveOptions(options);
-      const env = baseUrl();
+      const env = baseUrl(wiring.env);
       const servers: readonly (string | OpenAPIServer)[] | undefined =
         o.servers ?? (env ? [{ url: env }] : undefined);
       const route = (path: string, operation: string, handle: (ex: Exchange) => void): void =>

@@ -637,6 +637,7 @@ describe('an app-level error adapter', () => {
     let wired: ((c: RouteCatalogue) => void | Promise<void>) | undefined;
     const wiring = {
       appName: 'Fake',
+      env: {},
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       addRoute: (r: CustomRoute) => routes.push(r),
       onWired: (cb: (c: RouteCatalogue) => void) => (wired = cb),

@@ -69,7 +69,6 @@ const kFactoryClass = Symbol('factoryClass');
  */
 export abstract class BaseApp<TFactory = undefined> {
   readonly #stacks = new ExitStacks();
-  readonly #options: AppOptions<TFactory>;
   readonly #limits: Limits;
   readonly #log: Logger;
   readonly #wiring: AppWiring;
@@ -82,13 +81,13 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #includes: Promise<unknown>[] = [];
 
   constructor(options: AppOptions<TFactory> = {}) {
-    this.#options = options;
     this.#log = options.logger ?? consoleLogger;
     this.#limits = mergeLimits(this.constructor.name, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
       appName: this.constructor.name,
       limits: this.#limits,
       log: this.#log,
+      env: options.env ?? process.env,
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
     });
@@ -178,7 +177,7 @@ export abstract class BaseApp<TFactory = undefined> {
       kind,
       options: (options ?? {}) as Readonly<Record<string, unknown>>,
     });
-    this.#wiring.records.push(...records);
+    this.#wiring.addRecords(records);
   }
 
   /** Installs an extension; returns what its `setup` returns. */
@@ -242,7 +241,7 @@ export abstract class BaseApp<TFactory = undefined> {
     try {
       await this.wire();
       while (this.#includes.length > 0) await Promise.all(this.#includes.splice(0));
-      const { runtime, catalogue } = await this.#wiring.finish(this.#options.env ?? process.env);
+      const { runtime, catalogue } = await this.#wiring.finish();
       this.#runtime = runtime;
       this.#catalogue = catalogue;
       this.#state = 'serving';

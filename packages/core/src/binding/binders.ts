@@ -16,6 +16,7 @@ import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
+import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { isJsonMediaType, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
 
@@ -33,12 +34,23 @@ export type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
 export function validator(schema: v.GenericSchema): Validate {
   const config = v.getGlobalConfig({ abortEarly: false });
   const fast = compileFastValidator(schema);
-  if (!fast) return (input) => v.safeParse(schema, input, config);
+  // A schema's integer is a safe integer unless it says otherwise: past 2^53 is refused, never stored.
+  const unsafe = compileUnsafeIntegerFinder(schema);
+  const slow: Validate =
+    unsafe === undefined
+      ? (input) => v.safeParse(schema, input, config)
+      : (input) => {
+          const result = v.safeParse(schema, input, config);
+          const path = result.success ? unsafe(result.output) : undefined;
+          if (path === undefined) return result;
+          return { typed: false, success: false, output: input, issues: [unsafeIntegerIssue(path)] } as never;
+        };
+  if (!fast) return slow;
   // The compiled check decides valid input; anything it refuses goes to valibot for the issues.
   return (input) => {
     const output = fast(input);
     if (output !== FAIL) return { typed: true, success: true, output, issues: undefined };
-    return v.safeParse(schema, input, config);
+    return slow(input);
   };
 }
 

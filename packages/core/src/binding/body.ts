@@ -96,8 +96,9 @@ export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
   } catch {
     throw malformed('The request body is not valid JSON');
   }
-  // One scan finds both "__proto__" and "prototype"; the exact walk runs only then.
-  if (text.includes('proto') && hasPrototypeKeys(value)) {
+  // One scan finds both "__proto__" and "prototype" (or an escape that could spell them, like
+  // "__\u0070roto__"); the exact walk over the parsed, unescaped keys runs only then.
+  if ((text.includes('proto') || text.includes('\\u')) && hasPrototypeKeys(value)) {
     throw malformed('JSON keys "__proto__" and "constructor.prototype" are not accepted');
   }
   return value;

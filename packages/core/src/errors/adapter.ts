@@ -20,13 +20,27 @@ export function compileAdapter(
   log: (message: string, error: unknown) => void,
 ): CompiledAdapter {
   const where = 'includeErrorAdapter';
+  if (typeof adapter !== 'object' || adapter === null || typeof adapter.compose !== 'function')
+    throw new WiringError(
+      `${where}: an adapter needs compose(error). Fix: pass { schema, compose(error) { … } }.`,
+    );
+  const schema = adapter.schema as { kind?: unknown } | undefined;
+  if (typeof schema !== 'object' || schema === null || schema.kind !== 'schema')
+    throw new WiringError(
+      `${where}: the adapter's schema is not a valibot schema. Fix: pass schema: Struct('Body', { … }).`,
+    );
+  if (adapter.statusField !== undefined && typeof adapter.statusField !== 'string')
+    throw new WiringError(
+      `${where}: statusField must be a field name (a string). Fix: statusField: 'status'.`,
+    );
   const entries = objectEntries(adapter.schema);
   if (adapter.statusField !== undefined && entries && adapter.statusField in entries) {
     throw new WiringError(
       `${where}: statusField "${adapter.statusField}" already exists on the adapter's body schema. Fix: the framework adds it; remove it from the schema or pick another name.`,
     );
   }
-  const serialize = compileSerializer(adapter.schema);
+  const serialize = compileSerializer(adapter.schema, { strict: true });
+  let logged = false;
   const statusKey = adapter.statusField === undefined ? undefined : JSON.stringify(adapter.statusField);
   return {
     render(error) {
@@ -40,7 +54,9 @@ export function compileAdapter(
               : `${text.slice(0, -1)},${statusKey}:${error.status}}`;
         return { status: error.status, contentType: 'application/json', body: text };
       } catch (failure) {
-        log(`error adapter failed for ${error.type}; sending the Problem body`, failure);
+        // Logged once: a broken adapter would otherwise log on every error response.
+        if (!logged) log(`error adapter failed for ${error.type}; sending Problem bodies instead`, failure);
+        logged = true;
         return undefined;
       }
     },

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
 import type { ErrorBodyAdapter } from '../errors/adapter';
+import type { ExceptionHandler } from '../app/exception-handler';
 import type { RouteMeta } from '../meta/meta';
 import type { ResponseKindInfo } from '../responses/response';
 import type { OperationSpec } from '../routes/route-class';
@@ -97,6 +98,8 @@ export interface RouteCatalogue {
   find(owner: abstract new (...args: never[]) => object, operation: string): RouteInfo | undefined;
   /** The app's error adapter (`includeErrorAdapter`), if one is registered. */
   readonly errorAdapter: ErrorBodyAdapter | undefined;
+  /** The app's custom exception handlers (`includeExceptionHandler`), with their declared `returns`. */
+  readonly exceptionHandlers: readonly ExceptionHandler[];
 }
 
 /** A value produced for a binding source (e.g. `user`) before core binds its own sources. */
@@ -111,6 +114,11 @@ export interface RouteContribution {
   readonly order?: number;
   /** Constant response headers, appended to every response of the route (errors included). */
   readonly headers?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Whether `headers` and `dynamicHeaders` also go on the automatic OPTIONS answer (default true).
+   * CORS sets false: only an accepted preflight carries its block.
+   */
+  readonly headersOnOptions?: boolean;
   /** Headers computed per response (only routes that carry one pay for it). */
   readonly dynamicHeaders?: (
     ex: Exchange,
@@ -213,6 +221,8 @@ export interface Wiring {
   readonly appName: string;
   /** The app's effective limits. */
   readonly limits: Limits;
+  /** The environment the app reads (`APP_BASE_URL`, `APP_TRUST_FORWARDED`, …): its `env` option or `process.env`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Logs through the app's logger. */
   readonly log: Logger;
   /** Opens a sync resource on the app's exit stack (torn down in exact reverse order of opening). */

@@ -85,7 +85,20 @@ function pushRaw(raw: NonNullable<ResponseFields<unknown>['rawHeaders']>, out: H
 function resolveUri(target: Location['target'], resolver: UrlResolver, ex: Exchange): string {
   if (target.kind === 'url') return target.url;
   const path = target.kind === 'path' ? target.path : resolver.pathFor(target);
-  return resolver.base(ex.req.headers) + path;
+  const base = resolver.base(ex.req.headers);
+  return base === '' ? sameOrigin(path) : base + path;
+}
+
+/**
+ * A relative target never becomes protocol-relative: `//evil.example` (or `/\\evil.example`, which
+ * browsers read alike) keeps its host part as an encoded first segment, so it stays on this origin.
+ */
+function sameOrigin(path: string): string {
+  if (path.length < 2 || path.charCodeAt(0) !== 47) return path;
+  const second = path.charCodeAt(1);
+  if (second === 47) return '/%2F' + path.slice(2);
+  if (second === 92) return '/%5C' + path.slice(2);
+  return path;
 }
 
 /** Appends typed headers, cookies, raw headers, then Location and Link (in that order). */
@@ -168,7 +181,7 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
   const status = info.status;
   switch (info.kind) {
     case 'json': {
-      const serialize = compileSerializer(info.schema);
+      const serialize = compileSerializer(info.schema, { strict: true });
       const contentType = info.contentType ?? JSON_TYPE;
       if (info.cls === undefined) {
         const head = ['content-type', contentType];
@@ -270,7 +283,7 @@ function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
 export function exceptionResponseWriter(
   info: ResponseKindInfo,
 ): (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void {
-  const serialize = compileSerializer(info.schema);
+  const serialize = compileSerializer(info.schema, { strict: true });
   const typed = compileTypedHeaders(info.headers);
   return (value, ex) => {
     const out: HeaderList = ['content-type', JSON_TYPE];

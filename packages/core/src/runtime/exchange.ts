@@ -26,6 +26,8 @@ export class ExchangeImpl implements Exchange {
   upgrade: { readonly head: Buffer } | undefined = undefined;
   /** Runs the plan's observers once; set by the runner when a plan has observers. */
   finished: (() => void) | undefined = undefined;
+  /** Set by the funnel for refusals that end the connection (408, 413, 431). */
+  closeAfter = false;
   #state: Record<string | symbol, unknown> | undefined = undefined;
 
   // Positional on purpose: one construction per request on the hot path, from one call site.
@@ -51,12 +53,12 @@ export class ExchangeImpl implements Exchange {
   }
 
   /** Appends the tail of the route (or of the fallback) and records the status. */
-  #head(status: number, headers: HeaderList): void {
-    const plan = this.plan ?? this.host.fallback;
-    const tail = plan.tail;
+  #head(status: number, headers: HeaderList, plan: Plan, options = false): void {
+    const tail = options ? plan.optionsTail : plan.tail;
     for (let i = 0; i < tail.length; i++) headers.push(tail[i]!);
-    if (plan.dynamic) {
-      for (const hook of plan.dynamic) {
+    const dynamic = options ? plan.optionsDynamic : plan.dynamic;
+    if (dynamic) {
+      for (const hook of dynamic) {
         let pairs: HeaderPairs | undefined;
         try {
           pairs = hook(this, status);
@@ -70,14 +72,18 @@ export class ExchangeImpl implements Exchange {
         if (pairs) for (const [k, val] of pairs) headers.push(k, val);
       }
     }
-    if (this.host.draining) headers.push('connection', 'close');
+    // Shutdown, a refusal that ends the connection, or a body nobody will read: say so and let node
+    // close the socket after this response, instead of draining an unbounded body it will not use.
+    if (this.closeAfter || this.host.draining || hasUnreadBody(this.req)) headers.push('connection', 'close');
     this.status = status;
   }
 
   send(status: number, headers: HeaderList, body?: string | Uint8Array): void {
-    this.#head(status, headers);
+    this.#head(status, headers, this.plan ?? this.host.fallback);
     if (body === undefined) {
-      if (status !== 204 && status !== 304 && status >= 200) headers.push('content-length', '0');
+      // 204 and 304 carry no body framing at all (not even content-type given as a raw header).
+      if (status === 204 || status === 304) withoutFraming(headers);
+      else if (status >= 200) headers.push('content-length', '0');
       this.res.writeHead(status, headers);
       this.res.end();
       return;
@@ -99,8 +105,15 @@ export class ExchangeImpl implements Exchange {
     this.res.end();
   }
 
+  /** The automatic OPTIONS answer: 204 with the plan's OPTIONS tail (no CORS block: that is the preflight's). */
+  sendOptions(headers: HeaderList): void {
+    this.#head(204, headers, this.plan ?? this.host.fallback, true);
+    this.res.writeHead(204, headers);
+    this.res.end();
+  }
+
   sendHead(status: number, headers: HeaderList): boolean {
-    this.#head(status, headers);
+    this.#head(status, headers, this.plan ?? this.host.fallback);
     this.res.writeHead(status, headers);
     if (this.method === 'HEAD') {
       this.res.end();
@@ -131,4 +144,22 @@ export class ExchangeImpl implements Exchange {
     }
     return { socket, head: upgrade.head };
   }
+}
+
+/** Removes content-type / content-length / transfer-encoding pairs (a 204 or 304 has no body). */
+function withoutFraming(headers: HeaderList): void {
+  for (let i = headers.length - 2; i >= 0; i -= 2) {
+    const name = headers[i]!.toLowerCase();
+    if (name === 'content-type' || name === 'content-length' || name === 'transfer-encoding')
+      headers.splice(i, 2);
+  }
+}
+
+/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
+function hasUnreadBody(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
 }

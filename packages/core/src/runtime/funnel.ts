@@ -4,6 +4,7 @@ import type { ExceptionHandler } from '../app/exception-handler';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
+import { ResponseShapeError } from '../schema/serializer';
 
 /** What the funnel is built from, at wiring. */
 export interface FunnelParts {
@@ -95,7 +96,12 @@ export class ErrorFunnel {
   #renderDefault(ex: Exchange, error: unknown, extra: HeaderList | undefined): void {
     let rendered: RenderedError;
     if (error instanceof BaseHTTPError) rendered = error.render(this.#parts.adapter);
-    else {
+    else if (error instanceof ResponseShapeError) {
+      this.#parts.log.error(
+        `${ex.method} ${ex.path}: the handler's value is not its declared response: ${error.message}`,
+      );
+      rendered = new InternalServerError().render(this.#parts.adapter);
+    } else {
       this.#parts.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
       rendered = new InternalServerError().render(this.#parts.adapter);
     }
@@ -105,7 +111,7 @@ export class ErrorFunnel {
   #send(ex: Exchange, rendered: RenderedError, extra: HeaderList | undefined): void {
     const head: HeaderList = ['content-type', rendered.contentType];
     if (extra) for (const item of extra) head.push(item);
-    if (CLOSING.has(rendered.status)) head.push('connection', 'close');
+    if (CLOSING.has(rendered.status)) (ex as Exchange & { closeAfter?: boolean }).closeAfter = true;
     ex.send(rendered.status, head, rendered.body);
   }
 

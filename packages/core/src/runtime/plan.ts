@@ -25,6 +25,11 @@ export interface PlanSteps {
   readonly dynamic: ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined> | undefined;
   /** Runs once the response is complete (or taken over): status, duration. */
   readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
+  /** The tail of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
+  readonly optionsTail: readonly string[];
+  readonly optionsDynamic:
+    | ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined>
+    | undefined;
   /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
   readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
 }
@@ -45,6 +50,8 @@ export class Plan implements PlanSteps {
   readonly dynamic: PlanSteps['dynamic'];
   readonly observers: PlanSteps['observers'];
   readonly options: PlanSteps['options'];
+  readonly optionsTail: readonly string[];
+  readonly optionsDynamic: PlanSteps['optionsDynamic'];
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
@@ -62,6 +69,8 @@ export class Plan implements PlanSteps {
     this.dynamic = steps.dynamic;
     this.observers = steps.observers;
     this.options = steps.options;
+    this.optionsTail = steps.optionsTail;
+    this.optionsDynamic = steps.optionsDynamic;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;

@@ -214,6 +214,6 @@ export class Runtime implements ExchangeHost {
         }
       }
     }
-    ex.send(204, head, undefined);
+    ex.sendOptions(head);
   }
 }

@@ -40,7 +40,8 @@ function checksFor(pipe: readonly Action[] | undefined): Check[] | undefined {
         checks.push((x: number) => x <= (r as number));
         break;
       case 'integer':
-        checks.push((x: number) => Number.isInteger(x));
+        // Safe integers only: anything past 2^53 goes to valibot, and then to the safe-integer check.
+        checks.push((x: number) => Number.isSafeInteger(x));
         break;
       case 'safe_integer':
         checks.push((x: number) => Number.isSafeInteger(x));

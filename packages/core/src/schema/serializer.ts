@@ -1,10 +1,47 @@
 import type * as v from 'valibot';
-import { node, unwrap, type SchemaNode } from './introspect';
+import { isOptional, node, unwrap, type SchemaNode } from './introspect';
 
 /** Encodes a value to JSON text, emitting only what its schema declares. */
 export type Serializer = (value: unknown) => string;
 
 const stringify: Serializer = (value) => JSON.stringify(value) ?? 'null';
+
+/**
+ * A handler's value does not match its declared response schema (strict serializers only): the
+ * response is a 500, logged with the JSON path of the mismatch. Never a partial or wrong-shaped body.
+ */
+export class ResponseShapeError extends Error {
+  /** JSON path of the mismatch, e.g. `$.items[2].priceCents`. */
+  path: string;
+  constructor(
+    readonly expected: string,
+    readonly received: string,
+  ) {
+    super();
+    this.path = '$';
+  }
+  override get message(): string {
+    return `the value at \`${this.path}\` does not match the declared response schema (expected ${this.expected}, got ${this.received})`;
+  }
+  /** Prepends a key as the error travels up through objects and arrays. */
+  at(key: string | number): this {
+    const tail = this.path.slice(1);
+    this.path =
+      typeof key === 'number'
+        ? `$[${key}]${tail}`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `$.${key}${tail}`
+          : `$[${JSON.stringify(key)}]${tail}`;
+    return this;
+  }
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+function mismatch(expected: string, value: unknown): never {
+  throw new ResponseShapeError(expected, kindOf(value));
+}
 
 function nullable(inner: Serializer): Serializer {
   return (value) => (value === null || value === undefined ? 'null' : inner(value));
@@ -20,7 +57,14 @@ const boolean: Serializer = (value) =>
   value === true ? 'true' : value === false ? 'false' : stringify(value);
 const string: Serializer = (value) => (typeof value === 'string' ? JSON.stringify(value) : stringify(value));
 
-function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>): Serializer {
+const strictNumber: Serializer = (value) =>
+  typeof value === 'number' && Number.isFinite(value) ? '' + value : mismatch('a finite number', value);
+const strictBoolean: Serializer = (value) =>
+  value === true ? 'true' : value === false ? 'false' : mismatch('boolean', value);
+const strictString: Serializer = (value) =>
+  typeof value === 'string' ? JSON.stringify(value) : mismatch('string', value);
+
+function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, strict = false): Serializer {
   const cached = seen.get(schema);
   if (cached) return cached;
   const s = unwrap(schema);
@@ -29,13 +73,13 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>): Ser
   switch (s.type) {
     case 'string':
     case 'picklist':
-      out = s.type === 'string' ? string : stringify;
+      out = s.type === 'string' ? (strict ? strictString : string) : stringify;
       break;
     case 'number':
-      out = number;
+      out = strict ? strictNumber : number;
       break;
     case 'boolean':
-      out = boolean;
+      out = strict ? strictBoolean : boolean;
       break;
     case 'object':
     case 'strict_object':
@@ -43,18 +87,23 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>): Ser
       // A forward reference lets recursive (lazy) structures compile once.
       let self: Serializer = stringify;
       seen.set(schema, (value) => self(value));
-      self = compileObject(s.entries ?? {}, seen);
+      self = compileObject(s.entries ?? {}, seen, strict);
       out = self;
       break;
     }
     case 'array': {
-      const item = s.item ? compileNode(s.item, seen) : stringify;
+      const item = s.item ? compileNode(s.item, seen, strict) : stringify;
       out = (value) => {
-        if (!Array.isArray(value)) return stringify(value);
+        if (!Array.isArray(value)) return strict ? mismatch('array', value) : stringify(value);
         if (value.length === 0) return '[]';
-        let text = '[' + item(value[0]);
-        for (let i = 1; i < value.length; i++) text += ',' + item(value[i]);
-        return text + ']';
+        let i = 0;
+        try {
+          let text = '[' + item(value[0]);
+          for (i = 1; i < value.length; i++) text += ',' + item(value[i]);
+          return text + ']';
+        } catch (error) {
+          throw error instanceof ResponseShapeError ? error.at(i) : error;
+        }
       };
       break;
     }
@@ -66,22 +115,36 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>): Ser
   return out;
 }
 
-function compileObject(entries: Record<string, SchemaNode>, seen: Map<SchemaNode, Serializer>): Serializer {
+function compileObject(
+  entries: Record<string, SchemaNode>,
+  seen: Map<SchemaNode, Serializer>,
+  strict: boolean,
+): Serializer {
   const keys = Object.keys(entries);
   const prefixes = keys.map((k) => JSON.stringify(k) + ':');
-  const fields = keys.map((k) => compileNode(entries[k]!, seen));
+  const fields = keys.map((k) => compileNode(entries[k]!, seen, strict));
+  const required = keys.map((k) => strict && !isOptional(entries[k]!));
   const n = keys.length;
   return (value) => {
-    if (value === null || typeof value !== 'object') return stringify(value);
+    if (value === null || typeof value !== 'object')
+      return strict ? mismatch('object', value) : stringify(value);
     const obj = value as Record<string, unknown>;
     let text = '{';
     let first = true;
-    for (let i = 0; i < n; i++) {
-      const field = obj[keys[i]!];
-      if (field === undefined) continue;
-      if (first) first = false;
-      else text += ',';
-      text += prefixes[i]! + fields[i]!(field);
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        const field = obj[keys[i]!];
+        if (field === undefined) {
+          if (required[i]) mismatch('a value (required field)', undefined);
+          continue;
+        }
+        if (first) first = false;
+        else text += ',';
+        text += prefixes[i]! + fields[i]!(field);
+      }
+    } catch (error) {
+      throw error instanceof ResponseShapeError ? error.at(keys[i]!) : error;
     }
     return text + '}';
   };
@@ -90,11 +153,16 @@ function compileObject(entries: Record<string, SchemaNode>, seen: Map<SchemaNode
 /**
  * Compiles a serializer for a schema once, at wiring: objects emit exactly their declared
  * fields in declaration order (never extra properties a handler's object carries); other
- * shapes fall back to `JSON.stringify`.
+ * shapes fall back to `JSON.stringify`. `strict` (responses) throws a `ResponseShapeError` naming
+ * the JSON path when a string, number, boolean, object or array field holds something else, or a
+ * required field is missing.
  */
-export function compileSerializer(schema: v.GenericSchema | undefined): Serializer {
+export function compileSerializer(
+  schema: v.GenericSchema | undefined,
+  options: { readonly strict?: boolean } = {},
+): Serializer {
   if (!schema) return stringify;
-  return compileNode(node(schema), new Map());
+  return compileNode(node(schema), new Map(), options.strict === true);
 }
 
 const classSerializers = new WeakMap<object, Serializer>();

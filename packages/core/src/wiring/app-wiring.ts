@@ -33,6 +33,7 @@ export class AppWiring {
   readonly appName: string;
   readonly limits: Limits;
   readonly log: Logger;
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly records: RouteRecord[] = [];
   readonly contributors: RouteContributor[] = [];
   readonly intercepts: AppIntercept[] = [];
@@ -51,6 +52,7 @@ export class AppWiring {
     readonly appName: string;
     readonly limits: Limits;
     readonly log: Logger;
+    readonly env: Readonly<Record<string, string | undefined>>;
     readonly stacks: ExitStacks;
     /** Throws unless `wire()` is running. */
     readonly assertWiring: (method: string) => void;
@@ -58,8 +60,23 @@ export class AppWiring {
     this.appName = fields.appName;
     this.limits = fields.limits;
     this.log = fields.log;
+    this.env = fields.env;
     this.#stacks = fields.stacks;
     this.#assertWiring = fields.assertWiring;
+  }
+
+  /** Adds mounted records; a `ref` names one class only. */
+  addRecords(records: readonly RouteRecord[]): void {
+    for (const record of records) {
+      const { ref, ownerClass, owner } = record.info;
+      if (ref === undefined) continue;
+      const other = this.records.find((r) => r.info.ref === ref && r.info.ownerClass !== ownerClass);
+      if (other)
+        throw new WiringError(
+          `${owner}: ref "${ref}" is already the ref of ${other.info.owner}. Fix: give each route class its own ref.`,
+        );
+    }
+    this.records.push(...records);
   }
 
   addMiddleware(where: string, middleware: Middleware): void {
@@ -136,6 +153,7 @@ export class AppWiring {
       appName: this.appName,
       limits: this.limits,
       log: this.log,
+      env: this.env,
       enter: (resource) => this.#stacks.sync.push(resource, 'extension enter'),
       aenter: async (resource) => this.#stacks.async.push(await resource, 'extension aenter'),
       addRoute: (route) => {
@@ -178,10 +196,8 @@ export class AppWiring {
   }
 
   /** Compiles every record into a plan and builds the runtime and the catalogue. */
-  async finish(
-    env: Readonly<Record<string, string | undefined>>,
-  ): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
-    const built = buildRuntime(this, env);
+  async finish(): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
+    const built = buildRuntime(this, this.env);
     for (const callback of this.wired) await callback(built.catalogue);
     return built;
   }

@@ -48,6 +48,7 @@ export function buildRuntime(
     routes,
     find: (owner, operation) => routes.find((r) => r.ownerClass === owner && r.operation === operation),
     errorAdapter: wiring.adapter,
+    exceptionHandlers: [...wiring.handlers.values()],
   };
   const resolver = new CatalogueResolver(routes, baseFromEnv(env, appName));
   const ctx: PlanContext = { resolver, sources: wiring.sources };

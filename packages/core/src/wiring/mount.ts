@@ -93,6 +93,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       throw new WiringError(
         `${where}: declares ${bodies.join(' and ')}; a request has one body. Fix: declare only one of json, content, form.`,
       );
+    checkSources(where, op.method, spec);
     let path = info.path;
     const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
     for (const slot of slots) {
@@ -230,4 +231,21 @@ function distance(a: string, b: string): number {
     prev = row;
   }
   return prev[b.length]!;
+}
+
+/** Source rules TypeScript cannot see: bodies on bodiless methods, non-object header/cookie schemas. */
+function checkSources(where: string, method: string, spec: OperationSpec): void {
+  for (const body of ['json', 'form', 'content'] as const) {
+    if (spec[body] !== undefined && (method === 'GET' || method === 'DELETE'))
+      throw new WiringError(
+        `${where}: declares a ${body} body on ${method}, which carries none (HEAD is served from GET). Fix: move the input to params or path, or use POST/PUT/PATCH.`,
+      );
+  }
+  for (const source of ['path', 'params', 'headers', 'cookies', 'form'] as const) {
+    const schema = spec[source];
+    if (schema !== undefined && !objectEntries(schema))
+      throw new WiringError(
+        `${where}: the ${source} source is not an object schema. Fix: declare ${source} as a Struct (named fields).`,
+      );
+  }
 }

@@ -18,6 +18,7 @@ import {
 import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
+import { ResponseShapeError } from '../schema/serializer';
 import type { OperationSpec } from '../routes/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import type { RouteRecord } from './records';
@@ -55,6 +56,10 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   const where = `${info.owner}.${info.operation}`;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
   const tail = compileTail(where, contributions, info.facts);
+  const onOptions = contributions.filter((c) => c.headersOnOptions !== false);
+  const optionsTail = onOptions.flatMap((c) =>
+    (c.headers ?? []).flatMap(([name, value]) => [name.toLowerCase(), value]),
+  );
   const dynamic = collect(contributions, (c) => c.dynamicHeaders);
   const observers = collect(contributions, (c) => c.observe);
   const intercepts = collect(contributions, (c) => c.intercept);
@@ -147,6 +152,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     dynamic,
     observers,
     options,
+    optionsTail,
+    optionsDynamic: collect(onOptions, (c) => c.dynamicHeaders),
   };
   return new Plan({ ...steps, asyncBinders });
 }
@@ -206,9 +213,15 @@ function compileResponses(record: RouteRecord, where: string, resolver: UrlResol
   return (value, ex) => {
     for (const [r, write] of byClass) if (value instanceof r.cls!) return write(value, ex);
     if (plain) return plain[1](value, ex);
-    throw new TypeError(`${where} returned a value that matches none of its declared responses`);
+    throw new ResponseShapeError(`one of the declared responses of ${where}`, describeValue(value));
   };
 }
 
 /** Header pairs type re-exported for contributors. */
 export type { HeaderPairs };
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return (value).constructor?.name ?? 'object';
+  return typeof value;
+}

@@ -20,10 +20,10 @@ import {
   type ResponseKindInfo,
   type RouteCatalogue,
   type RouteInfo,
+  toHeaderName,
 } from '@api/core/extension';
 import { ErrorDocs, type ErrorDoc } from './errors';
 import { fail } from './fail';
-import { toHeaderName } from './header-name';
 import { isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import { SchemaRegistry } from './schemas';
 

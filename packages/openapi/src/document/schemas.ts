@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
-import { structInfo, type StructInfo } from '@api/core/extension';
+import { formPartInfo, structInfo, type StructInfo } from '@api/core/extension';
 import { fail } from './fail';
 import { pointerToken, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
 
@@ -9,12 +9,16 @@ type Valibot = Parameters<typeof toJsonSchemaDefs>[0][string];
 const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 const REF_PREFIX = '#/components/schemas/';
 const DEFS_PREFIX = '#/$defs/';
-/** Core marks multipart part schemas with this (not on the extension surface yet; see README). */
-const kFormPart = Symbol.for('@api/core.formPart');
-
 interface FormPartMarker {
   readonly file: boolean;
   readonly value: SchemaNode | undefined;
+}
+
+/** Core's multipart part marker of a schema node (itself, not through wrappers), if any. */
+function ownPart(node: SchemaNode): FormPartMarker | undefined {
+  const info = formPartInfo(node);
+  // formPartInfo looks through wrappers; only a marker on this very node counts here.
+  return info && !node.wrapped ? (info) : undefined;
 }
 
 /** The `$ref` object of a component. */
@@ -113,7 +117,7 @@ export class SchemaRegistry {
     for (const item of node.pipe ?? []) {
       if (item.kind === 'schema' && item !== node) this.#walk(item, where, checkUnions, seen);
     }
-    const part = (node as { [kFormPart]?: FormPartMarker })[kFormPart];
+    const part = ownPart(node);
     if (part?.value) this.#walk(part.value, where, checkUnions, seen);
     if (node.wrapped) this.#walk(node.wrapped, where, checkUnions, seen);
     if (node.entries)
@@ -258,13 +262,11 @@ function prepareRoot(schema: SchemaNode): SchemaNode {
 }
 
 function partOf(schema: SchemaNode): FormPartMarker | undefined {
-  let s: SchemaNode | undefined = schema;
-  while (s && !(s as { [kFormPart]?: FormPartMarker })[kFormPart] && s.wrapped) s = s.wrapped;
-  return s ? (s as { [kFormPart]?: FormPartMarker })[kFormPart] : undefined;
+  return formPartInfo(schema);
 }
 
 function replacePart(schema: SchemaNode): SchemaNode {
-  const part = (schema as { [kFormPart]?: FormPartMarker })[kFormPart];
+  const part = ownPart(schema);
   if (part) return part.file ? BINARY_PART : (part.value ?? schema);
   if (schema.wrapped) return { ...schema, wrapped: replacePart(schema.wrapped) };
   return schema;
