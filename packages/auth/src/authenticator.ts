@@ -3,6 +3,7 @@ import { AuthenticationRequiredError, MalformedRequestError, type Operation } fr
 import {
   mountOption,
   structInfo,
+  toHeaderName,
   WiringError,
   type Exchange,
   type MountContext,
@@ -134,27 +135,9 @@ function singleHeaderNames(schema: ObjectSchemaLike | undefined): string[] {
   for (const [key, field] of Object.entries(schema.entries)) {
     let s = field as { type: string; wrapped?: unknown };
     while (s.wrapped && s.type !== 'array') s = s.wrapped as typeof s;
-    if (s.type !== 'array') names.push(headerName(key));
+    if (s.type !== 'array') names.push(toHeaderName(key));
   }
   return names;
-}
-
-/** Mirrors core's field → header-name mapping (`x_trace_id` / `xTraceId` → `x-trace-id`). */
-function headerName(field: string): string {
-  let out = '';
-  for (let i = 0; i < field.length; i++) {
-    const c = field.charCodeAt(i);
-    const upper = c >= 0x41 && c <= 0x5a;
-    if (c === 0x5f) out += '-';
-    else if (upper) {
-      const prev = i > 0 ? field.charCodeAt(i - 1) : 0;
-      const next = i + 1 < field.length ? field.charCodeAt(i + 1) : 0;
-      const prevLower = (prev >= 0x61 && prev <= 0x7a) || (prev >= 0x30 && prev <= 0x39);
-      const startsWord = prevLower || (prev >= 0x41 && prev <= 0x5a && next >= 0x61 && next <= 0x7a);
-      out += (startsWord ? '-' : '') + String.fromCharCode(c + 32);
-    } else out += field[i];
-  }
-  return out;
 }
 
 /**

@@ -464,6 +464,10 @@ describe('JSON, bytes and repeated parts', () => {
       ['title=T', 'Form part is not valid JSON'],
       ['', 'Form part is empty; expected JSON'],
       [
+        '{"title":"T","size":1,"__\\u0070roto__":{"admin":true}}',
+        'JSON keys "__proto__" and "constructor.prototype" are not accepted',
+      ],
+      [
         '{"title":"T","size":1,"__proto__":{"admin":true}}',
         'JSON keys "__proto__" and "constructor.prototype" are not accepted',
       ],

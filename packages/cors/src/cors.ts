@@ -44,13 +44,6 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 type Pair = readonly [string, string];
 
-/**
- * A contribution whose constant headers stay out of the automatic OPTIONS answer
- * (`headersOnOptions: false`): only an accepted preflight carries the CORS block. Spelled as an
- * intersection so it compiles against a core that does not know the field yet.
- */
-type CorsContribution = RouteContribution & { readonly headersOnOptions?: boolean };
-
 /** The contribution a policy makes to one route, decided at wiring. */
 function contribution(policy: CORS, route: RouteInfo): RouteContribution {
   const exposed: Pair[] = policy.exposeHeaders.length
@@ -68,7 +61,7 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
   if (policy.wildcard) {
     // Constant pairs, baked into every covered response (errors included), but not into a plain
     // OPTIONS answer: there only an accepted preflight carries the block (built by `options`).
-    const wildcard: CorsContribution = {
+    const wildcard: RouteContribution = {
       order: 10,
       headers: [['access-control-allow-origin', '*'], ...exposed],
       headersOnOptions: false,
@@ -87,7 +80,7 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
     const origin = ex.req.headers.origin;
     return typeof origin === 'string' && origins.has(origin) ? origin : undefined;
   };
-  const allowList: CorsContribution = {
+  const allowList: RouteContribution = {
     order: 10,
     headers: [['vary', 'Origin']],
     headersOnOptions: false,

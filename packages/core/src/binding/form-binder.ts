@@ -101,7 +101,8 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
   } catch {
     throw malformed(path, 'Form part is not valid JSON');
   }
-  if (text.includes('proto') && hasPrototypeKeys(value))
+  // As for JSON bodies: an escape could spell the key ("__\u0070roto__"), so check after unescaping.
+  if ((text.includes('proto') || text.includes('\\u')) && hasPrototypeKeys(value))
     throw malformed(path, 'JSON keys "__proto__" and "constructor.prototype" are not accepted');
   return value;
 }
