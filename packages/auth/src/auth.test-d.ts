@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { BaseApp, Endpoint, Struct } from '@api/core';
-import { bearerAuth, cookieAuth } from './index';
+import { basicAuth, bearerAuth, cookieAuth } from './index';
 
 const User = Struct('User', { id: v.string() });
 const Admin = Struct('Admin', { id: v.string(), admin: v.literal(true) });
@@ -72,6 +72,26 @@ describe('auth mount option types', () => {
       user: User,
       // @ts-expect-error must return the declared user (or null)
       authenticate: () => ({ nope: 1 }),
+    });
+  });
+
+  it('types the challenge options: realm on header authenticators, wwwAuthenticate a string or false', () => {
+    basicAuth({ headers: Credentials, user: User, realm: 'admin', authenticate: () => null });
+    bearerAuth({ headers: Credentials, user: User, wwwAuthenticate: false, authenticate: () => null });
+    cookieAuth({
+      cookies: Struct('S', { s: v.string() }),
+      user: User,
+      wwwAuthenticate: 'Cookie',
+      authenticate: () => null,
+    });
+    // @ts-expect-error wwwAuthenticate is a header value or false
+    bearerAuth({ headers: Credentials, user: User, wwwAuthenticate: true, authenticate: () => null });
+    cookieAuth({
+      cookies: Struct('S', { s: v.string() }),
+      user: User,
+      // @ts-expect-error realm belongs to header authenticators (Basic challenges)
+      realm: 'x',
+      authenticate: () => null,
     });
   });
 });
