@@ -216,10 +216,7 @@ describe('CORS.OFF under an app default', () => {
     }
   });
 
-  // Known gap, marked `it.fails` so it flips loudly once fixed: core answers a 405 with the
-  // fallback's tail (the app default), not the path's own (as it does for OPTIONS). Fix in core:
-  // Runtime.route sets ex.plan to a plan of match.entry before the 405. Then drop `.fails`.
-  it.fails('keeps a 405 on the opted-out path free of CORS headers', async () => {
+  it('keeps a 405 on the opted-out path free of CORS headers', async () => {
     const res = await client().post('/private', { headers: { origin: 'https://any.example' } });
     expect(res.status).toBe(405);
     expect(lines(res)).toEqual([

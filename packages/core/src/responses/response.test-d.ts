@@ -17,7 +17,10 @@ describe('ExceptionResponse', () => {
   });
 
   it('has optional headers', () => {
-    void new ExceptionResponse<v.InferOutput<typeof Body>, { retryAfter: string }>({ statusCode: 503, json: { code: 'x' } });
+    void new ExceptionResponse<v.InferOutput<typeof Body>, { retryAfter: string }>({
+      statusCode: 503,
+      json: { code: 'x' },
+    });
     void new ExceptionResponse({ statusCode: 503, json: { code: 'x' }, headers: { retryAfter: '1' } });
   });
 });
