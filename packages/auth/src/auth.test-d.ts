@@ -95,3 +95,22 @@ describe('auth mount option types', () => {
     });
   });
 });
+
+describe('user without auth', () => {
+  it('is a type error: a mount whose operations declare user needs the auth option', () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        // @ts-expect-error WithUser declares user: auth is required
+        this.includeEndpoint(new WithUser());
+        // @ts-expect-error WithUser declares user: auth is required
+        this.includeEndpoint(new WithUser(), {});
+        // @ts-expect-error WithNullable declares user: auth is required
+        this.includeEndpoint(new WithNullable(), { middleware: [] });
+        this.includeEndpoint(new WithoutUser());
+        this.includeEndpoint(new WithoutUser(), {});
+        this.includeEndpoint(new WithUser(), { auth: gating });
+      }
+    }
+    void App;
+  });
+});

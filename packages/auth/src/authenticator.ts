@@ -432,7 +432,8 @@ export function hybridAuth<
 type Ops<TRoute> = {
   [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never;
 }[keyof TRoute];
-type DeclaredUsers<TRoute> =
+/** The user schemas a route's operations declare (never when none does). */
+export type DeclaredUsers<TRoute> =
   Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
 type HasUserless<TRoute> = true extends (
   Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never
