@@ -265,11 +265,15 @@ function freePort() {
 
 async function startChild(kind) {
   const port = await freePort();
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, '--expose-gc', SELF, '--child', kind], {
-    cwd: BENCH,
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    'taskset',
+    ['-c', SERVER_CORE, process.execPath, '--expose-gc', SELF, '--child', kind],
+    {
+      cwd: BENCH,
+      env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    },
+  );
   await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -291,7 +295,14 @@ async function startChild(kind) {
       child.send({ cmd, id, ...extra });
     });
   // `taskset` execs node, so the child's pid is node's.
-  return { kind, port, child, pid: child.pid, stats: (gc = false) => ask('stats', { gc }), broadcast: (count) => ask('broadcast', { count }) };
+  return {
+    kind,
+    port,
+    child,
+    pid: child.pid,
+    stats: (gc = false) => ask('stats', { gc }),
+    broadcast: (count) => ask('broadcast', { count }),
+  };
 }
 
 const ticks = (pid) => readProcTicks(pid)?.self ?? NaN;
@@ -312,7 +323,11 @@ async function echo(server, opts) {
       received += n;
       if (measuring) counted += n;
       // Refill the window: one new message per echo.
-      socket.write(n <= opts.window ? burst.subarray(0, n * frame.length) : Buffer.concat(Array.from({ length: n }, () => frame)));
+      socket.write(
+        n <= opts.window
+          ? burst.subarray(0, n * frame.length)
+          : Buffer.concat(Array.from({ length: n }, () => frame)),
+      );
     });
     socket.write(burst);
   }
@@ -419,10 +434,14 @@ async function runOnce(kind, opts) {
 
 function build() {
   console.log('building @api/ws and what it needs: turbo run build --filter=@api/ws...');
-  const r = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@api/ws...', '--output-logs=errors-only'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  const r = spawnSync(
+    'pnpm',
+    ['exec', 'turbo', 'run', 'build', '--filter=@api/ws...', '--output-logs=errors-only'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) throw new Error('build failed');
 }
 
@@ -432,7 +451,8 @@ const kb = (bytes) => (bytes / 1024).toFixed(2);
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (os.platform() !== 'linux' || os.cpus().length < 2) throw new Error('Linux with 2 cores needed (reads /proc, pins with taskset)');
+  if (os.platform() !== 'linux' || os.cpus().length < 2)
+    throw new Error('Linux with 2 cores needed (reads /proc, pins with taskset)');
   if (opts.build) build();
   execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
   const loadBefore = os.loadavg();
@@ -450,7 +470,16 @@ async function main() {
   }
   if (opts.servers.length < 2) return;
   const of = (kind, key) => median(runs.filter((r) => r.server === kind).map((r) => r[key]));
-  const keys = ['echoPerSecond', 'echoCpuUs', 'fanOutPerSecond', 'fanOutMs', 'fanOutCpuUsPerDelivery', 'fanOutOneMs', 'heapPerConnection', 'externalPerConnection'];
+  const keys = [
+    'echoPerSecond',
+    'echoCpuUs',
+    'fanOutPerSecond',
+    'fanOutMs',
+    'fanOutCpuUsPerDelivery',
+    'fanOutOneMs',
+    'heapPerConnection',
+    'externalPerConnection',
+  ];
   const summary = {};
   for (const kind of SERVERS) summary[kind] = Object.fromEntries(keys.map((key) => [key, of(kind, key)]));
   const ratios = {
@@ -533,7 +562,13 @@ if (process.argv[2] === '--child') {
         globalThis.gc();
       }
       const mem = process.memoryUsage();
-      process.send({ id: msg.id, heapUsed: mem.heapUsed, external: mem.external, rss: mem.rss, subscribers: server.subscribers() });
+      process.send({
+        id: msg.id,
+        heapUsed: mem.heapUsed,
+        external: mem.external,
+        rss: mem.rss,
+        subscribers: server.subscribers(),
+      });
     }
   });
   console.log('ready');

@@ -54,9 +54,25 @@ describe.skipIf(!existsSync(dist))('dist/index.d.ts', () => {
     try {
       const file = join(dir, 'check.ts');
       writeFileSync(file, source(root));
-      const args = [tsc, '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--module', 'esnext',
-        '--moduleResolution', 'bundler', '--target', 'es2022', '--lib', 'es2023,esnext.disposable',
-        '--types', 'node', '--skipLibCheck', 'false', file];
+      const args = [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--exactOptionalPropertyTypes',
+        '--module',
+        'esnext',
+        '--moduleResolution',
+        'bundler',
+        '--target',
+        'es2022',
+        '--lib',
+        'es2023,esnext.disposable',
+        '--types',
+        'node',
+        '--skipLibCheck',
+        'false',
+        file,
+      ];
       const result = await promisify(execFile)(process.execPath, args, { cwd: root }).then(
         () => ({ code: 0, out: '' }),
         (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),

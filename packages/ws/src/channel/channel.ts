@@ -234,7 +234,8 @@ export class Channel<TFraming extends Framing = Framing> {
     const codec = this.#codec;
     const fits =
       outbound.kind === codec.kind &&
-      (codec.kind !== 'json' || codec.tags.every((tag) => outbound.members.get(tag) === codec.members.get(tag)));
+      (codec.kind !== 'json' ||
+        codec.tags.every((tag) => outbound.members.get(tag) === codec.members.get(tag)));
     if (!fits)
       throw new TypeError(
         `Channel.attach: the socket's outbound framing (${describeCodec(outbound)}) cannot carry this channel's messages (${describeCodec(codec)}). Fix: list the channel's Structs in the endpoint's outbound.`,
@@ -374,7 +375,9 @@ export class Channel<TFraming extends Framing = Framing> {
       queue.length = 0;
       subscriber.queueHead = 0;
     }
-    const fits = !(subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0);
+    const fits = !(
+      subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0
+    );
     if (!fits) subscriber.dropped++;
     this.#onOverflow?.(subscriber, 'dropped');
     return fits;
