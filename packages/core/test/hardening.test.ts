@@ -340,3 +340,28 @@ describe('the wire', () => {
     expect(performance.now() - started).toBeLessThan(1_500);
   });
 });
+
+describe('errors with headers', () => {
+  it('an HTTP error carries the headers set with withHeaders, through handlers too', async () => {
+    const { TooManyRequestsError } = await import('../src/index');
+    class Limited extends Endpoint('/limited') {
+      get = this.operation({ returns: Struct('Never', { x: v.string() }) }, () => {
+        throw new TooManyRequestsError().withHeaders({ 'Retry-After': '30' });
+      });
+    }
+    class LimitedApp extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Limited());
+      }
+    }
+    const client = await TestClient.start(new LimitedApp({ logger: memoryLogger() }));
+    clients.push(client);
+    const res = await client.get('/limited');
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(() => new TooManyRequestsError().withHeaders({ 'retry-after': '1\r\nx: y' })).toThrow(
+      /cannot be sent/,
+    );
+  });
+});

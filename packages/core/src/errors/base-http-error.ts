@@ -52,6 +52,27 @@ export abstract class BaseHTTPError extends StacklessError {
 
   /** Renders this occurrence's wire body (the adapter applies to the Problem family only). */
   abstract render(adapter?: CompiledAdapter): RenderedError;
+
+  /** Response headers this occurrence carries (set with `withHeaders`). */
+  declare readonly responseHeaders: ReadonlyArray<readonly [string, string]> | undefined;
+
+  /**
+   * Adds response headers to this occurrence's answer (a `retry-after` on a 503 or 429). Values
+   * with CR, LF or NUL are refused here.
+   *
+   * @example
+   * throw new TooManyRequestsError().withHeaders({ 'retry-after': '30' });
+   */
+  withHeaders(headers: Readonly<Record<string, string>>): this {
+    const pairs: [string, string][] = [];
+    for (const [name, value] of Object.entries(headers)) {
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+        throw new TypeError(`${this.constructor.name}.withHeaders: header "${name}" cannot be sent`);
+      pairs.push([name.toLowerCase(), value]);
+    }
+    (this as { responseHeaders: ReadonlyArray<readonly [string, string]> }).responseHeaders = pairs;
+    return this;
+  }
 }
 
 /** Fails wiring unless `status` is an error status (400–599). */

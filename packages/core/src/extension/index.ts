@@ -48,3 +48,4 @@ export { formPartInfo, type FormPartInfo } from '../binding/form';
 export { toHeaderName } from '../http';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
+export { validator as compileValidator, type Validate } from '../binding/binders';

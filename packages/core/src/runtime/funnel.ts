@@ -77,7 +77,7 @@ export class ErrorFunnel {
         const writer = this.#parts.handlerWriters.get(handler);
         if (writer) writer(result as ExceptionResponse<unknown, unknown>, ex);
         else writeAdHoc(result, ex, this.#parts.resolver);
-      } else if (result instanceof BaseHTTPError) this.#send(ex, result.render(this.#parts.adapter), extra);
+      } else if (result instanceof BaseHTTPError) this.#renderDefault(ex, result, extra);
       else
         throw new TypeError(
           `exception handler for ${handler.exception.name} returned neither an ExceptionResponse, an HTTP error nor undefined`,
@@ -97,8 +97,14 @@ export class ErrorFunnel {
 
   #renderDefault(ex: Exchange, error: unknown, extra: HeaderList | undefined): void {
     let rendered: RenderedError;
-    if (error instanceof BaseHTTPError) rendered = error.render(this.#parts.adapter);
-    else if (error instanceof ResponseShapeError) {
+    if (error instanceof BaseHTTPError) {
+      rendered = error.render(this.#parts.adapter);
+      const carried = error.responseHeaders;
+      if (carried !== undefined) {
+        extra = extra ? [...extra] : [];
+        for (const [name, value] of carried) extra.push(name, value);
+      }
+    } else if (error instanceof ResponseShapeError) {
       this.#parts.log.error(
         `${ex.method} ${ex.path}: the handler's value is not its declared response: ${error.message}`,
       );
