@@ -44,6 +44,48 @@ class App extends BaseApp {
 void App;
 `;
 
+// Without @api/auth in the program there is no `auth` mount option: types follow what is installed.
+const withoutAuth = (dir: string): string => `
+import { BaseApp } from '@api/core';
+import { websocket, WebSocketEndpoint } from '${join(dir, 'dist', 'index.js')}';
+
+class S extends WebSocketEndpoint('/s', { inbound: 'string', outbound: 'string' }) {
+  handle = this.handler({}, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.include(websocket(new S(), { auth: {} }));
+  }
+}
+void App;
+`;
+
+async function check(file: string): Promise<{ code: number; out: string }> {
+  const args = [
+    tsc,
+    '--noEmit',
+    '--strict',
+    '--exactOptionalPropertyTypes',
+    '--module',
+    'esnext',
+    '--moduleResolution',
+    'bundler',
+    '--target',
+    'es2022',
+    '--lib',
+    'es2023,esnext.disposable',
+    '--types',
+    'node',
+    '--skipLibCheck',
+    'false',
+    file,
+  ];
+  return promisify(execFile)(process.execPath, args, { cwd: root }).then(
+    () => ({ code: 0, out: '' }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),
+  );
+}
+
 describe.skipIf(!existsSync(dist))('dist/index.d.ts', () => {
   it('does not reference ws types (users need no @types/ws)', () => {
     expect(readFileSync(dist, 'utf8')).not.toMatch(/from ['"]ws['"]/);
@@ -54,31 +96,22 @@ describe.skipIf(!existsSync(dist))('dist/index.d.ts', () => {
     try {
       const file = join(dir, 'check.ts');
       writeFileSync(file, source(root));
-      const args = [
-        tsc,
-        '--noEmit',
-        '--strict',
-        '--exactOptionalPropertyTypes',
-        '--module',
-        'esnext',
-        '--moduleResolution',
-        'bundler',
-        '--target',
-        'es2022',
-        '--lib',
-        'es2023,esnext.disposable',
-        '--types',
-        'node',
-        '--skipLibCheck',
-        'false',
-        file,
-      ];
-      const result = await promisify(execFile)(process.execPath, args, { cwd: root }).then(
-        () => ({ code: 0, out: '' }),
-        (error: { code: number; stdout: string }) => ({ code: error.code, out: error.stdout }),
-      );
+      const result = await check(file);
       expect(result.out).toBe('');
       expect(result.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('has no `auth` option in a program that does not import @api/auth', async () => {
+    const dir = mkdtempSync(join(root, '.dist-types-'));
+    try {
+      const file = join(dir, 'check.ts');
+      writeFileSync(file, withoutAuth(root));
+      const result = await check(file);
+      expect(result.code).not.toBe(0);
+      expect(result.out).toMatch(/'auth' does not exist in type 'WebSocketOptions<S>'/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

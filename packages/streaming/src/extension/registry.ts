@@ -21,9 +21,26 @@ export class StreamRegistry {
     return this.#open.size;
   }
 
-  /** Ends every open stream (teardown, then the terminating chunk); resolves when all ended. */
-  async stopAll(): Promise<void> {
-    await Promise.all([...this.#open].map((pump) => pump.stop()));
+  /**
+   * Ends every open stream (teardown, then the terminating chunk); resolves when all ended, or
+   * after `capMs` (core does not bound before-close hooks: a hanging teardown must not hang
+   * shutdown), calling `onCap` with how many were still tearing down.
+   */
+  async stopAll(capMs = Number.POSITIVE_INFINITY, onCap?: (pending: number) => void): Promise<void> {
+    const pending = new Set(this.#open);
+    const all = Promise.all([...pending].map((pump) => pump.stop().then(() => pending.delete(pump))));
+    if (!Number.isFinite(capMs)) {
+      await all;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<'cap'>((resolve) => {
+      timer = setTimeout(() => resolve('cap'), capMs);
+      timer.unref();
+    });
+    const outcome = await Promise.race([all.then(() => 'done' as const), cap]);
+    clearTimeout(timer);
+    if (outcome === 'cap') onCap?.(pending.size);
   }
 }
 

@@ -27,7 +27,13 @@ export function streaming(): Extension<void> {
       wiring.addContributor((route) =>
         route.responses.some(streams) ? { facts: { [STREAMS_FACT]: registry } } : undefined,
       );
-      wiring.onBeforeClose(() => registry.stopAll());
+      wiring.onBeforeClose(() =>
+        registry.stopAll(wiring.limits.shutdownTimeoutMs, (pending) =>
+          wiring.log.warn(
+            `@api/streaming: ${pending} stream teardown(s) still running after the shutdown limit (${wiring.limits.shutdownTimeoutMs} ms); shutdown goes on without them`,
+          ),
+        ),
+      );
     },
   });
 }
