@@ -1,0 +1,47 @@
+import type { TaskContext } from '@api/tasks';
+import type { WidgetEvent } from '../models';
+
+/**
+ * The demo's background handlers: records every processed item as `<action>:<widgetId>` (tests
+ * read `events`). In a real service these would call a search index or a webhook; the signal
+ * tells them when the shutdown drain deadline has passed.
+ */
+export class TaskRecorder {
+  /** Processed items, in processing order. Pass your own array to read it from a test. */
+  readonly events: string[];
+  readonly #reindexDelayMs: number;
+
+  /**
+   * @param options - `events` (the array to record into), `reindexDelayMs` (simulated work per
+   *   reindex, default 0; tests raise it to fill the queue).
+   */
+  constructor(options: { events?: string[] | undefined; reindexDelayMs?: number | undefined } = {}) {
+    this.events = options.events ?? [];
+    this.#reindexDelayMs = options.reindexDelayMs ?? 0;
+  }
+
+  /** Handler for `WidgetEvent`. */
+  readonly widgetEvent = (event: WidgetEvent): void => {
+    this.events.push(`${event.action}:${event.widgetId}`);
+  };
+
+  /** Handler for `ReindexRequested`: pretends to rebuild a search entry. */
+  readonly reindex = async (request: { widgetId: string }, { signal }: TaskContext): Promise<void> => {
+    if (this.#reindexDelayMs > 0) await abortableDelay(this.#reindexDelayMs, signal);
+    this.events.push(`reindexed:${request.widgetId}`);
+  };
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  });
+}
