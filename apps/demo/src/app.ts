@@ -3,13 +3,13 @@ import { assets } from '@api/assets';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
 import { streaming } from '@api/streaming';
-import { backgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
-import { websocket } from '@api/ws';
+import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
+import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
 import { requestLog, type RequestLogLine } from './extensions/request-log';
 import { Factory } from './factory';
-import { ReindexRequested, WidgetEvent, type User } from './models';
+import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
 import { queueFullHandler, ReindexEndpoint } from './operations/reindex';
 import { SessionEndpoint } from './operations/session';
 import { ChatSocket, PingSocket } from './operations/sockets';
@@ -65,6 +65,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   readonly #redisUrl: string | undefined;
   /** The background handlers; `recorder.events` lists what the queue processed. */
   readonly recorder: TaskRecorder;
+  #chat: Channel<typeof ChatMessage> | undefined;
+  #tasks: BackgroundTasks | undefined;
 
   constructor(options: DemoOptions = {}) {
     super(options);
@@ -76,11 +78,23 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.recorder = new TaskRecorder({ events: options.taskLog, reindexDelayMs: options.reindexDelayMs });
   }
 
+  /** The chat channel, once wired (tests read its subscriber counts). */
+  get chat(): Channel<typeof ChatMessage> {
+    if (!this.#chat) throw new Error('DemoApp: not started');
+    return this.#chat;
+  }
+
+  /** The background queue, once wired (tests read its stats). */
+  get tasks(): BackgroundTasks {
+    if (!this.#tasks) throw new Error('DemoApp: not started');
+    return this.#tasks;
+  }
+
   protected override async wire(): Promise<void> {
     const log = this.#options.logger;
     // Opened first, closed last: the queue drains (below) before the store closes.
     const store = this.factory.createWidgetStore();
-    const chat = await this.factory.createChatChannel(this.#redisUrl, log);
+    const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
     // App-wide: CORS, the request log, error translation, streams, the background queue.
@@ -89,7 +103,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.includeExceptionHandler(duplicateName);
     this.includeExceptionHandler(queueFullHandler);
     this.include(streaming());
-    const tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 }));
+    const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);
 
