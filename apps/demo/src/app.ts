@@ -1,4 +1,4 @@
-import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
+import { BaseApp, ConflictError, consoleLogger, defineExceptionHandler, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
@@ -75,7 +75,11 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.#cors = options.cors ?? corsFromEnv(env.DEMO_CORS_ORIGINS);
     this.#chatOrigins = options.chatOrigins ?? originsFromEnv(env.DEMO_CORS_ORIGINS);
     this.#redisUrl = options.redisUrl ?? (env.DEMO_REDIS_URL || undefined);
-    this.recorder = new TaskRecorder({ events: options.taskLog, reindexDelayMs: options.reindexDelayMs });
+    this.recorder = new TaskRecorder({
+      events: options.taskLog,
+      reindexDelayMs: options.reindexDelayMs,
+      log: options.logger ?? consoleLogger,
+    });
   }
 
   /** The chat channel, once wired (tests read its subscriber counts). */

@@ -1,3 +1,4 @@
+import type { Logger } from '@api/core';
 import type { TaskContext } from '@api/tasks';
 import type { WidgetEvent } from '../models';
 
@@ -10,25 +11,34 @@ export class TaskRecorder {
   /** Processed items, in processing order. Pass your own array to read it from a test. */
   readonly events: string[];
   readonly #reindexDelayMs: number;
+  readonly #log: Logger | undefined;
 
   /**
    * @param options - `events` (the array to record into), `reindexDelayMs` (simulated work per
-   *   reindex, default 0; tests raise it to fill the queue).
+   *   reindex, default 0; tests raise it to fill the queue), `log` (one info line per item).
    */
-  constructor(options: { events?: string[] | undefined; reindexDelayMs?: number | undefined } = {}) {
+  constructor(
+    options: { events?: string[] | undefined; reindexDelayMs?: number | undefined; log?: Logger | undefined } = {},
+  ) {
     this.events = options.events ?? [];
     this.#reindexDelayMs = options.reindexDelayMs ?? 0;
+    this.#log = options.log;
+  }
+
+  #record(line: string): void {
+    this.events.push(line);
+    this.#log?.info(`background task done: ${line}`);
   }
 
   /** Handler for `WidgetEvent`. */
   readonly widgetEvent = (event: WidgetEvent): void => {
-    this.events.push(`${event.action}:${event.widgetId}`);
+    this.#record(`${event.action}:${event.widgetId}`);
   };
 
   /** Handler for `ReindexRequested`: pretends to rebuild a search entry. */
   readonly reindex = async (request: { widgetId: string }, { signal }: TaskContext): Promise<void> => {
     if (this.#reindexDelayMs > 0) await abortableDelay(this.#reindexDelayMs, signal);
-    this.events.push(`reindexed:${request.widgetId}`);
+    this.#record(`reindexed:${request.widgetId}`);
   };
 }
 
