@@ -14,7 +14,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, has, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import { CLK_TCK, cpuModel, has, readCpu, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
 
 const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = join(BENCH, '..');
@@ -91,6 +91,30 @@ const SERVERS = {
     await serve(new App({ logger: quiet }), { port, host: '127.0.0.1', quiet: true, signals: false });
   },
 };
+
+// ---------------------------------------------------------------- machine load
+/**
+ * Waits (up to `maxMs`) until both cores are quiet: busy ticks on each core, minus this harness's
+ * and `pids`' own, ≤ 10% over a 500 ms sample. Resolves with the last sample's other load.
+ */
+async function waitQuiet(pids = [], maxMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const ticks = () => [process.pid, ...pids].reduce((t, pid) => t + (readProcTicks(pid)?.self ?? 0), 0);
+    const a = readCpu();
+    const ownA = ticks();
+    const at = process.hrtime.bigint();
+    await sleep(500);
+    const b = readCpu();
+    const own = ticks() - ownA;
+    const wall = (Number(process.hrtime.bigint() - at) / 1e9) * CLK_TCK;
+    const other = Math.max(0, b[SERVER_CORE].busy - a[SERVER_CORE].busy + b[LOAD_CORE].busy - a[LOAD_CORE].busy - own) / (2 * wall);
+    if (other <= 0.1) return { quiet: true, other };
+    if (Date.now() - started > maxMs) return { quiet: false, other };
+    console.log(`  machine busy (other load ${(other * 100).toFixed(0)}% of both cores), waiting…`);
+    await sleep(2000);
+  }
+}
 
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
@@ -237,12 +261,14 @@ async function main() {
     for (let round = 0; round < opts.rounds; round++) {
       const order = servers.map((_, i) => servers[(i + round) % servers.length]);
       for (const s of order) {
-        const sample = { round, ...(await timed(s, opts)) };
+        const machine = await waitQuiet(servers.map((x) => x.pid));
+        const sample = { round, quietBefore: machine.quiet, otherLoadBefore: machine.other, ...(await timed(s, opts)) };
         samples.push(sample);
         console.log(
           `r${round + 1} ${s.name.padEnd(8)} ${int(sample.rps).padStart(7)} req/s  ${int(sample.linesPerSec).padStart(9)} lines/s  ` +
             `cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req (${(sample.cpuUtil * 100).toFixed(0)}%)  p99 ${(sample.p99Us / 1000).toFixed(2)} ms` +
-            (sample.errors ? `  [errors ${sample.errors}]` : ''),
+            (sample.errors ? `  [errors ${sample.errors}]` : '') +
+            (sample.quietBefore ? '' : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
         );
         await sleep(200);
       }
@@ -286,7 +312,8 @@ async function main() {
       '',
       `\`GET /lines?n=${opts.lines}\`: ${opts.lines} lines of \`{id, name, priceCents, inStock}\` per response from one async`,
       `generator; wrk -t1 -c${opts.connections}, ${opts.rounds} interleaved rounds × ${opts.duration} s; servers on core ${SERVER_CORE},`,
-      `wrk on core ${LOAD_CORE}. Node ${meta.node}, ${meta.cpu}. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}.`,
+      `wrk on core ${LOAD_CORE}. Node ${meta.node}, ${meta.cpu}. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')};`,
+      `${samples.filter((x) => x.quietBefore).length}/${samples.length} samples started on a quiet machine (other load ≤ 10%).`,
       '@api validates every item (valibot) and writes it with its compiled serializer; Fastify and raw call',
       '`JSON.stringify` and `res.write` by hand, awaiting `drain` when a write returns false.',
       '',

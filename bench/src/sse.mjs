@@ -15,7 +15,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { cpuModel, sleep } from './sys.mjs';
+import { CLK_TCK, cpuModel, readCpu, readProcTicks, sleep } from './sys.mjs';
 
 const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = join(BENCH, '..');
@@ -130,6 +130,30 @@ function resources() {
   return counts;
 }
 
+// ---------------------------------------------------------------- machine load
+/**
+ * Waits (up to `maxMs`) until both cores are quiet: busy ticks on each core, minus this harness's
+ * and `pids`' own, ≤ 10% over a 500 ms sample. Resolves with the last sample's other load.
+ */
+async function waitQuiet(pids = [], maxMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const ticks = () => [process.pid, ...pids].reduce((t, pid) => t + (readProcTicks(pid)?.self ?? 0), 0);
+    const a = readCpu();
+    const ownA = ticks();
+    const at = process.hrtime.bigint();
+    await sleep(500);
+    const b = readCpu();
+    const own = ticks() - ownA;
+    const wall = (Number(process.hrtime.bigint() - at) / 1e9) * CLK_TCK;
+    const other = Math.max(0, b[SERVER_CORE].busy - a[SERVER_CORE].busy + b[LOAD_CORE].busy - a[LOAD_CORE].busy - own) / (2 * wall);
+    if (other <= 0.1) return { quiet: true, other };
+    if (Date.now() - started > maxMs) return { quiet: false, other };
+    console.log(`  machine busy (other load ${(other * 100).toFixed(0)}% of both cores), waiting…`);
+    await sleep(2000);
+  }
+}
+
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
   const o = { clients: 2000, events: 20, rounds: 3, build: true, out: join(BENCH, 'results'), servers: SERVERS };
@@ -214,6 +238,7 @@ function openClient(port, onSeq) {
 }
 
 async function runOnce(kind, opts) {
+  const machine = await waitQuiet();
   const server = await startChild(kind);
   try {
     await sleep(300);
@@ -261,6 +286,8 @@ async function runOnce(kind, opts) {
     const settled = await server.stats(true);
     return {
       server: kind,
+      quietBefore: machine.quiet,
+      otherLoadBefore: machine.other,
       clients: opts.clients,
       heapPerConnection,
       externalPerConnection,
@@ -304,7 +331,8 @@ async function main() {
       runs.push({ round, ...r });
       console.log(
         `r${round + 1} ${kind.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
-          `  cleanup ${Number.isFinite(r.cleanupMs) ? `${r.cleanupMs.toFixed(0)} ms` : 'NOT within 3 s'}`,
+          `  cleanup ${Number.isFinite(r.cleanupMs) ? `${r.cleanupMs.toFixed(0)} ms` : 'NOT within 3 s'}` +
+          (r.quietBefore ? '' : `  [machine busy before: ${(r.otherLoadBefore * 100).toFixed(0)}%]`),
       );
     }
   }
@@ -346,7 +374,8 @@ async function main() {
     '',
     `${opts.clients} idle SSE clients (raw sockets, harness on core ${LOAD_CORE}), servers on core ${SERVER_CORE}; ` +
       `${opts.rounds} interleaved rounds; ${opts.events} broadcasts per run. Node ${meta.node}, ${meta.cpu}. ` +
-      `Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}.`,
+      `Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')}; ` +
+      `${runs.filter((r) => r.quietBefore).length}/${runs.length} runs started on a quiet machine (other load ≤ 10%).`,
     '',
     'Both servers: `text/event-stream`, `cache-control: no-cache`, a `retry: 5000` primer, a 15 s keepalive per',
     'connection (raw: `setInterval`; @api: `keepalive: 15`, idle-reset). Raw encodes each event once and writes it to',

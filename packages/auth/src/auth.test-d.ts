@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { BaseApp, Endpoint, Struct } from '@api/core';
-import { bearerAuth, cookieAuth } from './index';
+import { basicAuth, bearerAuth, cookieAuth } from './index';
 
 const User = Struct('User', { id: v.string() });
 const Admin = Struct('Admin', { id: v.string(), admin: v.literal(true) });
@@ -73,5 +73,44 @@ describe('auth mount option types', () => {
       // @ts-expect-error must return the declared user (or null)
       authenticate: () => ({ nope: 1 }),
     });
+  });
+
+  it('types the challenge options: realm on header authenticators, wwwAuthenticate a string or false', () => {
+    basicAuth({ headers: Credentials, user: User, realm: 'admin', authenticate: () => null });
+    bearerAuth({ headers: Credentials, user: User, wwwAuthenticate: false, authenticate: () => null });
+    cookieAuth({
+      cookies: Struct('S', { s: v.string() }),
+      user: User,
+      wwwAuthenticate: 'Cookie',
+      authenticate: () => null,
+    });
+    // @ts-expect-error wwwAuthenticate is a header value or false
+    bearerAuth({ headers: Credentials, user: User, wwwAuthenticate: true, authenticate: () => null });
+    cookieAuth({
+      cookies: Struct('S', { s: v.string() }),
+      user: User,
+      // @ts-expect-error realm belongs to header authenticators (Basic challenges)
+      realm: 'x',
+      authenticate: () => null,
+    });
+  });
+});
+
+describe('user without auth', () => {
+  it('is a type error: a mount whose operations declare user needs the auth option', () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        // @ts-expect-error WithUser declares user: auth is required
+        this.includeEndpoint(new WithUser());
+        // @ts-expect-error WithUser declares user: auth is required
+        this.includeEndpoint(new WithUser(), {});
+        // @ts-expect-error WithNullable declares user: auth is required
+        this.includeEndpoint(new WithNullable(), { middleware: [] });
+        this.includeEndpoint(new WithoutUser());
+        this.includeEndpoint(new WithoutUser(), {});
+        this.includeEndpoint(new WithUser(), { auth: gating });
+      }
+    }
+    void App;
   });
 });

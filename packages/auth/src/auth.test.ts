@@ -306,3 +306,239 @@ describe('resources', () => {
     ]);
   });
 });
+
+// ------------------------------------------------------------------ www-authenticate, duplicate lines
+
+const basic = basicAuth({
+  headers: Credentials,
+  user: User,
+  authenticate: ({ headers }) => (headers.authorization === 'Basic YWRhOnB3' ? USERS.get('token')! : null),
+});
+const basicWithRealm = basicAuth({
+  headers: Credentials,
+  user: User,
+  realm: 'widgets admin',
+  authenticate: () => null,
+});
+const customChallenge = bearerAuth({
+  headers: Credentials,
+  user: User,
+  wwwAuthenticate: 'Bearer realm="example", error="invalid_token"',
+  authenticate: () => null,
+});
+const noChallenge = bearerAuth({
+  headers: Credentials,
+  user: User,
+  wwwAuthenticate: false,
+  authenticate: () => null,
+});
+const apiKeyAuth = auth({
+  headers: Struct('ApiKey', { x_api_key: v.string() }),
+  user: User,
+  openapiSecurity: SecurityScheme.apiKey({ name: 'x-api-key', location: 'header' }),
+  authenticate: () => null,
+});
+class Forbidden401 extends HTTPError.define({ type: 'later', title: 'Later', status: 401 }) {}
+class Plain extends Endpoint('/plain') {
+  get = this.operation({ returns: Struct('Ok2', { ok: v.boolean() }) }, () => {
+    throw new Forbidden401();
+  });
+}
+function endpointAt(path: string): new () => object {
+  return class extends Endpoint(path) {
+    get = this.operation({ user: User, returns: User }, ({ user }) => user);
+  };
+}
+const Basic = endpointAt('/basic');
+const BasicRealm = endpointAt('/basic-realm');
+const Custom = endpointAt('/custom');
+const Silent = endpointAt('/silent');
+const Keyed = endpointAt('/keyed');
+class ChallengeApp extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new Me(), { auth: tokenAuth });
+    this.includeEndpoint(new Gated(), { auth: tokenAuth });
+    this.includeEndpoint(new Spotlight(), { auth: optionalAuth });
+    this.includeEndpoint(new Profile(), { auth: sessionAuth });
+    this.includeEndpoint(new Either(), { auth: eitherAuth });
+    this.includeEndpoint(new Basic() as Me, { auth: basic });
+    this.includeEndpoint(new BasicRealm() as Me, { auth: basicWithRealm });
+    this.includeEndpoint(new Custom() as Me, { auth: customChallenge });
+    this.includeEndpoint(new Silent() as Me, { auth: noChallenge });
+    this.includeEndpoint(new Keyed() as Me, { auth: apiKeyAuth });
+    this.includeEndpoint(new Plain());
+  }
+}
+function challengeClient(): TestClient {
+  const c = new TestClient(
+    new ChallengeApp({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }),
+  );
+  clients.push(c);
+  return c;
+}
+
+describe('www-authenticate on 401', () => {
+  it('sends Bearer when a required credential header is missing (binding fails)', async () => {
+    const res = await challengeClient().get('/me');
+    expect(res.status).toBe(401);
+    expect(res.headers.getAll('www-authenticate')).toEqual(['Bearer']);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.json()).toEqual(REQUIRED);
+  });
+
+  it('sends Bearer when authenticate raises a 401 error of its own, and on a gating null', async () => {
+    const c = challengeClient();
+    const bad = await c.get('/me', { headers: { authorization: 'Bearer nope' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.getAll('www-authenticate')).toEqual(['Bearer']);
+    expect(bad.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
+    const anonymousOnGated = await c.get('/either'); // hybrid: optional fields, authenticate → null
+    expect(anonymousOnGated.status).toBe(401);
+    expect(anonymousOnGated.headers.getAll('www-authenticate')).toEqual(['Bearer']);
+    expect(anonymousOnGated.json()).toEqual(REQUIRED);
+    const anonymousOk = await c.get('/spotlight', { headers: { authorization: 'Bearer wrong' } });
+    expect(anonymousOk.status).toBe(401);
+    expect(anonymousOk.headers.getAll('www-authenticate')).toEqual(['Bearer']);
+  });
+
+  it('sends no challenge on a success or a non-401 answer of the same mount', async () => {
+    const c = challengeClient();
+    const ok = await c.get('/me', { headers: { authorization: 'Bearer token' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.has('www-authenticate')).toBe(false);
+    const anonymous = await c.get('/spotlight');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.has('www-authenticate')).toBe(false);
+    const unprocessable = await c.post('/me', {
+      json: { n: 'x' },
+      headers: { authorization: 'Bearer token' },
+    });
+    expect(unprocessable.status).toBe(422);
+    expect(unprocessable.headers.has('www-authenticate')).toBe(false);
+  });
+
+  it('sends Basic with the default realm, or the configured one', async () => {
+    const c = challengeClient();
+    const missing = await c.get('/basic');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.getAll('www-authenticate')).toEqual(['Basic realm="api"']);
+    expect(missing.json()).toEqual(REQUIRED);
+    const wrong = await c.get('/basic', { headers: { authorization: 'Basic d3Jvbmc6cHc=' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.getAll('www-authenticate')).toEqual(['Basic realm="api"']);
+    const ok = await c.get('/basic', { headers: { authorization: 'Basic YWRhOnB3' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.has('www-authenticate')).toBe(false);
+    const realm = await c.get('/basic-realm', { headers: { authorization: 'Basic x' } });
+    expect(realm.status).toBe(401);
+    expect(realm.headers.getAll('www-authenticate')).toEqual(['Basic realm="widgets admin"']);
+  });
+
+  it('sends none for cookie auth and API-key schemes; wwwAuthenticate overrides or disables it', async () => {
+    const c = challengeClient();
+    for (const res of [
+      await c.get('/profile'),
+      await c.get('/profile', { cookies: { session_id: 'other' } }),
+      await c.get('/keyed'),
+      await c.get('/keyed', { headers: { 'x-api-key': 'k' } }),
+      await c.get('/silent'),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.headers.has('www-authenticate')).toBe(false);
+      expect(res.json()).toEqual(REQUIRED);
+    }
+    const custom = await c.get('/custom', { headers: { authorization: 'x' } });
+    expect(custom.status).toBe(401);
+    expect(custom.headers.getAll('www-authenticate')).toEqual([
+      'Bearer realm="example", error="invalid_token"',
+    ]);
+  });
+
+  it('adds nothing to routes mounted without auth', async () => {
+    const res = await challengeClient().get('/plain');
+    expect(res.status).toBe(401);
+    expect(res.headers.has('www-authenticate')).toBe(false);
+    expect(res.json()).toEqual({ type: 'later', title: 'Later', status: 401 });
+  });
+
+  it('refuses a realm or challenge that cannot be sent, and a realm without Basic', () => {
+    const base = { headers: Credentials, user: User, authenticate: () => null };
+    expect(() => basicAuth({ ...base, realm: 'a"b' })).toThrow(WiringError);
+    expect(() => basicAuth({ ...base, realm: '' })).toThrow(
+      /^basicAuth|realm must be a non-empty string without quotes, backslashes or control characters/,
+    );
+    expect(() => basicAuth({ ...base, realm: 'a\r\nb' })).toThrow(/realm must be/);
+    expect(() => bearerAuth({ ...base, realm: 'x' })).toThrow(/realm is only used by a Basic challenge/);
+    expect(() => bearerAuth({ ...base, wwwAuthenticate: 'Bearer\r\nx: y' })).toThrow(
+      /wwwAuthenticate must be a header value/,
+    );
+    expect(() => bearerAuth({ ...base, wwwAuthenticate: '' })).toThrow(
+      /wwwAuthenticate must be a header value/,
+    );
+  });
+});
+
+describe('credential headers sent twice', () => {
+  const DUPLICATE = {
+    type: 'malformed-request',
+    title: 'Malformed request',
+    status: 400,
+    detail: 'Header sent more than once at `header authorization`',
+    params: {
+      reason: 'Header sent more than once at `header authorization`',
+      issues: [{ path: 'header authorization', message: 'Header sent more than once' }],
+    },
+  };
+
+  it('answers 400 malformed-request for two Authorization lines, whatever their order', async () => {
+    const c = challengeClient();
+    for (const headers of [
+      [
+        ['Authorization', 'Bearer token'],
+        ['authorization', 'Bearer nope'],
+      ],
+      [
+        ['authorization', 'Bearer nope'],
+        ['AUTHORIZATION', 'Bearer token'],
+      ],
+      [
+        ['authorization', 'Bearer token'],
+        ['authorization', 'Bearer token'],
+      ],
+    ] as const) {
+      for (const path of ['/me', '/spotlight', '/either', '/basic']) {
+        calls.length = 0;
+        const res = await c.get(path, { headers });
+        expect(res.status, path).toBe(400);
+        expect(res.headers.get('content-type')).toBe('application/problem+json');
+        expect(res.headers.has('www-authenticate')).toBe(false);
+        expect(res.json()).toEqual(DUPLICATE);
+        expect(calls).toEqual([]);
+      }
+    }
+  });
+
+  it('refuses any other credential header the authenticator reads twice', async () => {
+    const res = await challengeClient().get('/keyed', {
+      headers: [
+        ['x-api-key', 'a'],
+        ['X-Api-Key', 'b'],
+      ],
+    });
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({
+      ...DUPLICATE,
+      detail: 'Header sent more than once at `header x-api-key`',
+      params: {
+        reason: 'Header sent more than once at `header x-api-key`',
+        issues: [{ path: 'header x-api-key', message: 'Header sent more than once' }],
+      },
+    });
+  });
+
+  it('still accepts one line', async () => {
+    const res = await challengeClient().get('/me', { headers: [['Authorization', 'Bearer token']] });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ id: 'u1', name: 'Ada' });
+  });
+});

@@ -1,8 +1,9 @@
 import type * as v from 'valibot';
-import { AuthenticationRequiredError, type Operation } from '@api/core';
+import { AuthenticationRequiredError, MalformedRequestError, type Operation } from '@api/core';
 import {
   mountOption,
   structInfo,
+  toHeaderName,
   WiringError,
   type Exchange,
   type MountContext,
@@ -78,6 +79,89 @@ interface Definition {
   readonly schemeGiven: boolean;
   readonly scheme: unknown;
   readonly defaultScheme: () => SecurityScheme;
+  /** Whether `wwwAuthenticate` was given at all, and its value. */
+  readonly challengeGiven: boolean;
+  readonly challenge: unknown;
+  /** The `realm` of a basic challenge (`basicAuth({ realm })`). */
+  readonly realm: unknown;
+}
+
+/** The realm a `Basic` challenge names when none is configured. */
+const DEFAULT_REALM = 'api';
+
+// A header value we can send: visible ASCII, space and tab (no CR, LF, NUL or other controls).
+const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
+
+/**
+ * The `www-authenticate` value every 401 of the mount carries: `Bearer` for header auth advertised
+ * as bearer, `Basic realm="…"` for basic, none for cookie auth and API-key schemes (no registered
+ * HTTP scheme fits them); `wwwAuthenticate` overrides it (`false` sends none).
+ */
+function challengeOf(def: Definition, scheme: SecurityScheme): string | undefined {
+  if (def.challengeGiven) {
+    const given = def.challenge;
+    if (given === false) return undefined;
+    if (typeof given !== 'string' || !HEADER_VALUE.test(given) || given.trim() !== given) {
+      throw new WiringError(
+        `${def.label}: wwwAuthenticate must be a header value (visible ASCII, no line breaks) or false. Fix: e.g. wwwAuthenticate: 'Bearer realm="api"', or false to send no challenge.`,
+      );
+    }
+    return given;
+  }
+  const object = scheme.toOpenapi();
+  if (object.type === 'http' && object.scheme === 'basic') {
+    const realm = def.realm === undefined ? DEFAULT_REALM : def.realm;
+    // Sent as a quoted-string: no quote or backslash to escape, nothing a header cannot carry.
+    if (typeof realm !== 'string' || !HEADER_VALUE.test(realm) || /["\\]/.test(realm)) {
+      throw new WiringError(
+        `${def.label}: realm must be a non-empty string without quotes, backslashes or control characters. Fix: e.g. realm: 'widgets'.`,
+      );
+    }
+    return `Basic realm="${realm}"`;
+  }
+  if (def.realm !== undefined) {
+    throw new WiringError(
+      `${def.label}: realm is only used by a Basic challenge. Fix: remove realm, or use basicAuth / openapiSecurity: SecurityScheme.httpBasic().`,
+    );
+  }
+  if (def.kind === 'cookies' || object.type === 'apiKey') return undefined;
+  return 'Bearer';
+}
+
+/** Wire names of the header fields an authenticator reads singly (credentials must be unambiguous). */
+function singleHeaderNames(schema: ObjectSchemaLike | undefined): string[] {
+  if (!schema) return [];
+  const names: string[] = [];
+  for (const [key, field] of Object.entries(schema.entries)) {
+    let s = field as { type: string; wrapped?: unknown };
+    while (s.wrapped && s.type !== 'array') s = s.wrapped as typeof s;
+    if (s.type !== 'array') names.push(toHeaderName(key));
+  }
+  return names;
+}
+
+/**
+ * A check that refuses a request sending a credential header on more than one line (400): Node keeps
+ * only the first `Authorization` line, so the result would depend on the order of the lines.
+ */
+function duplicateCheck(names: readonly string[]): ((raw: readonly string[]) => void) | undefined {
+  if (names.length === 0) return undefined;
+  const lengths = new Set(names.map((n) => n.length));
+  return (raw) => {
+    let seen: string[] | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (!lengths.has(name.length)) continue;
+      const lower = name.toLowerCase();
+      if (!names.includes(lower)) continue;
+      if (seen?.includes(lower)) {
+        const path = `header ${lower}`;
+        const message = 'Header sent more than once';
+        throw new MalformedRequestError({ reason: `${message} at \`${path}\``, issues: [{ path, message }] });
+      }
+      (seen ??= []).push(lower);
+    }
+  };
 }
 
 function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> {
@@ -90,6 +174,14 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
       `${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`,
     );
   }
+  const challenge = challengeOf(def, scheme);
+  const challengeHeaders: ReadonlyArray<readonly [string, string]> | undefined =
+    challenge === undefined ? undefined : [['www-authenticate', challenge]];
+  // Only 401s carry the challenge (whoever raised them on this mount).
+  const dynamicHeaders = challengeHeaders
+    ? (_ex: Exchange, status: number) => (status === 401 ? challengeHeaders : undefined)
+    : undefined;
+  const checkDuplicates = duplicateCheck(singleHeaderNames(def.headers));
   let bindHeaders: ((req: Exchange['req']) => unknown) | undefined;
   let bindCookies: ((req: Exchange['req']) => unknown) | undefined;
   const unauthenticated = (): Error => new AuthenticationRequiredError();
@@ -104,6 +196,8 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   // Synchronous authenticators stay synchronous: no promise on the request path unless needed.
   const resolveNow = (ex: Pick<Exchange, 'req'>): unknown => {
     const input: { headers?: unknown; cookies?: unknown } = {};
+    // Two credential lines are ambiguous: 400 before anything else is decided.
+    if (checkDuplicates) checkDuplicates(ex.req.rawHeaders);
     // A required header or cookie that is missing is a 401 before authenticate runs.
     if (bindHeaders) input.headers = bindHeaders(ex.req);
     if (bindCookies) input.cookies = bindCookies(ex.req);
@@ -148,7 +242,13 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
       }
     }
     const facts: AuthFacts = { kind: def.kind, scheme, anonymous, userSchema: def.user };
-    return { order: 50, sources: { user: resolveNow }, facts: { auth: facts } };
+    const contribution: RouteContribution = {
+      order: 50,
+      sources: { user: resolveNow },
+      facts: { auth: facts },
+      ...(dynamicHeaders ? { dynamicHeaders } : {}),
+    };
+    return contribution;
   };
 
   return {
@@ -174,15 +274,30 @@ interface CommonOptions<TUser extends UserSchema> {
   readonly user: TUser;
   /** How the authenticator shows up in OpenAPI. */
   readonly openapiSecurity?: SecurityScheme;
+  /**
+   * The `www-authenticate` challenge every 401 of the mount carries (missing credentials, a `null`
+   * user, or a 401 raised by `authenticate` or a handler). Default: `Bearer` for header and hybrid
+   * authenticators advertised as HTTP bearer, `Basic realm="…"` for HTTP basic, none for cookie
+   * authenticators and API-key schemes (no registered HTTP scheme fits them). `false` sends none.
+   */
+  readonly wwwAuthenticate?: string | false;
 }
 
 /** Options of a header authenticator (`Auth[THeaders, TUser]`). */
 export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends UserSchema>
   extends CommonOptions<TUser> {
-  /** Headers bound like the `headers` source (`authorization` → `authorization`). */
+  /**
+   * Headers bound like the `headers` source (`authorization` → `authorization`). A header read
+   * here (other than an array field) sent on two lines is refused with 400 `malformed-request`.
+   */
   readonly headers: THeaders;
   /** Returns the user; throw an HTTP error (e.g. 401) for bad credentials; null = none presented. */
   authenticate(input: { headers: Out<THeaders> }): MaybePromise<UserResult<TUser>>;
+  /**
+   * The realm of the `Basic realm="…"` challenge (only with `basicAuth` or an HTTP-basic
+   * `openapiSecurity`). Default `"api"`.
+   */
+  readonly realm?: string;
 }
 
 /**
@@ -208,10 +323,13 @@ export function auth<THeaders extends ObjectSchemaLike, TUser extends UserSchema
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
     defaultScheme: () => SecurityScheme.httpBearer(),
+    challengeGiven: 'wwwAuthenticate' in options,
+    challenge: options.wwwAuthenticate,
+    realm: options.realm,
   });
 }
 
-/** A header authenticator advertised as HTTP bearer. */
+/** A header authenticator advertised as HTTP bearer (401s carry `www-authenticate: Bearer`). */
 export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
   options: AuthOptions<THeaders, TUser>,
 ): Authenticator<TUser> {
@@ -220,7 +338,13 @@ export function bearerAuth<THeaders extends ObjectSchemaLike, TUser extends User
   );
 }
 
-/** A header authenticator advertised as HTTP basic. */
+/**
+ * A header authenticator advertised as HTTP basic; 401s carry `www-authenticate: Basic realm="…"`
+ * (`realm` option, default `"api"`).
+ *
+ * @example
+ * const adminAuth = basicAuth({ headers: Credentials, user: Admin, realm: 'admin', authenticate: … });
+ */
 export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
   options: AuthOptions<THeaders, TUser>,
 ): Authenticator<TUser> {
@@ -239,7 +363,9 @@ export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser exte
 
 /**
  * A cookie authenticator (browsers; also WebSocket handshakes). Advertised as an API key in the
- * cookie when it reads a single cookie.
+ * cookie when it reads a single cookie. Its 401s carry no `www-authenticate` challenge (no HTTP
+ * scheme describes a session cookie; a browser would show a password dialog for `Basic`); set
+ * `wwwAuthenticate` to send one.
  *
  * @example
  * const sessionAuth = cookieAuth({ cookies: Struct('Session', { session_id: v.string() }), user: User, authenticate: … });
@@ -261,6 +387,9 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
       names.length === 1
         ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' })
         : SecurityScheme.httpBearer(),
+    challengeGiven: 'wwwAuthenticate' in options,
+    challenge: options.wwwAuthenticate,
+    realm: undefined,
   });
 }
 
@@ -292,6 +421,9 @@ export function hybridAuth<
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
     defaultScheme: () => SecurityScheme.httpBearer(),
+    challengeGiven: 'wwwAuthenticate' in options,
+    challenge: options.wwwAuthenticate,
+    realm: undefined,
   });
 }
 
@@ -300,7 +432,8 @@ export function hybridAuth<
 type Ops<TRoute> = {
   [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never;
 }[keyof TRoute];
-type DeclaredUsers<TRoute> =
+/** The user schemas a route's operations declare (never when none does). */
+export type DeclaredUsers<TRoute> =
   Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
 type HasUserless<TRoute> = true extends (
   Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never

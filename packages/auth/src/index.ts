@@ -1,5 +1,5 @@
 // @api/auth — authenticators as a typed mount option, through core's public extension point only.
-import type { AuthFor } from './authenticator';
+import type { AuthFor, DeclaredUsers } from './authenticator';
 
 export {
   auth,
@@ -27,5 +27,9 @@ declare module '@api/core' {
      * Its user schema must match every operation's `user` declaration.
      */
     readonly auth?: AuthFor<TRoute>;
+  }
+  interface MountRequirementRegistry<TRoute extends object> {
+    /** A mount whose operations declare `user` needs `auth` (a type error without it). */
+    auth: [DeclaredUsers<TRoute>] extends [never] ? unknown : { readonly auth: AuthFor<TRoute> };
   }
 }

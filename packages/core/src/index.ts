@@ -1,7 +1,15 @@
 // @api/core — the public surface. Curated: nothing internal is re-exported wholesale.
 
 // App, factory and lifecycle
-export { BaseApp, consoleLogger, type AppOptions, type MountOptions } from './app/base-app';
+export {
+  BaseApp,
+  consoleLogger,
+  type AppOptions,
+  type MountArgs,
+  type MountOptions,
+  type MountRequirementRegistry,
+  type MountRequirements,
+} from './app/base-app';
 export {
   BaseFactory,
   ExitStack,

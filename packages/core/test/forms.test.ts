@@ -1,7 +1,8 @@
+import { connect } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, Endpoint, FileFormPart, FormPart, Struct } from '../src/index';
+import { BaseApp, Endpoint, FileFormPart, FormPart, serve, Struct, WiringError } from '../src/index';
 import { memoryLogger } from './fixtures';
 
 const clients: TestClient[] = [];
@@ -140,3 +141,482 @@ describe('form source (multipart/form-data)', () => {
     expect(res.json()).toMatchObject({ detail: 'File part without a filename at `form avatar`' });
   });
 });
+
+// ------------------------------------------------------------------ hardening (issue #11)
+
+const Signature = Struct('Signature', { x_signature: v.string(), x_part: v.optional(v.number()) });
+const Meta = Struct('Meta', { title: v.string(), size: v.number(), tags: v.optional(v.array(v.string())) });
+const Hardened = Struct('Hardened', {
+  signed: v.optional(FormPart(v.string(), { headers: Signature })),
+  meta: v.optional(FormPart(Meta)),
+  numbers: v.optional(FormPart(v.array(v.number()))),
+  payload: v.optional(FormPart.bytes()),
+  file: v.optional(FileFormPart()),
+  files: v.optional(v.array(FileFormPart())),
+  counts: v.optional(v.array(FormPart(v.number()))),
+});
+class HardenedEndpoint extends Endpoint('/hardened') {
+  post = this.operation({ form: Hardened, returns: v.unknown() }, ({ form }) => ({
+    signed: form.signed ? { value: form.signed.value, signature: form.signed.headers.x_signature } : null,
+    meta: form.meta?.value ?? null,
+    numbers: form.numbers?.value ?? null,
+    payload: form.payload
+      ? { hex: form.payload.value.toString('hex'), contentType: form.payload.contentType ?? null }
+      : null,
+    file: form.file ? { filename: form.file.filename, rawFilename: form.file.rawFilename } : null,
+    files:
+      form.files?.map((f) => ({
+        filename: f.filename,
+        rawFilename: f.rawFilename,
+        text: f.content.toString('utf8'),
+      })) ?? null,
+    counts: form.counts?.map((c) => c.value) ?? null,
+  }));
+}
+class HardenedApp extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new HardenedEndpoint());
+  }
+}
+function hardenedClient(): TestClient {
+  const c = new TestClient(new HardenedApp({ logger: memoryLogger() }));
+  clients.push(c);
+  return c;
+}
+const EMPTY = {
+  signed: null,
+  meta: null,
+  numbers: null,
+  payload: null,
+  file: null,
+  files: null,
+  counts: null,
+};
+function malformedBody(path: string, message: string): unknown {
+  return {
+    type: 'malformed-request',
+    title: 'Malformed request',
+    status: 400,
+    detail: `${message} at \`${path}\``,
+    params: { reason: `${message} at \`${path}\``, issues: [{ path, message }] },
+  };
+}
+function invalidBody(path: string, message: string): unknown {
+  return {
+    type: 'validation-failed',
+    title: 'Validation failed',
+    status: 422,
+    detail: `${message} at \`${path}\``,
+    params: { reason: `${message} at \`${path}\``, issues: [{ path, message }] },
+  };
+}
+const UNSUPPORTED = { type: 'unsupported-media-type', title: 'Unsupported media type', status: 415 };
+
+describe('form part headers', () => {
+  it('answers 400 malformed-request for a missing required part header', async () => {
+    const res = await hardenedClient().post('/hardened', {
+      content: multipart(['Content-Disposition: form-data; name="signed"\r\n\r\ntext']),
+      headers,
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.json()).toEqual(malformedBody('form signed header x-signature', 'Missing required field'));
+  });
+
+  it('answers 400 for a part header that does not convert, and binds valid ones', async () => {
+    const c = hardenedClient();
+    const bad = await c.post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="signed"\r\nX-Signature: s\r\nX-Part: two\r\n\r\ntext',
+      ]),
+      headers,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual(malformedBody('form signed header x-part', 'Expected number, got string'));
+    const ok = await c.post('/hardened', {
+      content: multipart(['Content-Disposition: form-data; name="signed"\r\nX-Signature: s1\r\n\r\ntext']),
+      headers,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({ ...EMPTY, signed: { value: 'text', signature: 's1' } });
+  });
+
+  it('treats part headers named like Object.prototype members as plain names', async () => {
+    const res = await hardenedClient().post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="signed"\r\nconstructor: c\r\n__proto__: p\r\nX-Signature: s\r\n\r\nt',
+      ]),
+      headers,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ ...EMPTY, signed: { value: 't', signature: 's' } });
+  });
+});
+
+describe('multipart framing', () => {
+  it('answers 415 for multipart/form-data without a usable boundary', async () => {
+    const c = hardenedClient();
+    for (const type of [
+      'multipart/form-data',
+      'multipart/form-data; charset=utf-8',
+      `multipart/form-data; boundary=${'x'.repeat(71)}`,
+      'multipart/form-data; boundary=""',
+    ]) {
+      const res = await c.post('/hardened', {
+        content: multipart(['Content-Disposition: form-data; name="signed"\r\n\r\nx']),
+        headers: { 'content-type': type },
+      });
+      expect(res.status, type).toBe(415);
+      expect(res.json()).toEqual(UNSUPPORTED);
+    }
+  });
+
+  it('answers 400 for parts named __proto__ or constructor', async () => {
+    const c = hardenedClient();
+    for (const name of ['__proto__', 'constructor']) {
+      const res = await c.post('/hardened', {
+        content: multipart([`Content-Disposition: form-data; name="${name}"\r\n\r\n{"polluted":true}`]),
+        headers,
+      });
+      expect(res.status, name).toBe(400);
+      const message = 'Multipart part names "__proto__" and "constructor" are not accepted';
+      expect(res.json()).toEqual({
+        type: 'malformed-request',
+        title: 'Malformed request',
+        status: 400,
+        detail: `Malformed multipart body: ${message}`,
+        params: { reason: `Malformed multipart body: ${message}`, issues: [{ path: 'form', message }] },
+      });
+    }
+  });
+
+  it('answers 413 at once for a content-length over the form total, without reading the body', async () => {
+    const running = await serve(
+      new HardenedApp({ logger: memoryLogger(), limits: { multipart: { maxTotalSize: 1000 } } }),
+      { port: 0, signals: false, quiet: true },
+    );
+    try {
+      const head =
+        'POST /hardened HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        'Content-Length: 104857600\r\n\r\n' +
+        `--${boundary}\r\n`; // a few body bytes, then nothing: a server that waits for the rest never answers
+      const { text, closedByServer } = await rawRequest(running.port, head, 3000);
+      expect(closedByServer).toBe(true);
+      const [statusLine, ...lines] = text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n');
+      expect(statusLine).toBe('HTTP/1.1 413 Payload Too Large');
+      const fields = new Map(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 2)]),
+      );
+      expect(fields.get('connection')).toBe('close');
+      expect(fields.get('content-type')).toBe('application/problem+json');
+      expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(
+        '{"type":"payload-too-large","title":"Payload too large","status":413}',
+      );
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('still streams a body without content-length against the total limit', async () => {
+    const running = await serve(
+      new HardenedApp({ logger: memoryLogger(), limits: { multipart: { maxTotalSize: 1000 } } }),
+      { port: 0, signals: false, quiet: true },
+    );
+    try {
+      const chunk = `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n${'x'.repeat(2000)}`;
+      const head =
+        'POST /hardened HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        'Transfer-Encoding: chunked\r\n\r\n' +
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+      const { text } = await rawRequest(running.port, head, 3000);
+      expect(text.startsWith('HTTP/1.1 413 Payload Too Large\r\n')).toBe(true);
+      expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n');
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('refusals mid-body', () => {
+  it('answers a malformed part with 400 and closes instead of draining the rest', async () => {
+    const running = await serve(new HardenedApp({ logger: memoryLogger() }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    try {
+      const chunk = `--${boundary}\r\nbogus header line\r\n\r\n`;
+      const head =
+        'POST /hardened HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        'Transfer-Encoding: chunked\r\n\r\n' +
+        `${chunk.length.toString(16)}\r\n${chunk}\r\n`; // the body never ends
+      const { text, closedByServer } = await rawRequest(running.port, head, 3000);
+      expect(closedByServer).toBe(true);
+      expect(text.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+      expect(text.toLowerCase()).toContain('\r\nconnection: close\r\n');
+      const message = 'Multipart part header line is not "Name: value"';
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
+        type: 'malformed-request',
+        title: 'Malformed request',
+        status: 400,
+        detail: `Malformed multipart body: ${message}`,
+        params: { reason: `Malformed multipart body: ${message}`, issues: [{ path: 'form', message }] },
+      });
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('file names', () => {
+  it('exposes the safe basename as filename and the name as sent only as rawFilename', async () => {
+    const c = hardenedClient();
+    for (const [sent, safe] of [
+      ['me.png', 'me.png'],
+      ['../../etc/passwd', 'passwd'],
+      ['/abs/path/a.txt', 'a.txt'],
+      ['C:\\\\Users\\\\ada\\\\cv.pdf', 'cv.pdf'],
+      ['dir\\\\..\\\\x.txt', 'x.txt'],
+      ['a\u0000b\u0007c.txt', 'abc.txt'],
+      ['..hidden..txt', '..hidden..txt'],
+      [' spaced name.txt ', 'spaced name.txt'],
+    ] as const) {
+      const res = await c.post('/hardened', {
+        content: multipart([`Content-Disposition: form-data; name="file"; filename="${sent}"\r\n\r\nbytes`]),
+        headers,
+      });
+      expect(res.status, sent).toBe(200);
+      const raw = sent.replace(/\\\\/g, '\\'); // a quoted "\\" unescapes to one backslash
+      expect(res.json(), sent).toEqual({ ...EMPTY, file: { filename: safe, rawFilename: raw } });
+    }
+  });
+
+  it('decodes filename* before taking the basename', async () => {
+    const res = await hardenedClient().post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="file"; filename*=UTF-8\'\'..%2F..%2Fr%C3%A9sum%C3%A9.pdf\r\n\r\nx',
+      ]),
+      headers,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      ...EMPTY,
+      file: { filename: 'résumé.pdf', rawFilename: '../../résumé.pdf' },
+    });
+  });
+
+  it('answers 422 for a file name with no usable basename', async () => {
+    const c = hardenedClient();
+    for (const sent of ['..', '../', 'a/..', '.', '\u0001']) {
+      const res = await c.post('/hardened', {
+        content: multipart([`Content-Disposition: form-data; name="file"; filename="${sent}"\r\n\r\nx`]),
+        headers,
+      });
+      expect(res.status, sent).toBe(422);
+      expect(res.json()).toEqual(invalidBody('form file', 'File part filename has no usable name'));
+    }
+  });
+});
+
+describe('JSON, bytes and repeated parts', () => {
+  it('decodes a structured FormPart as JSON and validates it', async () => {
+    const c = hardenedClient();
+    const ok = await c.post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="meta"\r\nContent-Type: application/json\r\n\r\n{"title":"T","size":3,"tags":["a"]}',
+        'Content-Disposition: form-data; name="numbers"\r\n\r\n[1, 2.5, -3]',
+      ]),
+      headers,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({
+      ...EMPTY,
+      meta: { title: 'T', size: 3, tags: ['a'] },
+      numbers: [1, 2.5, -3],
+    });
+  });
+
+  it('answers 422 with the field path when the JSON part does not match', async () => {
+    const c = hardenedClient();
+    const res = await c.post('/hardened', {
+      content: multipart(['Content-Disposition: form-data; name="meta"\r\n\r\n{"title":"T","size":"3"}']),
+      headers,
+    });
+    expect(res.status).toBe(422);
+    expect(res.json()).toEqual(invalidBody('form meta.size', 'Expected number, got string'));
+    const nested = await c.post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="meta"\r\n\r\n{"title":"T","size":1,"tags":[1]}',
+      ]),
+      headers,
+    });
+    expect(nested.status).toBe(422);
+    expect(nested.json()).toEqual(invalidBody('form meta.tags.0', 'Expected string, got number'));
+  });
+
+  it('answers 400 for a JSON part that is not JSON, is empty, or carries __proto__', async () => {
+    const c = hardenedClient();
+    for (const [body, message] of [
+      ['{"title":', 'Form part is not valid JSON'],
+      ['title=T', 'Form part is not valid JSON'],
+      ['', 'Form part is empty; expected JSON'],
+      [
+        '{"title":"T","size":1,"__\\u0070roto__":{"admin":true}}',
+        'JSON keys "__proto__" and "constructor.prototype" are not accepted',
+      ],
+      [
+        '{"title":"T","size":1,"__proto__":{"admin":true}}',
+        'JSON keys "__proto__" and "constructor.prototype" are not accepted',
+      ],
+    ] as const) {
+      const res = await c.post('/hardened', {
+        content: multipart([`Content-Disposition: form-data; name="meta"\r\n\r\n${body}`]),
+        headers,
+      });
+      expect(res.status, body).toBe(400);
+      expect(res.json()).toEqual(malformedBody('form meta', message));
+    }
+  });
+
+  it('binds FormPart.bytes() as the raw bytes', async () => {
+    const bytes = Buffer.from([0x00, 0xff, 0x0d, 0x0a, 0x80, 0x41]);
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await hardenedClient().post('/hardened', { content: body, headers });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      ...EMPTY,
+      payload: { hex: '00ff0d0a8041', contentType: 'application/octet-stream' },
+    });
+  });
+
+  it('binds every file of a v.array(FileFormPart()) field, in order', async () => {
+    const res = await hardenedClient().post('/hardened', {
+      files: {
+        files: [
+          { filename: 'one.txt', content: 'first' },
+          { filename: '../two.txt', content: 'second' },
+          { filename: 'three.txt', content: 'third' },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      ...EMPTY,
+      files: [
+        { filename: 'one.txt', rawFilename: 'one.txt', text: 'first' },
+        { filename: 'two.txt', rawFilename: '../two.txt', text: 'second' },
+        { filename: 'three.txt', rawFilename: 'three.txt', text: 'third' },
+      ],
+    });
+  });
+
+  it('checks every part of an array field and names its index', async () => {
+    const c = hardenedClient();
+    const ok = await c.post('/hardened', { data: { counts: ['1', '2', '3'] } });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toEqual({ ...EMPTY, counts: [1, 2, 3] });
+    const bad = await c.post('/hardened', { data: { counts: ['1', 'x'] } });
+    expect(bad.status).toBe(422);
+    expect(bad.json()).toEqual(invalidBody('form counts.1', 'Expected number, got string'));
+    const nameless = await c.post('/hardened', {
+      content: multipart([
+        'Content-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\na',
+        'Content-Disposition: form-data; name="files"\r\n\r\nb',
+      ]),
+      headers,
+    });
+    expect(nameless.status).toBe(422);
+    expect(nameless.json()).toEqual(invalidBody('form files.1', 'File part without a filename'));
+  });
+});
+
+describe('form wiring', () => {
+  async function wiringMessage(form: v.GenericSchema): Promise<string> {
+    class Records extends Endpoint('/records') {
+      post = this.operation({ form: form as typeof Upload, returns: v.unknown() }, () => null);
+    }
+    class Bad extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Records());
+      }
+    }
+    const c = new TestClient(new Bad({ logger: memoryLogger() }));
+    const error = await c.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WiringError);
+    return (error as Error).message;
+  }
+
+  it('refuses a record-typed form field, naming the class, operation and field', async () => {
+    expect(await wiringMessage(Struct('R', { labels: v.record(v.string(), v.string()) }))).toBe(
+      'Records.post: form field "labels" is a record (v.record); multipart parts are bound by the field names the form Struct declares, so a record can never be filled. Fix: declare each field by name, or send the map as one JSON part: labels: FormPart(v.record(…)).',
+    );
+    expect(
+      await wiringMessage(Struct('R2', { labels: v.optional(v.record(v.string(), v.number())) })),
+    ).toMatch(/^Records\.post: form field "labels" is a record/);
+  });
+
+  it('refuses a plain structured field and points to FormPart', async () => {
+    expect(await wiringMessage(Struct('O', { meta: Meta }))).toBe(
+      'Records.post: form field "meta" is structured values (object), but a plain form field is text. Fix: declare it as FormPart(schema) so the part is sent and parsed as JSON.',
+    );
+    expect(await wiringMessage(Struct('O2', { metas: v.array(Meta) }))).toMatch(
+      /^Records\.post: form field "metas" is a list of structured values \(object\).*v\.array\(FormPart\(…\)\)/,
+    );
+  });
+
+  it('accepts a record inside a JSON part', async () => {
+    class Labels extends Endpoint('/labels') {
+      post = this.operation(
+        { form: Struct('L', { labels: FormPart(v.record(v.string(), v.string())) }), returns: v.unknown() },
+        ({ form }) => form.labels.value,
+      );
+    }
+    class Ok extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Labels());
+      }
+    }
+    const c = new TestClient(new Ok({ logger: memoryLogger() }));
+    clients.push(c);
+    const res = await c.post('/labels', {
+      content: multipart(['Content-Disposition: form-data; name="labels"\r\n\r\n{"a":"1","b":"2"}']),
+      headers,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ a: '1', b: '2' });
+  });
+});
+
+/** Writes raw bytes, never ends the request, and collects the answer until the server closes (or `ms`). */
+function rawRequest(
+  port: number,
+  text: string,
+  ms: number,
+): Promise<{ text: string; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let out = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text: out, closedByServer: false });
+    }, ms);
+    socket.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: out, closedByServer: true });
+    });
+  });
+}

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, Endpoint, Resource, Struct, WiringError } from '@api/core';
-import { defineExtension } from '@api/core/extension';
+import { defineExtension, mountOption, type MountOptionValue } from '@api/core/extension';
 import { CORS, cors } from './index';
 
 const Ok = Struct('Ok', { ok: v.boolean() });
@@ -167,5 +167,225 @@ describe('wiring errors', () => {
       }
     }
     await expect(new TestClient(new Twice()).start()).rejects.toThrow(/already installed/);
+  });
+});
+
+/** The header lines a response carries, minus the connection bookkeeping Node adds. */
+function lines(res: { multiHeaders: ReadonlyArray<readonly [string, string]> }): string[][] {
+  return res.multiHeaders
+    .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+    .map(([name, value]) => [name.toLowerCase(), value]);
+}
+const preflightOf = (origin: string, method: string): { headers: Record<string, string> } => ({
+  headers: { origin, 'access-control-request-method': method },
+});
+
+describe('CORS.OFF under an app default', () => {
+  it('leaves the mount’s responses, errors and HEAD without any CORS header', async () => {
+    const c = client();
+    const origin = { headers: { origin: 'https://any.example' } };
+    const get = await c.get('/private', origin);
+    expect(get.status).toBe(200);
+    expect(lines(get)).toEqual([
+      ['content-type', 'application/json'],
+      ['content-length', '11'],
+    ]);
+    expect(get.json()).toEqual({ ok: true });
+    const head = await c.head('/private', origin);
+    expect(head.status).toBe(200);
+    expect(lines(head)).toEqual([
+      ['content-type', 'application/json'],
+      ['content-length', '11'],
+    ]);
+    // The covered neighbour still gets the default, so the opt-out is per mount.
+    const covered = await c.get('/widgets', origin);
+    expect(covered.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers the mount’s preflights and plain OPTIONS with 204 + allow only', async () => {
+    const c = client();
+    for (const options of [
+      preflightOf('https://any.example', 'GET'),
+      { headers: { origin: 'https://any.example' } },
+      {},
+    ]) {
+      const res = await c.options('/private', options);
+      expect(res.status).toBe(204);
+      expect(lines(res)).toEqual([['allow', 'GET, HEAD, OPTIONS']]);
+      expect(res.body.length).toBe(0);
+    }
+  });
+
+  it('keeps a 405 on the opted-out path free of CORS headers', async () => {
+    const res = await client().post('/private', { headers: { origin: 'https://any.example' } });
+    expect(res.status).toBe(405);
+    expect(lines(res)).toEqual([
+      ['content-type', 'application/problem+json'],
+      ['allow', 'GET, HEAD, OPTIONS'],
+      ['content-length', '71'],
+    ]);
+    expect(res.json()).toEqual({ type: 'method-not-allowed', title: 'Method not allowed', status: 405 });
+  });
+});
+
+describe('plain OPTIONS (no access-control-request-method)', () => {
+  it('answers 204 + allow with no CORS headers on a wildcard mount', async () => {
+    const c = client();
+    for (const options of [{}, { headers: { origin: 'https://any.example' } }]) {
+      const res = await c.options('/widgets', options);
+      expect(res.status).toBe(204);
+      expect(lines(res)).toEqual([['allow', 'POST, GET, HEAD, OPTIONS']]);
+    }
+  });
+
+  it('answers 204 + allow with no CORS headers on an allow-list mount, even for an allowed origin', async () => {
+    const c = client();
+    const res = await c.options('/partner', { headers: { origin: 'https://partner.example' } });
+    expect(res.status).toBe(204);
+    expect(lines(res)).toEqual([['allow', 'GET, POST, HEAD, OPTIONS']]);
+  });
+
+  it('answers a refused preflight (method not allowed) from an allowed origin without the block', async () => {
+    const c = client();
+    const res = await c.options('/partner', preflightOf('https://partner.example', 'DELETE'));
+    expect(res.status).toBe(204);
+    expect(res.headers.has('access-control-allow-origin')).toBe(false);
+    expect(res.headers.has('access-control-allow-credentials')).toBe(false);
+    expect(res.headers.has('access-control-allow-methods')).toBe(false);
+  });
+
+  it('still answers an accepted preflight with exactly the block', async () => {
+    const res = await client().options('/partner', preflightOf('https://partner.example', 'POST'));
+    expect(res.status).toBe(204);
+    expect(lines(res)).toEqual([
+      ['allow', 'GET, POST, HEAD, OPTIONS'],
+      ['access-control-allow-origin', 'https://partner.example'],
+      ['access-control-allow-credentials', 'true'],
+      ['access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE'],
+      ['access-control-allow-headers', 'content-type, authorization'],
+      ['access-control-max-age', '600'],
+      ['vary', 'Origin'],
+    ]);
+    const wildcard = await client().options('/widgets', preflightOf('https://any.example', 'GET'));
+    expect(lines(wildcard)).toEqual([
+      ['allow', 'POST, GET, HEAD, OPTIONS'],
+      ['access-control-allow-origin', '*'],
+      ['access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE'],
+      ['access-control-allow-headers', 'content-type, authorization'],
+      ['access-control-max-age', '600'],
+    ]);
+  });
+});
+
+class AppShape extends BaseApp {
+  protected override async wire(): Promise<void> {}
+  includeCors(value: unknown): void {
+    this.include(cors(value as never));
+  }
+  mount(endpoint: object, options: object): void {
+    this.includeEndpoint(endpoint as Private, options);
+  }
+}
+function startupErrorOf(body: (app: AppShape) => void): Promise<Error> {
+  class Bad extends AppShape {
+    protected override async wire(): Promise<void> {
+      body(this);
+    }
+  }
+  return (async () => {
+    const c = new TestClient(new Bad());
+    const error = await c.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await c.close().catch(() => undefined);
+    expect(error).toBeInstanceOf(WiringError);
+    return error as Error;
+  })();
+}
+
+describe('startup checks', () => {
+  it('refuses an empty or unknown allowMethods, naming the fix', () => {
+    expect(() => new CORS({ allowMethods: [] })).toThrow(
+      new WiringError(
+        "new CORS(): allowMethods is empty, so no preflight could ever be accepted. Fix: list the methods cross-origin callers may use (e.g. ['GET', 'POST']), leave allowMethods out for the default, or mount with { cors: CORS.OFF }.",
+      ),
+    );
+    expect(() => new CORS({ allowMethods: ['GET', 'FETCH'] })).toThrow(
+      new WiringError(
+        'new CORS(): allowMethods lists "FETCH", which no route serves. Fix: use only GET, HEAD, POST, PUT, PATCH, DELETE.',
+      ),
+    );
+    expect(() => new CORS({ allowMethods: ['OPTIONS'] })).toThrow(
+      /"OPTIONS", which no route serves \(OPTIONS is answered automatically and never preflighted\)/,
+    );
+    expect(() => new CORS({ allowMethods: ['CONNECT'] })).toThrow(WiringError);
+    expect(new CORS({ allowMethods: ['get', 'head'] }).allowMethods).toEqual(['GET', 'HEAD']);
+  });
+
+  it('refuses unknown option names and wrongly typed lists', () => {
+    expect(() => new CORS({ allowOrigin: '*' } as never)).toThrow(
+      /^new CORS\(\): unknown option "allowOrigin"\. Fix: use only allowOrigins, allowMethods, allowHeaders, allowCredentials, maxAge, exposeHeaders\.$/,
+    );
+    expect(() => new CORS({ allowMethods: 'GET' } as never)).toThrow(
+      /allowMethods must be a list of strings/,
+    );
+    expect(() => new CORS({ allowOrigins: 'https://a.example' } as never)).toThrow(
+      /allowOrigins must be '\*' or a list of origins/,
+    );
+  });
+
+  it('refuses a non-policy value given to cors(), naming the app', async () => {
+    for (const [value, what] of [
+      ['*', 'a string'],
+      [null, 'null'],
+      [['https://a.example'], 'an array'],
+      [42, 'a number'],
+      [new Date(0), 'an instance of Date'],
+    ] as const) {
+      const error = await startupErrorOf((app) => app.includeCors(value));
+      expect(error.message).toBe(
+        `Bad.include(cors()): cors() was given ${what}, which is not a CORS policy. Fix: pass new CORS({ … }), the options of one (e.g. cors({ allowOrigins: ['https://app.example'] })), or nothing for the defaults.`,
+      );
+    }
+    const off = await startupErrorOf((app) => app.includeCors(CORS.OFF));
+    expect(off.message).toBe(
+      'Bad.include(cors()): cors(CORS.OFF) would install an app default that is no policy. Fix: leave cors() out for no app default, or opt single mounts out with { cors: CORS.OFF }.',
+    );
+  });
+
+  it('reports a bad options object given to cors() at the install call', async () => {
+    const error = await startupErrorOf((app) => app.includeCors({ allowMethods: [] }));
+    expect(error.message).toMatch(/^Bad\.include\(cors\(\)\): allowMethods is empty/);
+    const typo = await startupErrorOf((app) => app.includeCors({ origins: '*' }));
+    expect(typo.message).toMatch(/^Bad\.include\(cors\(\)\): unknown option "origins"/);
+  });
+
+  it('refuses a mount whose cors option is not a policy, naming the mount', async () => {
+    const foreign: MountOptionValue = { [mountOption]: () => undefined };
+    const error = await startupErrorOf((app) => {
+      app.includeCors(undefined);
+      app.mount(new Private(), { cors: foreign });
+    });
+    expect(error.message).toBe(
+      'Private.get: the "cors" mount option is not a CORS policy. Fix: pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out.',
+    );
+    const plain = await startupErrorOf((app) => app.mount(new Private(), { cors: { allowOrigins: '*' } }));
+    expect(plain.message).toMatch(
+      /^Bad\.includeEndpoint\(Private\): mount option "cors" is not a value core can compile/,
+    );
+  });
+
+  it('accepts CORS.OFF on a mount with no app default (nothing to opt out of)', async () => {
+    class NoDefault extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Private(), { cors: CORS.OFF });
+      }
+    }
+    const c = new TestClient(new NoDefault());
+    clients.push(c);
+    const res = await c.get('/private', { headers: { origin: 'https://any.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.has('access-control-allow-origin')).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import {
   type MountOptionValue,
   type RouteContribution,
   type RouteInfo,
+  type Wiring,
 } from '@api/core/extension';
 
 /** The fields of a CORS policy (defaults in brackets). */
@@ -25,6 +26,17 @@ export interface CORSOptions {
   /** Response headers scripts may read. [none] */
   readonly exposeHeaders?: readonly string[];
 }
+
+/** Methods a policy may list: the ones routes serve (OPTIONS is always automatic, never preflighted). */
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'allowOrigins',
+  'allowMethods',
+  'allowHeaders',
+  'allowCredentials',
+  'maxAge',
+  'exposeHeaders',
+]);
 
 const ORIGIN =
   /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?$/;
@@ -47,10 +59,12 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
     (requested === method || (requested === 'HEAD' && method === 'GET')) &&
     policy.allowMethods.includes(requested === 'HEAD' ? 'GET' : requested);
   if (policy.wildcard) {
-    // Constant pairs, baked into every covered response (errors included).
-    return {
+    // Constant pairs, baked into every covered response (errors included), but not into a plain
+    // OPTIONS answer: there only an accepted preflight carries the block (built by `options`).
+    const wildcard: RouteContribution = {
       order: 10,
       headers: [['access-control-allow-origin', '*'], ...exposed],
+      headersOnOptions: false,
       options: (ex) => {
         const requested = ex.req.headers['access-control-request-method'];
         if (typeof requested !== 'string' || !allows(requested) || ex.req.headers.origin === undefined)
@@ -58,6 +72,7 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
         return [['access-control-allow-origin', '*'], ...preflightBlock];
       },
     };
+    return wildcard;
   }
   const origins = policy.origins;
   const credentials: Pair[] = policy.allowCredentials ? [['access-control-allow-credentials', 'true']] : [];
@@ -65,10 +80,13 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
     const origin = ex.req.headers.origin;
     return typeof origin === 'string' && origins.has(origin) ? origin : undefined;
   };
-  return {
+  const allowList: RouteContribution = {
     order: 10,
     headers: [['vary', 'Origin']],
+    headersOnOptions: false,
     dynamicHeaders: (ex) => {
+      // A plain or refused preflight is answered without the block (an accepted one is built below).
+      if (ex.method === 'OPTIONS') return undefined;
       const origin = allowed(ex);
       return origin === undefined
         ? undefined
@@ -81,6 +99,7 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
       return [['access-control-allow-origin', origin], ...credentials, ...preflightBlock, ['vary', 'Origin']];
     },
   };
+  return allowList;
 }
 
 /**
@@ -110,6 +129,7 @@ export class CORS implements MountOptionValue {
 
   constructor(options: CORSOptions = {}) {
     const where = 'new CORS()';
+    checkOptions(where, options);
     this.allowOrigins = options.allowOrigins ?? '*';
     this.allowMethods = (options.allowMethods ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) =>
       m.toUpperCase(),
@@ -147,6 +167,15 @@ export class CORS implements MountOptionValue {
         }
       }
     }
+    if (this.allowMethods.length === 0)
+      throw new WiringError(
+        `${where}: allowMethods is empty, so no preflight could ever be accepted. Fix: list the methods cross-origin callers may use (e.g. ['GET', 'POST']), leave allowMethods out for the default, or mount with { cors: CORS.OFF }.`,
+      );
+    for (const method of this.allowMethods)
+      if (!KNOWN_METHODS.has(method))
+        throw new WiringError(
+          `${where}: allowMethods lists ${JSON.stringify(method)}, which no route serves${method === 'OPTIONS' ? ' (OPTIONS is answered automatically and never preflighted)' : ''}. Fix: use only ${[...KNOWN_METHODS].join(', ')}.`,
+        );
     for (const list of [this.allowMethods, this.allowHeaders, this.exposeHeaders]) {
       for (const item of list)
         if (!TOKEN.test(item))
@@ -165,6 +194,35 @@ export class CORS implements MountOptionValue {
   }
 }
 
+/** Field checks a plain options object needs before it is read (typos would silently widen a policy). */
+function checkOptions(where: string, options: unknown): asserts options is CORSOptions {
+  if (!isPlainObject(options))
+    throw new WiringError(
+      `${where}: the options are not an object. Fix: pass { allowOrigins, allowMethods, … } or nothing for the defaults.`,
+    );
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.has(key))
+      throw new WiringError(
+        `${where}: unknown option ${JSON.stringify(key)}. Fix: use only ${[...OPTION_KEYS].join(', ')}.`,
+      );
+  for (const key of ['allowMethods', 'allowHeaders', 'exposeHeaders'] as const) {
+    const list = options[key];
+    if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string')))
+      throw new WiringError(`${where}: ${key} must be a list of strings. Fix: e.g. ${key}: ['…'].`);
+  }
+  const origins = options.allowOrigins;
+  if (origins !== undefined && origins !== '*' && !Array.isArray(origins))
+    throw new WiringError(
+      `${where}: allowOrigins must be '*' or a list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`,
+    );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 const installed = new WeakSet<object>();
 
 /**
@@ -175,21 +233,63 @@ const installed = new WeakSet<object>();
  * @example
  * this.include(cors(new CORS({ allowOrigins: '*' })));
  */
-export function cors(policy: CORS | CORSOptions = new CORS()): Extension<void> {
-  const resolved = policy instanceof CORS ? policy : new CORS(policy);
+export function cors(policy: CORS | CORSOptions = {}): Extension<void> {
   return defineExtension({
     name: 'cors',
     setup(wiring) {
+      const where = `${wiring.appName}.include(cors())`;
       if (installed.has(wiring))
         wiring.fail(
-          `${wiring.appName}.include(cors())`,
+          where,
           'an app-default CORS policy is already installed',
           'install cors() once; override per mount with { cors: policy } or opt out with { cors: CORS.OFF }',
         );
+      const resolved = resolvePolicy(wiring, where, policy);
       installed.add(wiring);
-      wiring.addContributor((route) =>
-        route.mountOptions.cors !== undefined ? undefined : contribution(resolved, route),
-      );
+      wiring.addContributor((route) => {
+        const own = route.mountOptions.cors;
+        if (own === undefined) return contribution(resolved, route);
+        // The mount's own policy (or CORS.OFF) compiles itself; anything else under `cors` is a mistake.
+        if (!(own instanceof CORS) && own !== CORS.OFF)
+          wiring.fail(
+            `${route.owner}.${route.operation}`,
+            'the "cors" mount option is not a CORS policy',
+            'pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out',
+          );
+        return undefined;
+      });
     },
   });
+}
+
+/** The app default from what was given to `cors()`: a policy, or the options of one. */
+function resolvePolicy(wiring: Wiring, where: string, given: unknown): CORS {
+  if (given instanceof CORS) return given;
+  if (given === CORS.OFF)
+    wiring.fail(
+      where,
+      'cors(CORS.OFF) would install an app default that is no policy',
+      'leave cors() out for no app default, or opt single mounts out with { cors: CORS.OFF }',
+    );
+  if (!isPlainObject(given))
+    wiring.fail(
+      where,
+      `cors() was given ${describe(given)}, which is not a CORS policy`,
+      "pass new CORS({ … }), the options of one (e.g. cors({ allowOrigins: ['https://app.example'] })), or nothing for the defaults",
+    );
+  try {
+    return new CORS(given);
+  } catch (error) {
+    // The same check, reported at the install call instead of a constructor the app never wrote.
+    if (error instanceof WiringError)
+      throw new WiringError(error.message.replace(/^new CORS\(\)/, where), { cause: error });
+    throw error;
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
+  return `a ${typeof value}`;
 }

@@ -21,7 +21,7 @@ export {
   type WebSocketMountOptions,
   type WebSocketOptions,
 } from './endpoint/mount';
-export { WebSocket, WebSocketClosedError } from './socket/websocket';
+export { WebSocketClosedError, type WebSocket } from './socket/websocket';
 export { CloseCode, MAX_REASON_BYTES } from './socket/close-codes';
 export type { Framing, InboundMessage, OutboundMessage, TaggedSchema } from './framing/framing';
 export {

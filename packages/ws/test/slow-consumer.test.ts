@@ -57,7 +57,10 @@ describe('Channel under a slow consumer', () => {
     slowSocket.resume();
     expect(await slowClosed).toEqual({ code: 1013, reason: 'channel overflow' });
 
-    const done = await healthy.event<{ counts: number[]; outOfOrder: number[]; closed: unknown[] }>('done', 60_000);
+    const done = await healthy.event<{ counts: number[]; outOfOrder: number[]; closed: unknown[] }>(
+      'done',
+      60_000,
+    );
     expect(done.counts).toEqual(Array.from({ length: 20 }, () => TOTAL));
     expect(done.outOfOrder).toEqual(Array.from({ length: 20 }, () => 0));
     expect(done.closed).toEqual(Array.from({ length: 20 }, () => null));

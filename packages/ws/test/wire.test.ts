@@ -13,7 +13,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-async function serve(options: TestAppOptions = {}): Promise<{ client: TestClient; http: string; ws: string; log: ReturnType<typeof quietLogger> }> {
+async function serve(
+  options: TestAppOptions = {},
+): Promise<{ client: TestClient; http: string; ws: string; log: ReturnType<typeof quietLogger> }> {
   const log = quietLogger();
   const client = await TestClient.start(new WsApp({ logger: log, ...options }));
   clients.push(client);
@@ -44,7 +46,13 @@ describe('handshake: accepted', () => {
       headers: { 'X-Trace-Id': 't-1', 'X-Repeat': ['one', 'two'] as unknown as string },
     });
     const info = (await peer.json()) as { names: string[] };
-    expect(info).toMatchObject({ type: 'Info', client: 'abc', trace: 't-1', repeated: ['one', 'two'], room: 'blue' });
+    expect(info).toMatchObject({
+      type: 'Info',
+      client: 'abc',
+      trace: 't-1',
+      repeated: ['one', 'two'],
+      room: 'blue',
+    });
     expect(info.names).toEqual(expect.arrayContaining(['X-Trace-Id', 'X-Repeat', 'Sec-WebSocket-Key']));
   });
 
@@ -74,7 +82,9 @@ describe('handshake: denied before any upgrade, through the error funnel', () =>
     expect(answer.upgraded).toBe(false);
     expect(answer.status).toBe(401);
     expect(answer.headers['content-type']).toBe('application/problem+json');
-    expect(JSON.parse(answer.body)).toEqual(problem('authentication-required', 'Authentication required', 401));
+    expect(JSON.parse(answer.body)).toEqual(
+      problem('authentication-required', 'Authentication required', 401),
+    );
   });
 
   it('404 for an unknown path and for a path value that fails conversion', async () => {
@@ -91,13 +101,18 @@ describe('handshake: denied before any upgrade, through the error funnel', () =>
     const answer = await handshake(http, '/websocket/c1', {});
     expect(answer.status).toBe(401);
     expect(answer.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(answer.body)).toEqual({ code: 'authentication-required', message: 'Authentication required', status: 401 });
+    expect(JSON.parse(answer.body)).toEqual({
+      code: 'authentication-required',
+      message: 'Authentication required',
+      status: 401,
+    });
   });
 
   it('403 from a mount middleware intercept; its absence lets the caller in', async () => {
     const { http, ws } = await serve();
     const answer = await handshake(http, '/guarded', {});
     expect(answer.status).toBe(403);
+    expect(answer.headers['x-guard']).toBe('on'); // the route's tail applies to refusals
     expect(JSON.parse(answer.body)).toMatchObject({ type: 'forbidden', status: 403 });
     const peer = await Peer.open(`${ws}/guarded`, { headers: { 'x-allowed': 'yes' } });
     expect(await peer.text()).toBe('welcome');
@@ -148,7 +163,9 @@ describe('Origin on the cookie-authenticated /chat', () => {
     const { http } = await serve();
     const host = new URL(http).host;
     expect((await handshake(http, '/chat', { ...cookie, origin: `http://${host}` })).status).toBe(101);
-    expect((await handshake(http, '/chat', { ...cookie, origin: `http://${host}`, host: 'other:1' })).status).toBe(403);
+    expect(
+      (await handshake(http, '/chat', { ...cookie, origin: `http://${host}`, host: 'other:1' })).status,
+    ).toBe(403);
   });
 
   it('checks auth first: no cookie is 401 whatever the Origin', async () => {
@@ -167,7 +184,12 @@ describe('close codes and reasons', () => {
   it.each([
     ['the handler returns', 1000, '', { type: 'Control', action: 'return' }],
     ['the handler throws', 1011, 'internal error', { type: 'Control', action: 'throw' }],
-    ['close() with an application code', 4321, 'bye now', { type: 'Control', action: 'close', code: 4321, reason: 'bye now' }],
+    [
+      'close() with an application code',
+      4321,
+      'bye now',
+      { type: 'Control', action: 'close', code: 4321, reason: 'bye now' },
+    ],
     ['close() with no code', 1000, '', { type: 'Control', action: 'close' }],
     ['close() with 1008', 1008, 'policy', { type: 'Control', action: 'close', code: 1008, reason: 'policy' }],
     ['an unknown message type', 1008, 'expected type "Say" | "Control"', { type: 'Nope' }],
@@ -178,7 +200,8 @@ describe('close codes and reasons', () => {
     const peer = await Peer.open(`${ws}/echo`);
     peer.send(message);
     expect(await peer.closed).toEqual({ code, reason });
-    if (code === 1011) expect(log.lines).toContain('error EchoSocket.handle failed; closing the WebSocket with 1011');
+    if (code === 1011)
+      expect(log.lines).toContain('error EchoSocket.handle failed; closing the WebSocket with 1011');
   });
 
   it('1003 for a binary frame on a text socket and a text frame on a bytes socket', async () => {
@@ -280,7 +303,8 @@ describe('/chat through a Channel', () => {
     const chat = (client.app as unknown as WsApp).chat!;
     while (chat.subscribers('lobby') < 2) await new Promise((r) => setTimeout(r, 5));
     a.send({ type: 'send-message', text: 'hi all' });
-    for (const peer of [a, b]) expect(await peer.json()).toEqual({ type: 'chat-message', text: 'hi all', from: 'user-name' });
+    for (const peer of [a, b])
+      expect(await peer.json()).toEqual({ type: 'chat-message', text: 'hi all', from: 'user-name' });
     b.raw.close();
     await b.closed;
     while (chat.size > 1) await new Promise((r) => setTimeout(r, 5));
@@ -296,7 +320,8 @@ describe('shutdown', () => {
     const peers = await Promise.all(Array.from({ length: 10 }, () => Peer.open(`${ws}/echo`)));
     const started = Date.now();
     await client.close();
-    for (const peer of peers) expect(await peer.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    for (const peer of peers)
+      expect(await peer.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 });

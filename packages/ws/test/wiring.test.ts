@@ -18,7 +18,9 @@ const anonymousAuth = bearerAuth({
   authenticate: () => null,
 });
 
-async function start(mount: (include: (ext: ReturnType<typeof websocket>) => void) => void): Promise<unknown> {
+async function start(
+  mount: (include: (ext: ReturnType<typeof websocket>) => void) => void,
+): Promise<unknown> {
   class App extends BaseApp {
     protected override async wire(): Promise<void> {
       mount((ext) => this.include(ext));
@@ -64,7 +66,10 @@ describe('websocket(): wiring errors', () => {
     class WrongHandle extends WebSocketEndpoint('/y', { inbound: 'string', outbound: 'string' }) {
       handle = (): void => undefined;
     }
-    await expectWiringError((include) => include(websocket(new NoHandle() as never)), /NoHandle\.handle: is missing/);
+    await expectWiringError(
+      (include) => include(websocket(new NoHandle() as never)),
+      /NoHandle\.handle: is missing/,
+    );
     await expectWiringError(
       (include) => include(websocket(new WrongHandle() as never)),
       /WrongHandle\.handle: is not a handler/,
@@ -76,7 +81,10 @@ describe('websocket(): wiring errors', () => {
       // @ts-expect-error a handshake has no body
       handle = this.handler({ json: User }, () => undefined);
     }
-    await expectWiringError((include) => include(websocket(new Body())), /Body\.handle: unknown handshake source "json"/);
+    await expectWiringError(
+      (include) => include(websocket(new Body())),
+      /Body\.handle: unknown handshake source "json"/,
+    );
   });
 
   it('checks path schemas against the slots', async () => {
@@ -85,7 +93,10 @@ describe('websocket(): wiring errors', () => {
       handle = this.handler({ path: Struct('Other', { other: v.string() }) }, () => undefined);
     }
     class Defaulted extends WebSocketEndpoint('/d/{room_id}', { inbound: 'string', outbound: 'string' }) {
-      handle = this.handler({ path: Struct('Opt', { room_id: v.optional(v.string(), 'x') }) }, () => undefined);
+      handle = this.handler(
+        { path: Struct('Opt', { room_id: v.optional(v.string(), 'x') }) },
+        () => undefined,
+      );
     }
     await expectWiringError(
       (include) => include(websocket(new Missing())),
@@ -99,7 +110,10 @@ describe('websocket(): wiring errors', () => {
   });
 
   it("checks user against the mount's authenticator (the spec's table)", async () => {
-    await expectWiringError((include) => include(websocket(new WithUser())), /WithUser\.handle: declares user, but the mount has no auth/);
+    await expectWiringError(
+      (include) => include(websocket(new WithUser())),
+      /WithUser\.handle: declares user, but the mount has no auth/,
+    );
     await expectWiringError(
       (include) => include(websocket(new WithUser(), loose({ auth: adminAuth }))),
       /declares user: User, but the authenticator returns Admin/,
@@ -118,11 +132,13 @@ describe('websocket(): wiring errors', () => {
 
   it('refuses allowedOrigins where no Origin check runs, and bad origins where it does', async () => {
     await expectWiringError(
-      (include) => include(websocket(new Plain(), { auth: tokenAuth, allowedOrigins: ['https://a.example'] })),
+      (include) =>
+        include(websocket(new Plain(), { auth: tokenAuth, allowedOrigins: ['https://a.example'] })),
       /Plain\.handle: allowedOrigins has no effect here/,
     );
     await expectWiringError(
-      (include) => include(websocket(new WithUser(), { auth: sessionAuth, allowedOrigins: ['https://a.example/'] })),
+      (include) =>
+        include(websocket(new WithUser(), { auth: sessionAuth, allowedOrigins: ['https://a.example/'] })),
       /allowedOrigins entry "https:\/\/a\.example\/" is not an origin/,
     );
     await expectWiringError(
@@ -133,9 +149,15 @@ describe('websocket(): wiring errors', () => {
 
   it('refuses a bad maxFrameSize or pingInterval', async () => {
     for (const maxFrameSize of [0, -1, 1.5, Number.NaN]) {
-      await expectWiringError((include) => include(websocket(new Plain(), { maxFrameSize })), /maxFrameSize must be a whole number/);
+      await expectWiringError(
+        (include) => include(websocket(new Plain(), { maxFrameSize })),
+        /maxFrameSize must be a whole number/,
+      );
     }
-    await expectWiringError((include) => include(websocket(new Plain(), { pingInterval: -5 })), /pingInterval must be whole milliseconds/);
+    await expectWiringError(
+      (include) => include(websocket(new Plain(), { pingInterval: -5 })),
+      /pingInterval must be whole milliseconds/,
+    );
   });
 
   it('refuses two sockets on one path', async () => {
@@ -147,7 +169,9 @@ describe('websocket(): wiring errors', () => {
   });
 
   it('refuses framings when the class is declared', () => {
-    expect(() => WebSocketEndpoint('/f', { inbound: User as never, outbound: 'string' })).toThrow(WiringError);
+    expect(() => WebSocketEndpoint('/f', { inbound: User as never, outbound: 'string' })).toThrow(
+      WiringError,
+    );
     expect(() => WebSocketEndpoint('/f', { inbound: User as never, outbound: 'string' })).toThrow(
       /WebSocketEndpoint\("\/f"\) inbound: Struct User is not tagged/,
     );

@@ -20,7 +20,9 @@ afterEach(async () => {
  * A stand-in for a TestClient's server: `/deny` refuses the handshake with a Problem body;
  * anything else echoes each Ping as a Pong carrying the handshake's cookie and query.
  */
-async function fakeClient(jar: Record<string, string> = {}): Promise<SessionClient & { requests: IncomingMessage[] }> {
+async function fakeClient(
+  jar: Record<string, string> = {},
+): Promise<SessionClient & { requests: IncomingMessage[] }> {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const requests: IncomingMessage[] = [];
   server = createServer();
@@ -83,13 +85,20 @@ describe('openWebSocket', () => {
     await ws.send({ type: 'Ping', text: 'hi' });
     const pong = await ws.receive();
     expectTypeOf(pong).toEqualTypeOf<{ type: 'Pong'; text: string; cookie: string; query: string }>();
-    expect(pong).toEqual({ type: 'Pong', text: 'hi', cookie: 'session_id=explicit; theme=dark', query: '?room=a%20b' });
+    expect(pong).toEqual({
+      type: 'Pong',
+      text: 'hi',
+      cookie: 'session_id=explicit; theme=dark',
+      query: '?room=a%20b',
+    });
     expect(client.requests[0]!.headers.origin).toBe('http://example.test');
   });
 
   it('exposes a refused handshake as status, headers and body', async () => {
     const client = await fakeClient();
-    const error = await openWebSocket(client, '/deny', { inbound: Ping, outbound: Pong }).catch((e: unknown) => e);
+    const error = await openWebSocket(client, '/deny', { inbound: Ping, outbound: Pong }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(WebSocketDenied);
     const denied = error as WebSocketDenied;
     expect(denied.status).toBe(401);
@@ -131,9 +140,10 @@ describe('openWebSocket through a TestClient', () => {
     const { WsApp, quietLogger, SendMessage, ChatMessage } = await import('../test/fixtures/app');
     await using client = await TestClient.start(new WsApp({ logger: quietLogger() }), { cookieJar: true });
 
-    const denied = (await openWebSocket(client, '/chat', { inbound: SendMessage, outbound: ChatMessage }).catch(
-      (e: unknown) => e,
-    )) as WebSocketDenied;
+    const denied = (await openWebSocket(client, '/chat', {
+      inbound: SendMessage,
+      outbound: ChatMessage,
+    }).catch((e: unknown) => e)) as WebSocketDenied;
     expect(denied).toBeInstanceOf(WebSocketDenied);
     expect(denied.status).toBe(401);
     expect(denied.response.json()).toEqual({

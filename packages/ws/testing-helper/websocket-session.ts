@@ -124,7 +124,9 @@ function receiver(framing: SessionFraming): (data: Buffer, isBinary: boolean) =>
     if (isBinary) throw new TypeError('expected a JSON text frame, got a binary one');
     const result = v.safeParse(schema, JSON.parse(data.toString('utf8')));
     if (!result.success)
-      throw new TypeError(`a received message does not match the outbound framing: ${v.summarize(result.issues)}`);
+      throw new TypeError(
+        `a received message does not match the outbound framing: ${v.summarize(result.issues)}`,
+      );
     return result.output;
   };
 }
@@ -190,7 +192,9 @@ export class WebSocketSession<TSend, TReceive> implements AsyncIterable<TReceive
     const result = await this.#next();
     if (result === undefined) {
       const { code, reason } = await this.closed;
-      throw new Error(`WebSocketSession.receive: the connection closed (${code}${reason ? ` ${reason}` : ''})`);
+      throw new Error(
+        `WebSocketSession.receive: the connection closed (${code}${reason ? ` ${reason}` : ''})`,
+      );
     }
     return result.value;
   }

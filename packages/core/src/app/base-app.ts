@@ -31,6 +31,28 @@ export interface MountOptions<TRoute extends object = object> {
   readonly limits?: MountLimits;
 }
 
+/**
+ * Mount options a route requires, by package: each entry is the options type a route needs
+ * (`unknown` when it needs none). `@api/auth` adds one that makes `auth` required on a mount whose
+ * operations declare `user`; with no entry, every mount option is optional.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
+export interface MountRequirementRegistry<TRoute extends object> {}
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+/** The mount options a route cannot do without (the intersection of the registry's entries). */
+export type MountRequirements<TRoute extends object> = UnionToIntersection<
+  MountRequirementRegistry<TRoute>[keyof MountRequirementRegistry<TRoute>]
+>;
+/** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
+export type MountArgs<TRoute extends object> = [keyof MountRequirementRegistry<TRoute>] extends [never]
+  ? [options?: MountOptions<TRoute>]
+  : object extends MountRequirements<TRoute>
+    ? [options?: MountOptions<TRoute>]
+    : [options: MountOptions<TRoute> & MountRequirements<TRoute>];
+
 /** Options of an app's constructor. */
 export interface AppOptions<TFactory = undefined> {
   /** A prebuilt factory (tests); otherwise the app builds its factory class. */
@@ -149,7 +171,7 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Mounts a `Resource`. */
   protected includeResource<TRoute extends ResourceOperations>(
     resource: TRoute,
-    options?: MountOptions<TRoute>,
+    ...[options]: MountArgs<TRoute>
   ): void {
     this.#assertWiring('includeResource');
     this.#mount(resource, 'resource', options);
@@ -158,7 +180,7 @@ export abstract class BaseApp<TFactory = undefined> {
   /** Mounts an `Endpoint`. */
   protected includeEndpoint<TRoute extends EndpointOperations>(
     endpoint: TRoute,
-    options?: MountOptions<TRoute>,
+    ...[options]: MountArgs<TRoute>
   ): void {
     this.#assertWiring('includeEndpoint');
     this.#mount(endpoint, 'endpoint', options);

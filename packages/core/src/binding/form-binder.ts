@@ -16,15 +16,17 @@ import {
 } from '../multipart';
 import type { Limits } from '../app/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
-import { isOptional, node, objectEntries } from '../schema/introspect';
+import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
 import { headersBinder, validator, type Binder, type Validate } from './binders';
-import { formPartInfo } from './form';
+import { hasPrototypeKeys, jsonDepthExceeds } from './body';
+import { formPartInfo, isStructured, safeFilename, type FormPartInfo, type FormPartKind } from './form';
 import { RawHeadersView } from './raw-headers';
 
 interface FormField {
   readonly key: string;
-  readonly kind: 'file' | 'part' | 'plain';
+  readonly kind: 'plain' | FormPartKind;
+  /** Every part of the name (a plain array field, or `v.array(FormPart/FileFormPart)`). */
   readonly many: boolean;
   readonly optional: boolean;
   readonly coercion: FieldCoercion;
@@ -39,7 +41,76 @@ function missing(key: string, message = 'Missing required field'): ValidationFai
   });
 }
 
-/** Binds a multipart/form-data body: 415 not multipart, 400 broken, 413 over a limit, 422 invalid. */
+function malformed(path: string, message: string): MalformedRequestError {
+  return new MalformedRequestError({ reason: `${message} at \`${path}\``, issues: [{ path, message }] });
+}
+
+/** Carries part-header issues from the compiled binder to the place that knows the part's path. */
+class PartHeaderIssues extends Error {
+  constructor(readonly issues: readonly v.BaseIssue<unknown>[]) {
+    super('part headers');
+  }
+}
+
+/** A part header the declared schema needs but cannot bind is a 400 (as for request headers). */
+function partHeaderError(label: string, issues: readonly v.BaseIssue<unknown>[]): MalformedRequestError {
+  const list = toErrorReason('header', issues).issues.map((i) => ({
+    path: `form ${label} ${i.path}`,
+    message: i.message,
+  }));
+  const first = list[0] ?? { path: `form ${label}`, message: 'Invalid part header' };
+  return new MalformedRequestError({ reason: `${first.message} at \`${first.path}\``, issues: list });
+}
+
+/** The part schema of a field: itself, or the item of an array (`v.array(FileFormPart())`). */
+function partOf(field: v.GenericSchema): { info: FormPartInfo; many: boolean } | undefined {
+  const info = formPartInfo(field);
+  if (info) return { info, many: false };
+  const inner = unwrap(node(field));
+  if (inner.type === 'array' && inner.item) {
+    const item = formPartInfo(inner.item);
+    if (item) return { info: item, many: true };
+  }
+  return undefined;
+}
+
+/** Plain fields are text: a structured or record field could never bind, so it fails at wiring. */
+function checkPlainField(where: string, key: string, field: v.GenericSchema): void {
+  const inner = unwrap(node(field));
+  const item = inner.type === 'array' && inner.item ? unwrap(inner.item) : undefined;
+  const shape = item ?? inner;
+  if (shape.type === 'record')
+    throw new WiringError(
+      `${where}: form field "${key}" is a record (v.record); multipart parts are bound by the field names the form Struct declares, so a record can never be filled. Fix: declare each field by name, or send the map as one JSON part: ${key}: FormPart(v.record(…)).`,
+    );
+  if (isStructured(shape as v.GenericSchema))
+    throw new WiringError(
+      `${where}: form field "${key}" is ${item ? 'a list of ' : ''}structured values (${shape.type}), but a plain form field is text. Fix: declare it as ${item ? `v.array(FormPart(…))` : 'FormPart(schema)'} so the part is sent and parsed as JSON.`,
+    );
+}
+
+/** Parses a JSON part with the body's safety checks (depth, prototype keys, syntax): each a 400. */
+function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
+  const text = data.toString('utf8');
+  if (text.trim().length === 0) throw malformed(path, 'Form part is empty; expected JSON');
+  if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth))
+    throw malformed(path, `JSON nesting is deeper than ${maxDepth} levels`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw malformed(path, 'Form part is not valid JSON');
+  }
+  // As for JSON bodies: an escape could spell the key ("__\u0070roto__"), so check after unescaping.
+  if ((text.includes('proto') || text.includes('\\u')) && hasPrototypeKeys(value))
+    throw malformed(path, 'JSON keys "__proto__" and "constructor.prototype" are not accepted');
+  return value;
+}
+
+/**
+ * Binds a multipart/form-data body: 415 not multipart (or no usable boundary), 413 over a limit
+ * (by `content-length` before reading anything), 400 broken, 422 invalid.
+ */
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
   if (!entries)
@@ -47,38 +118,110 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       `${where}: the form source is not an object schema. Fix: declare form as a Struct.`,
     );
   const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
-    const info = formPartInfo(field);
-    const headerSchema = info?.headers;
+    const part = partOf(field as v.GenericSchema);
+    if (!part) {
+      checkPlainField(where, key, field as v.GenericSchema);
+      const coercion = fieldCoercion(field);
+      return {
+        key,
+        kind: 'plain',
+        many: coercion.many,
+        optional: isOptional(field),
+        coercion,
+        value: undefined,
+        headers: undefined,
+      };
+    }
+    const { info, many } = part;
+    const headerSchema = info.headers;
     return {
       key,
-      kind: info ? (info.file ? 'file' : 'part') : 'plain',
-      many: !info && fieldCoercion(field).many,
+      kind: info.kind,
+      many,
       optional: isOptional(field),
-      coercion: fieldCoercion(info?.value ? node(info.value) : field),
-      value: info?.value ? validator(info.value) : undefined,
+      coercion: fieldCoercion(info.value ? node(info.value) : field),
+      value: info.value ? validator(info.value) : undefined,
       headers: headerSchema
-        ? headersBinder(headerSchema, (issues) => new ValidationFailedError(toErrorReason('form', issues)))
+        ? headersBinder(headerSchema, (issues) => new PartHeaderIssues(issues))
         : undefined,
     };
   });
   const validate = validator(schema);
+  const maxTotal = limits.multipart.maxTotalSize;
+  const maxDepth = limits.maxJsonDepth;
+
+  const bindPart = (f: FormField, part: MultipartPart, index: number | undefined): unknown => {
+    const label = index === undefined ? f.key : `${f.key}.${index}`;
+    const rawHeaders = new RawHeadersView(part.rawHeaders.flatMap(([k, val]) => [k, val]));
+    let headers: unknown = {};
+    if (f.headers) {
+      const fakeReq = {
+        headers: lowerHeaders(part.rawHeaders),
+        headersDistinct: distinctHeaders(part.rawHeaders),
+      } as unknown as IncomingMessage;
+      try {
+        headers = f.headers(fakeReq);
+      } catch (error) {
+        if (error instanceof PartHeaderIssues) throw partHeaderError(label, error.issues);
+        throw error;
+      }
+    }
+    switch (f.kind) {
+      case 'file': {
+        const raw = part.filename;
+        if (raw === undefined || raw === '') throw missing(label, 'File part without a filename');
+        const filename = safeFilename(raw);
+        if (filename === undefined) throw missing(label, 'File part filename has no usable name');
+        return {
+          filename,
+          rawFilename: raw,
+          content: part.data,
+          contentType: part.contentType,
+          headers,
+          rawHeaders,
+        };
+      }
+      case 'bytes':
+        return { value: part.data, contentType: part.contentType, headers, rawHeaders };
+      case 'plain': // plain fields are bound without an envelope (never reach here)
+      case 'text':
+      case 'json': {
+        const decoded =
+          f.kind === 'json'
+            ? parsePartJson(part.data, `form ${label}`, maxDepth)
+            : f.coercion.coerce(part.data.toString('utf8'));
+        const result = f.value!(decoded);
+        if (!result.success) {
+          const prefix = index === undefined ? [{ key: f.key }] : [{ key: f.key }, { key: index }];
+          throw new ValidationFailedError(
+            toErrorReason(
+              'form',
+              result.issues.map(
+                (i) => ({ ...i, path: [...prefix, ...(i.path ?? [])] }) as unknown as v.BaseIssue<unknown>,
+              ),
+            ),
+          );
+        }
+        return { value: result.output, contentType: part.contentType, headers, rawHeaders };
+      }
+    }
+  };
+
   return async (ex) => {
     const type = ex.req.headers['content-type'];
+    // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
     const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
-    if (!boundary) {
-      if (isMultipartFormData(type))
-        throw new MalformedRequestError({
-          reason: 'multipart/form-data without a boundary',
-          issues: [{ path: 'form', message: 'missing boundary' }],
-        });
-      throw new UnsupportedMediaTypeError();
-    }
+    if (!boundary) throw new UnsupportedMediaTypeError();
+    // Refused before a byte is read; the 413 closes the connection, so nothing is drained.
+    const declared = ex.req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > maxTotal) throw new PayloadTooLargeError();
     let parts: MultipartPart[];
     try {
       parts = await parseMultipart(ex.req, boundary, limits.multipart);
     } catch (error) {
-      ex.req.resume();
       if (error instanceof MultipartError) {
+        // Refused mid-body: answer and close rather than drain an unbounded rest.
+        if (!ex.req.readableEnded) ex.res.shouldKeepAlive = false;
         if (error.kind === 'too-large') throw new PayloadTooLargeError();
         throw new MalformedRequestError({
           reason: `Malformed multipart body: ${error.message}`,
@@ -87,49 +230,24 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       }
       throw error;
     }
+    const byName = new Map<string, MultipartPart[]>();
+    for (const part of parts) {
+      const list = byName.get(part.name);
+      if (list) list.push(part);
+      else byName.set(part.name, [part]);
+    }
     const input: Record<string, unknown> = {};
     for (const f of fields) {
-      const matching = parts.filter((p) => p.name === f.key);
-      if (matching.length === 0) {
+      const matching = byName.get(f.key);
+      if (matching === undefined) {
         if (!f.optional) throw missing(f.key);
         continue;
       }
       if (f.kind === 'plain') {
         const texts = matching.map((p) => f.coercion.coerce(p.data.toString('utf8')));
         input[f.key] = f.many ? texts : texts[texts.length - 1];
-        continue;
-      }
-      const part = matching[matching.length - 1]!;
-      const rawHeaders = new RawHeadersView(part.rawHeaders.flatMap(([k, val]) => [k, val]));
-      const fakeReq = {
-        headers: lowerHeaders(part.rawHeaders),
-        headersDistinct: distinctHeaders(part.rawHeaders),
-      } as unknown as IncomingMessage;
-      const headers = f.headers ? f.headers(fakeReq) : {};
-      if (f.kind === 'file') {
-        if (part.filename === undefined || part.filename === '')
-          throw missing(f.key, 'File part without a filename');
-        input[f.key] = {
-          filename: part.filename,
-          content: part.data,
-          contentType: part.contentType,
-          headers,
-          rawHeaders,
-        };
-      } else {
-        const result = f.value!(f.coercion.coerce(part.data.toString('utf8')));
-        if (!result.success)
-          throw new ValidationFailedError(
-            toErrorReason(
-              'form',
-              result.issues.map(
-                (i) =>
-                  ({ ...i, path: [{ key: f.key }, ...(i.path ?? [])] }) as unknown as v.BaseIssue<unknown>,
-              ),
-            ),
-          );
-        input[f.key] = { value: result.output, contentType: part.contentType, headers, rawHeaders };
-      }
+      } else if (f.many) input[f.key] = matching.map((p, i) => bindPart(f, p, i));
+      else input[f.key] = bindPart(f, matching[matching.length - 1]!, undefined);
     }
     const result = validate(input);
     if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues));
@@ -137,8 +255,9 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
   };
 }
 
+// Null-prototype maps: a part header named `constructor` or `__proto__` is just a name.
 function lowerHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = Object.create(null) as Record<string, string>;
   for (const [k, val] of pairs) {
     const key = k.toLowerCase();
     out[key] = out[key] === undefined ? val : `${out[key]}, ${val}`;
@@ -147,7 +266,7 @@ function lowerHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<s
 }
 
 function distinctHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out = Object.create(null) as Record<string, string[]>;
   for (const [k, val] of pairs) (out[k.toLowerCase()] ??= []).push(val);
   return out;
 }

@@ -6,6 +6,7 @@ const kFormPart = Symbol.for('@api/core.formPart');
 
 /** A bound multipart part: the decoded value plus its envelope. */
 export interface FormPartValue<T, THeaders> {
+  /** The part body: text (numbers and booleans coerced), parsed JSON, or the bytes (`FormPart.bytes()`). */
   readonly value: T;
   readonly contentType: string | undefined;
   /** The part headers bound into the declared schema. */
@@ -16,15 +17,35 @@ export interface FormPartValue<T, THeaders> {
 
 /** A bound file part: bytes plus a required filename. */
 export interface FileFormPartValue<THeaders = Record<string, never>> {
+  /**
+   * The file name, safe to use as a path segment: the last segment of the name as sent (after the
+   * last `/` or `\`), with control characters (NUL, CR, LF, …) removed and surrounding whitespace
+   * trimmed. Never empty, `.` or `..` (such names are refused with 422). A name that needed no
+   * cleaning is passed through unchanged. Still user input: never trust it as unique or as an
+   * extension that matches the content.
+   */
   readonly filename: string;
+  /**
+   * The `filename` (or decoded `filename*`) parameter exactly as sent — possibly with directories,
+   * `..`, backslashes or control characters. For display or audit only; never build a path from it.
+   */
+  readonly rawFilename: string;
   readonly content: Buffer;
   readonly contentType: string | undefined;
   readonly headers: THeaders;
   readonly rawHeaders: RawHeadersView;
 }
 
-/** What core records on a part marker schema. */
+/**
+ * How core decodes a part: `text` (coerced to the schema's scalar), `json` (a structured schema:
+ * the part body is parsed as JSON and validated), `bytes` (the body as a Buffer), `file`.
+ */
+export type FormPartKind = 'text' | 'json' | 'bytes' | 'file';
+
+/** What core records on a part marker schema (document generators read `file` and `value`). */
 export interface FormPartInfo {
+  readonly kind: FormPartKind;
+  /** True when the part body is binary (files and bytes parts): documented as `format: binary`. */
   readonly file: boolean;
   readonly value: v.GenericSchema | undefined;
   readonly headers: ObjectSchemaLike | undefined;
@@ -38,12 +59,62 @@ function marker<T>(info: FormPartInfo): PartSchema<T> {
   return schema as PartSchema<T>;
 }
 
+// Schemas whose values are not one scalar: their part body is JSON.
+const STRUCTURED = new Set([
+  'object',
+  'loose_object',
+  'strict_object',
+  'object_with_rest',
+  'record',
+  'array',
+  'tuple',
+  'loose_tuple',
+  'strict_tuple',
+  'tuple_with_rest',
+  'variant',
+  'intersect',
+]);
+const WRAPPERS = new Set([
+  'optional',
+  'exact_optional',
+  'nullish',
+  'nullable',
+  'undefinedable',
+  'non_optional',
+  'non_nullable',
+  'non_nullish',
+]);
+
+/** True for a schema whose value is structured (objects, arrays, …): such a part is sent as JSON. */
+export function isStructured(schema: v.GenericSchema): boolean {
+  let s = schema as { type: string; wrapped?: unknown; options?: unknown; getter?: unknown };
+  while (WRAPPERS.has(s.type) && s.wrapped) s = s.wrapped as typeof s;
+  if (STRUCTURED.has(s.type)) return true;
+  if (s.type === 'union' && Array.isArray(s.options)) {
+    // Every member that is not null/undefined must be structured, so text stays text.
+    const members = (s.options as { type: string }[]).filter(
+      (o) => o.type !== 'null' && o.type !== 'undefined',
+    );
+    return members.length > 0 && members.every((o) => isStructured(o as v.GenericSchema));
+  }
+  return false;
+}
+
 /**
- * Declares a form field bound with its envelope (`FormPart[T, H]`): the value is decoded with
- * `value` (text parts; numbers and booleans are coerced), headers bound from the part headers.
+ * Declares a form field bound with its envelope (`FormPart[T, H]`), headers bound from the part
+ * headers (a missing or invalid one is a 400). How the body is decoded follows `value`:
+ * a scalar schema reads the text (numbers and booleans are coerced); a structured schema (a Struct,
+ * `v.object`, `v.array`, `v.record`, …) parses the body as JSON (400 when it is not JSON, 422 with
+ * the field path when it does not match). `FormPart.bytes()` keeps the raw bytes.
+ * Wrap it in `v.array(...)` to bind every part of that name, in order.
  *
+ * @param value - The schema of the part's value.
+ * @param options - `headers`: a Struct bound from the part's own headers.
  * @example
- * const Upload = Struct('Upload', { blob: FormPart(v.string(), { headers: Struct('BlobHeaders', { x_checksum: v.string() }) }) });
+ * const Upload = Struct('Upload', {
+ *   blob: FormPart(v.string(), { headers: Struct('BlobHeaders', { x_checksum: v.string() }) }),
+ *   meta: FormPart(Struct('Meta', { title: v.string() })), // a JSON part
+ * });
  */
 export function FormPart<
   TValue extends v.GenericSchema,
@@ -57,21 +128,44 @@ export function FormPart<
     THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
   >
 > {
-  return marker({ file: false, value, headers: options.headers });
+  return marker({
+    kind: isStructured(value) ? 'json' : 'text',
+    file: false,
+    value,
+    headers: options.headers,
+  });
 }
 
 /**
- * Declares a file part (`FileFormPart`): a part with a required filename (422 without one).
+ * Declares a part whose value is its raw bytes (a `Buffer`), with or without a filename.
  *
+ * @param options - `headers`: a Struct bound from the part's own headers.
  * @example
- * const Upload = Struct('Upload', { avatar: FileFormPart() });
+ * const Signed = Struct('Signed', { payload: FormPart.bytes(), signature: v.string() });
+ */
+FormPart.bytes = function bytes<THeaders extends ObjectSchemaLike | undefined = undefined>(
+  options: { headers?: THeaders } = {},
+): PartSchema<
+  FormPartValue<Buffer, THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
+> {
+  return marker({ kind: 'bytes', file: true, value: undefined, headers: options.headers });
+};
+
+/**
+ * Declares a file part (`FileFormPart`): a part with a required filename (422 without one).
+ * `filename` is the safe basename; the name as sent is only in `rawFilename`.
+ * Wrap it in `v.array(...)` to bind every file of that name, in order.
+ *
+ * @param options - `headers`: a Struct bound from the part's own headers.
+ * @example
+ * const Upload = Struct('Upload', { avatar: FileFormPart(), attachments: v.optional(v.array(FileFormPart())) });
  */
 export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = undefined>(
   options: { headers?: THeaders } = {},
 ): PartSchema<
   FileFormPartValue<THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
 > {
-  return marker({ file: true, value: undefined, headers: options.headers });
+  return marker({ kind: 'file', file: true, value: undefined, headers: options.headers });
 }
 
 /** The marker info of a form field schema, if it is a FormPart/FileFormPart. */
@@ -79,6 +173,25 @@ export function formPartInfo(schema: unknown): FormPartInfo | undefined {
   let s = schema as { [kFormPart]?: FormPartInfo; wrapped?: unknown } | undefined;
   while (s && !s[kFormPart] && s.wrapped) s = s.wrapped;
   return s?.[kFormPart];
+}
+
+/**
+ * The safe basename of a file name as sent: the text after the last `/` or `\`, without control
+ * characters, trimmed; `undefined` when nothing usable is left (empty, `.` or `..`).
+ *
+ * @param raw - The `filename` parameter as sent.
+ * @example
+ * safeFilename('../../etc/passwd'); // 'passwd'
+ * safeFilename('C:\\Users\\ada\\cv.pdf'); // 'cv.pdf'
+ */
+export function safeFilename(raw: string): string | undefined {
+  const cut = Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\'));
+  let name = cut < 0 ? raw : raw.slice(cut + 1);
+  // C0 controls (NUL, CR, LF, …), DEL and C1 controls.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) name = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  name = name.trim();
+  return name === '' || name === '.' || name === '..' ? undefined : name;
 }
 
 /** The bound form: the schema's output. */

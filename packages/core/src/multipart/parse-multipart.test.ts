@@ -245,6 +245,8 @@ describe('parseMultipart errors', () => {
     ['a header line without a colon', `--${B}\r\n${cd('a')}\r\nbogus\r\n\r\nx\r\n--${B}--`],
     ['a folded header line', `--${B}\r\n${cd('a')}\r\n x: y\r\n\r\nx\r\n--${B}--`],
     ['junk after a boundary', `--${B}junk\r\n${cd('a')}\r\n\r\nx\r\n--${B}--`],
+    ['a part named __proto__', `--${B}\r\n${cd('__proto__')}\r\n\r\nx\r\n--${B}--`],
+    ['a part named constructor', `--${B}\r\n${cd('constructor')}\r\n\r\nx\r\n--${B}--`],
   ])('rejects %s as malformed', async (_label, raw) => {
     const e = await failure(parseMultipart(whole(raw), B));
     expect(e.kind).toBe('malformed');

@@ -267,6 +267,13 @@ class MultipartParser {
     if (name === undefined) {
       throw new MultipartError('malformed', 'Multipart part Content-Disposition has no name');
     }
+    // Names that reach object prototypes are refused outright, whatever the consumer does with them.
+    if (name === '__proto__' || name === 'constructor') {
+      throw new MultipartError(
+        'malformed',
+        'Multipart part names "__proto__" and "constructor" are not accepted',
+      );
+    }
     const extended = parsed.params.get('filename*');
     const decoded = extended === undefined ? undefined : decodeExtValue(extended);
     const filename = decoded ?? parsed.params.get('filename');
@@ -326,7 +333,8 @@ function toBuffer(chunk: Buffer | Uint8Array): Buffer {
  * {@link MultipartError} at once and stops pulling chunks without destroying the source: a Node
  * `Readable` (e.g. `IncomingMessage`) is detached and left paused, so the caller can `req.resume()`
  * to discard the rest, or close the connection after responding; another iterable is left
- * un-returned. On success the body has been read to its end.
+ * un-returned. On success the body has been read to its end. Parts named `__proto__` or
+ * `constructor` are refused as `malformed` (they would reach object prototypes in naive consumers).
  * Chunks must not be mutated after they are yielded (true of Node streams and fetch bodies).
  *
  * @param body - The request body, e.g. an `IncomingMessage`.

@@ -23,6 +23,22 @@ export type LocationTarget =
   | { readonly kind: 'path'; readonly path: string }
   | { readonly kind: 'url'; readonly url: string };
 
+type Ctor = abstract new (...args: never[]) => object;
+type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
+/** The path values an operation's declared `path` schema needs (each slot as text or a scalar). */
+type PathOf<TOperation> = TOperation extends { readonly spec: { readonly path: infer P } }
+  ? { readonly [K in keyof EntriesOf<P>]: string | number | boolean | bigint }
+  : undefined;
+/** `[options]` required with its path values when the target operation has a path; optional otherwise. */
+export type OperationTargetArgs<
+  TClass extends Ctor,
+  TOp extends keyof InstanceType<TClass>,
+  TExtra = unknown,
+> =
+  PathOf<InstanceType<TClass>[TOp]> extends undefined
+    ? [options?: TExtra & { readonly path?: PathValues }]
+    : [options: TExtra & { readonly path: PathOf<InstanceType<TClass>[TOp]> }];
+
 function refTarget(ref: string, path: PathValues | undefined): LocationTarget {
   if (!ref.includes('.'))
     throw new WiringError(
@@ -41,13 +57,21 @@ function refTarget(ref: string, path: PathValues | undefined): LocationTarget {
 export class Location {
   private constructor(readonly target: LocationTarget) {}
 
-  /** Points at a mounted operation of a route class, filling its path slots. */
-  static fromOperation<TClass extends abstract new (...args: never[]) => object>(
+  /**
+   * Points at a mounted operation of a route class, filling its path slots: the operation's path
+   * values are required (a type error without them) when it declares a `path` schema.
+   */
+  static fromOperation<TClass extends Ctor, TOp extends keyof InstanceType<TClass> & string>(
     owner: TClass,
-    operation: keyof InstanceType<TClass> & string,
-    options: { path?: PathValues } = {},
+    operation: TOp,
+    ...[options]: OperationTargetArgs<TClass, TOp>
   ): Location {
-    return new Location({ kind: 'operation', owner, operation, path: options.path });
+    return new Location({
+      kind: 'operation',
+      owner,
+      operation,
+      path: options?.path as PathValues | undefined,
+    });
   }
   /** An absolute path on this app (`/widgets/1`), prefixed with the app's base. */
   static fromPath(path: string): Location {
@@ -85,12 +109,18 @@ export class Link {
     if (!params.rel) throw new TypeError('Link: "rel" is required');
   }
 
-  static fromOperation<TClass extends abstract new (...args: never[]) => object>(
+  static fromOperation<TClass extends Ctor, TOp extends keyof InstanceType<TClass> & string>(
     owner: TClass,
-    operation: keyof InstanceType<TClass> & string,
-    options: LinkParams & { path?: PathValues },
+    operation: TOp,
+    options: LinkParams &
+      (PathOf<InstanceType<TClass>[TOp]> extends undefined
+        ? { readonly path?: PathValues }
+        : { readonly path: PathOf<InstanceType<TClass>[TOp]> }),
   ): Link {
-    return new Link({ kind: 'operation', owner, operation, path: options.path }, options);
+    return new Link(
+      { kind: 'operation', owner, operation, path: options.path as PathValues | undefined },
+      options,
+    );
   }
   static fromPath(path: string, params: LinkParams): Link {
     return new Link({ kind: 'path', path }, params);

@@ -253,26 +253,38 @@ export const Bytes: ResponseSpec<Uint8Array> = spec({
   contentType: 'application/octet-stream',
 });
 
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+/** The error statuses as literal types: `400` … `599`. */
+export type ErrorStatus = `${4 | 5}${Digit}${Digit}` extends `${infer N extends number}` ? N : never;
+/** `unknown` for a computed status (checked at construction) or a literal in 400–599; an error otherwise. */
+type ErrorStatusCheck<TStatus extends number> = number extends TStatus
+  ? unknown
+  : TStatus extends ErrorStatus
+    ? unknown
+    : { readonly 'statusCode must be 400–599': never };
+
 /**
  * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.
  *
  * @example
  * return new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'Duplicate', status: 409 } });
  */
-export class ExceptionResponse<TBody, THeaders = undefined> {
-  readonly statusCode: number;
+export class ExceptionResponse<TBody, THeaders = undefined, TStatus extends number = number> {
+  readonly statusCode: TStatus;
   readonly json: TBody;
   readonly headers: THeaders | undefined;
   readonly cookies: readonly SetCookie[] | undefined;
-  constructor(
-    init: {
-      readonly statusCode: number;
-      readonly json: TBody;
-      readonly cookies?: readonly SetCookie[];
-    } & HeadersArg<THeaders>,
-  ) {
+  constructor(init: {
+    /** 400–599: a literal outside is a type error; a computed one is checked here. */
+    readonly statusCode: TStatus & ErrorStatusCheck<TStatus>;
+    readonly json: TBody;
+    readonly headers?: THeaders;
+    readonly cookies?: readonly SetCookie[];
+  }) {
     if (!Number.isInteger(init.statusCode) || init.statusCode < 400 || init.statusCode > 599) {
-      throw new TypeError(`ExceptionResponse: statusCode ${init.statusCode} is outside 400–599`);
+      throw new TypeError(
+        `ExceptionResponse: statusCode ${init.statusCode} is outside 400–599. Fix: an exception handler answers with an error status.`,
+      );
     }
     this.statusCode = init.statusCode;
     this.json = init.json;

@@ -260,7 +260,7 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
     out.push('content-type', JSON_TYPE);
     pushUntypedHeaders(value.headers, out);
     if (value.cookies) pushCookies(value.cookies, out);
-    ex.send(value.statusCode, out, JSON.stringify(value.json) ?? 'null');
+    ex.send(value.statusCode as number, out, JSON.stringify(value.json as unknown) ?? 'null');
   } else {
     throw new TypeError(
       'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',

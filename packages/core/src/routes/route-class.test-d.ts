@@ -5,6 +5,7 @@ import {
   Created,
   Endpoint,
   JSONResponse,
+  Link,
   Location,
   NoContent,
   RawHeadersView,
@@ -159,6 +160,26 @@ describe('Location', () => {
     // @ts-expect-error updateFull is not defined on Widgets
     Location.fromOperation(Widgets, 'updateFull');
   });
+
+  it("requires the target operation's path values", () => {
+    class Widgets extends Resource('/widgets') {
+      readOne = this.operation({ path: WidgetPath, returns: Widget }, () => ({
+        id: '',
+        name: '',
+        priceCents: 0,
+      }));
+      readMany = this.operation({ returns: v.array(Widget) }, () => []);
+    }
+    // @ts-expect-error readOne needs { path: { widget_id } }
+    Location.fromOperation(Widgets, 'readOne');
+    // @ts-expect-error widget_id is missing
+    Location.fromOperation(Widgets, 'readOne', { path: {} });
+    Location.fromOperation(Widgets, 'readMany');
+    Link.fromOperation(Widgets, 'readMany', { rel: 'collection' });
+    // @ts-expect-error a Link to readOne needs its path values too
+    Link.fromOperation(Widgets, 'readOne', { rel: 'self' });
+    Link.fromOperation(Widgets, 'readOne', { rel: 'self', path: { widget_id: 1 } });
+  });
 });
 
 describe('mount options follow what is installed', () => {
@@ -243,5 +264,15 @@ describe('mount and wrapper mistakes tsc sees', () => {
     }
     void Widgets;
     void Other;
+  });
+});
+
+describe('path slots', () => {
+  it('must be snake_case', () => {
+    // @ts-expect-error widgetId is not snake_case
+    void Resource('/widgets/{widgetId}');
+    // @ts-expect-error widget-id is not snake_case
+    void Endpoint('/widgets/{widget-id}/x');
+    void Resource('/shops/{shop_id}/widgets');
   });
 });

@@ -218,6 +218,12 @@ export type ResourceClass<TPath extends string> = abstract new () => RouteBase<T
 /** The constructor `Endpoint(...)` returns: extend it. */
 export type EndpointClass<TPath extends string> = abstract new () => RouteBase<TPath, 'endpoint'>;
 
+type BadSlot<S extends string> = S extends Lowercase<S> ? (S extends `${string}-${string}` ? S : never) : S;
+/** A mount path whose `{slots}` are not snake_case is a type error (and a `WiringError` at run time). */
+export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] extends [never]
+  ? unknown
+  : { readonly 'path slots are snake_case': BadSlot<PathSlots<TPath>> };
+
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   kind: TKind,
@@ -233,6 +239,12 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
     throw new WiringError(
       `${name}('${path}', …): expected an options object ({ ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
     );
+  for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
+    if (!/^\{[a-z_][a-z0-9_]*\}$/.test(slot))
+      throw new WiringError(
+        `${name}('${path}'): slot "${slot}" is not snake_case. Fix: name slots like {widget_id}.`,
+      );
+  }
   abstract class RouteClass extends RouteBase<TPath, TKind> {}
   const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
   Object.defineProperty(RouteClass, kRouteClass, { value: info });
@@ -251,7 +263,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * }
  */
 export function Resource<const TPath extends string>(
-  path: TPath,
+  path: TPath & SnakeCaseSlots<TPath>,
   options: RouteClassOptions = {},
 ): ResourceClass<TPath> {
   return defineRouteClass('resource', path, options);
@@ -267,7 +279,7 @@ export function Resource<const TPath extends string>(
  * }
  */
 export function Endpoint<const TPath extends string>(
-  path: TPath,
+  path: TPath & SnakeCaseSlots<TPath>,
   options: RouteClassOptions = {},
 ): EndpointClass<TPath> {
   return defineRouteClass('endpoint', path, options);

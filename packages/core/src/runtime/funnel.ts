@@ -75,7 +75,7 @@ export class ErrorFunnel {
       if (result === undefined) this.#renderDefault(ex, error, extra);
       else if (result instanceof ExceptionResponse) {
         const writer = this.#parts.handlerWriters.get(handler);
-        if (writer) writer(result, ex);
+        if (writer) writer(result as ExceptionResponse<unknown, unknown>, ex);
         else writeAdHoc(result, ex, this.#parts.resolver);
       } else if (result instanceof BaseHTTPError) this.#send(ex, result.render(this.#parts.adapter), extra);
       else

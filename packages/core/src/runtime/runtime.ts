@@ -192,7 +192,13 @@ export class Runtime implements ExchangeHost {
     }
     const plan = match.route;
     if (plan === undefined) {
-      this.#unrouted(ex, METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
+      // The 405 carries the path's own tail (its mount's CORS or CORS.OFF, its middleware headers).
+      const sibling: Plan | undefined = match.entry.methods.values().next().value;
+      ex.params = match.params;
+      ex.plan = sibling;
+      if (sibling?.observers) observeWhenFinished(sibling, ex);
+      else this.#observeFallback(ex);
+      ex.fail(METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
       return;
     }
     ex.params = match.params;

@@ -37,7 +37,10 @@ class Demo extends BaseApp {
     this.chat = chat;
     this.include(websocket(new PingSocket(), { auth: tokenAuth }));
     this.include(
-      websocket(new ChatSocket(chat), { auth: sessionAuth, allowedOrigins: chatOrigins('https://app.example') }),
+      websocket(new ChatSocket(chat), {
+        auth: sessionAuth,
+        allowedOrigins: chatOrigins('https://app.example'),
+      }),
     );
   }
 }
@@ -47,7 +50,9 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 async function client(): Promise<TestClient<true>> {
-  const c = await TestClient.start(new Demo({ logger: { info() {}, warn() {}, error() {} } }), { cookieJar: true });
+  const c = await TestClient.start(new Demo({ logger: { info() {}, warn() {}, error() {} } }), {
+    cookieJar: true,
+  });
   clients.push(c);
   return c;
 }
@@ -68,9 +73,10 @@ describe('demo sockets', () => {
       userId: 'user-id',
       message: 'hello',
     });
-    const denied = (await openWebSocket(c, '/websocket/client-1', { inbound: PingRequest, outbound: PingResponse }).catch(
-      (e: unknown) => e,
-    )) as WebSocketDenied;
+    const denied = (await openWebSocket(c, '/websocket/client-1', {
+      inbound: PingRequest,
+      outbound: PingResponse,
+    }).catch((e: unknown) => e)) as WebSocketDenied;
     expect(denied.status).toBe(401);
   });
 
@@ -96,6 +102,7 @@ describe('demo sockets', () => {
     const chat = (c.app as Demo).chat!;
     while (chat.subscribers('lobby') < 2) await new Promise((r) => setTimeout(r, 5));
     await b.send({ type: 'send-message', text: 'hi' });
-    for (const ws of [a, b]) expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hi', from: 'other-name' });
+    for (const ws of [a, b])
+      expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hi', from: 'other-name' });
   });
 });

@@ -4,7 +4,9 @@ import * as v from 'valibot';
 import { Struct } from '@api/core';
 
 /** `WS /websocket/{client_id}` path slot. */
-export const ClientPath = Struct('ClientPath', { client_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
+export const ClientPath = Struct('ClientPath', {
+  client_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
 
 /** Client → server on `/websocket/{client_id}`. */
 export const PingRequest = Struct(

@@ -18,7 +18,11 @@ export function chatChannel(redisUrl: string | undefined): Channel<typeof ChatMe
     queueSize: 64,
     overflow: 'close',
     ...(redisUrl
-      ? { backplane: redisBackplane(new Redis(redisUrl, { maxRetriesPerRequest: 1 }), { prefix: 'demo:chat:' }) }
+      ? {
+          backplane: redisBackplane(new Redis(redisUrl, { maxRetriesPerRequest: 1 }), {
+            prefix: 'demo:chat:',
+          }),
+        }
       : {}),
   });
 }

@@ -121,7 +121,9 @@ describe('Channel: publish', () => {
     const peer = await Peer.open(server.url);
     await peer.closed;
     expect(failures[0]).toBeInstanceOf(TypeError);
-    expect((failures[0] as Error).message).toMatch(/outbound framing \(Ready\) cannot carry this channel's messages \(Note\)/);
+    expect((failures[0] as Error).message).toMatch(
+      /outbound framing \(Ready\) cannot carry this channel's messages \(Note\)/,
+    );
   });
 });
 

@@ -65,6 +65,8 @@ export class Subscriber implements Disposable, AsyncDisposable {
   attached = true;
   /** @internal */
   waitingDrain = false;
+  /** @internal corked until the next tick (a publish burst goes out as one write) */
+  corked = false;
   /** @internal frames go straight to the socket while its buffer is below this */
   readonly writeThrough: number;
   readonly #detach: (subscriber: Subscriber) => void;
@@ -152,6 +154,16 @@ export class Channel<TFraming extends Framing = Framing> {
   readonly #backplane: Backplane | undefined;
   readonly #onOverflow: ((subscriber: Subscriber, action: 'closed' | 'dropped') => void) | undefined;
   #subscribers = 0;
+  /** Sockets corked during the current tick (uncorked together on the next one). */
+  readonly #corked: Subscriber[] = [];
+  readonly #uncork = (): void => {
+    for (const subscriber of this.#corked) {
+      if (!subscriber.corked) continue;
+      subscriber.corked = false;
+      subscriber.ws.socket.uncork();
+    }
+    this.#corked.length = 0;
+  };
   #closed = false;
 
   /**
@@ -222,7 +234,8 @@ export class Channel<TFraming extends Framing = Framing> {
     const codec = this.#codec;
     const fits =
       outbound.kind === codec.kind &&
-      (codec.kind !== 'json' || codec.tags.every((tag) => outbound.members.get(tag) === codec.members.get(tag)));
+      (codec.kind !== 'json' ||
+        codec.tags.every((tag) => outbound.members.get(tag) === codec.members.get(tag)));
     if (!fits)
       throw new TypeError(
         `Channel.attach: the socket's outbound framing (${describeCodec(outbound)}) cannot carry this channel's messages (${describeCodec(codec)}). Fix: list the channel's Structs in the endpoint's outbound.`,
@@ -297,7 +310,14 @@ export class Channel<TFraming extends Framing = Framing> {
     for (const subscriber of set) {
       n++;
       const raw = subscriber.ws.raw;
-      const buffered = raw.bufferedAmount;
+      let buffered = raw.bufferedAmount;
+      if (subscriber.corked && buffered >= subscriber.writeThrough) {
+        // A long burst: hand what is corked to the OS now, so corking never makes a healthy
+        // client look slow.
+        subscriber.corked = false;
+        subscriber.ws.socket.uncork();
+        buffered = raw.bufferedAmount;
+      }
       const held = subscriber.queuedBytes + buffered + frame.length;
       // Admission: the bytes held for this subscriber (queue + socket buffer + this frame) stay
       // within maxBufferedBytes, and the queue within queueSize (a frame always fits an idle socket).
@@ -307,6 +327,13 @@ export class Channel<TFraming extends Framing = Framing> {
         if (!this.#overflowed(subscriber, frame.length, buffered)) continue;
       }
       if (subscriber.queue.length === subscriber.queueHead && buffered < subscriber.writeThrough) {
+        // A burst of publishes in one tick reaches each socket as one write (one syscall), not one
+        // per message: cork on the first frame, uncork on the next tick.
+        if (!subscriber.corked) {
+          subscriber.corked = true;
+          subscriber.ws.socket.cork();
+          if (this.#corked.push(subscriber) === 1) process.nextTick(this.#uncork);
+        }
         raw.send(frame, options);
       } else {
         subscriber.queue.push(frame);
@@ -348,7 +375,9 @@ export class Channel<TFraming extends Framing = Framing> {
       queue.length = 0;
       subscriber.queueHead = 0;
     }
-    const fits = !(subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0);
+    const fits = !(
+      subscriber.queuedBytes + buffered + size > this.#maxBytes && buffered + subscriber.queuedBytes !== 0
+    );
     if (!fits) subscriber.dropped++;
     this.#onOverflow?.(subscriber, 'dropped');
     return fits;

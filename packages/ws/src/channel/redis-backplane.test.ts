@@ -119,7 +119,9 @@ describe('redisBackplane', () => {
     a.channel.publish('room', { type: 'Note', n: 3, from: 'a' });
     expect(await pb.json()).toEqual({ type: 'Note', n: 3, from: 'a' });
     expect(await pa.json()).toEqual({ type: 'Note', n: 3, from: 'a' });
-    expect(a.log.lines.some((l) => l.startsWith('info ') && l.includes('fan-out across processes resumed'))).toBe(true);
+    expect(
+      a.log.lines.some((l) => l.startsWith('info ') && l.includes('fan-out across processes resumed')),
+    ).toBe(true);
   });
 
   it('closes its connections with the channel', async () => {

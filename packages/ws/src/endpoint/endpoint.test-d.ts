@@ -83,8 +83,11 @@ describe('WebSocketEndpoint handler inference', () => {
       a = this.handler({ json: Subscribe }, () => undefined);
       // @ts-expect-error the path schema misses {room_id}
       b = this.handler({ path: ClientPath }, () => undefined);
-      // @ts-expect-error client_id is not a slot of the path
-      c = this.handler({ path: Struct('P', { room_id: v.string(), client_id: v.string() }) }, () => undefined);
+      c = this.handler(
+        // @ts-expect-error client_id is not a slot of the path
+        { path: Struct('P', { room_id: v.string(), client_id: v.string() }) },
+        () => undefined,
+      );
     }
     void Bad;
   });

@@ -1,6 +1,12 @@
 import type * as v from 'valibot';
 import type { HandlerInput, ObjectSchemaLike, Operation, PathSlots, RouteMeta } from '@api/core';
-import { compileFraming, type Codec, type Framing, type InboundMessage, type OutboundMessage } from '../framing/framing';
+import {
+  compileFraming,
+  type Codec,
+  type Framing,
+  type InboundMessage,
+  type OutboundMessage,
+} from '../framing/framing';
 import type { WebSocket } from '../socket/websocket';
 import { kEndpoint, kHandler } from '../symbols';
 
@@ -88,18 +94,20 @@ export abstract class WebSocketEndpointBase<TPath extends string, TIn extends Fr
    */
   protected handler<const S extends SocketSpec>(
     spec: S & SocketSpecCheck<S, TPath>,
-    handle: (input: SocketHandlerInput<S, InboundMessage<TIn>, OutboundMessage<TOut>>) => void | Promise<void>,
+    handle: (
+      input: SocketHandlerInput<S, InboundMessage<TIn>, OutboundMessage<TOut>>,
+    ) => void | Promise<void>,
   ): SocketHandler<S> {
     return { [kHandler]: true, spec, handler: handle };
   }
 }
 
 /** The constructor `WebSocketEndpoint(...)` returns: extend it. */
-export type WebSocketEndpointClass<TPath extends string, TIn extends Framing, TOut extends Framing> = abstract new () => WebSocketEndpointBase<
-  TPath,
-  TIn,
-  TOut
->;
+export type WebSocketEndpointClass<
+  TPath extends string,
+  TIn extends Framing,
+  TOut extends Framing,
+> = abstract new () => WebSocketEndpointBase<TPath, TIn, TOut>;
 
 /**
  * Declares a WebSocket route at `path` with its framing per direction. Define exactly one

@@ -132,7 +132,9 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
           `${where}: allowedOrigins has no effect here: the Origin check runs on mounts authenticated by cookies (cookieAuth, hybridAuth) or binding cookies, and this one is not. Fix: remove allowedOrigins, or mount with a cookie authenticator.`,
         );
       if (allowed !== undefined && !Array.isArray(allowed))
-        throw new WiringError(`${where}: allowedOrigins must be a list of origins. Fix: e.g. ['https://app.example'].`);
+        throw new WiringError(
+          `${where}: allowedOrigins must be a list of origins. Fix: e.g. ['https://app.example'].`,
+        );
       const originCheck = cookieMount ? compileOriginCheck(where, allowed ?? []) : undefined;
 
       const wss = new WebSocketServer({
@@ -242,8 +244,7 @@ function checkPath(where: string, template: string, spec: SocketSpec): void {
 
 function unwrapUser(schema: unknown): unknown {
   let s = schema as { type?: string; wrapped?: unknown };
-  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped)
-    s = s.wrapped;
+  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped) s = s.wrapped;
   return s;
 }
 

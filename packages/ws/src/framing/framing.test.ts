@@ -7,7 +7,8 @@ const Ping = Struct('Ping', { text: v.pipe(v.string(), v.maxLength(5)) }, { tag:
 const Join = Struct('Join', { room: v.string(), times: v.optional(v.number(), 1) }, { tag: true });
 const Plain = Struct('Plain', { text: v.string() });
 
-const text = (value: unknown): Buffer => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+const text = (value: unknown): Buffer =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 
 describe('compileFraming', () => {
   it('accepts a tagged Struct, a list, v.union and v.variant("type") of them', () => {
@@ -32,8 +33,16 @@ describe('compileFraming', () => {
     ['an unknown marker', 'text', /"text" is not a framing/],
     ['an empty list', [], /empty list/],
     ['a number', 42, /number is not a framing/],
-    ['a variant on another key', v.variant('kind', [Struct('K', { kind: v.literal('k') })]), /discriminates on "kind"/],
-    ['two members with one tag', [Ping, Struct('Ping', { other: v.number() }, { tag: true })], /two messages are tagged "Ping"/],
+    [
+      'a variant on another key',
+      v.variant('kind', [Struct('K', { kind: v.literal('k') })]),
+      /discriminates on "kind"/,
+    ],
+    [
+      'two members with one tag',
+      [Ping, Struct('Ping', { other: v.number() }, { tag: true })],
+      /two messages are tagged "Ping"/,
+    ],
   ])('refuses %s with a WiringError naming the place and the fix', (_label, framing, message) => {
     let error: unknown;
     try {

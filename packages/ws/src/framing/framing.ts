@@ -141,7 +141,9 @@ export function compileFraming(where: string, framing: unknown): Codec {
       );
     }
     if (members.has(tag))
-      throw new WiringError(`${where}: two messages are tagged "${tag}". Fix: give each Struct its own name.`);
+      throw new WiringError(
+        `${where}: two messages are tagged "${tag}". Fix: give each Struct its own name.`,
+      );
     const schema = item as v.GenericSchema;
     members.set(tag, { schema, serialize: compileSerializer(schema), name: structInfo(schema)!.name });
   }
@@ -204,7 +206,8 @@ const STRING: Codec = {
   members: new Map(),
   decode: (data, isBinary) => (isBinary ? EXPECTED_TEXT : data.toString('utf8')),
   encode(message) {
-    if (typeof message !== 'string') throw new TypeError(`a 'string' socket sends strings, got ${typeof message}`);
+    if (typeof message !== 'string')
+      throw new TypeError(`a 'string' socket sends strings, got ${typeof message}`);
     return message;
   },
 };

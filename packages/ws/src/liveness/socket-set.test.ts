@@ -80,7 +80,8 @@ describe('SocketSet: shutdown', () => {
     expect(set.closing).toBe(true);
     expect(took).toBeGreaterThanOrEqual(250);
     expect(took).toBeLessThan(1500);
-    for (const peer of peers) expect(await peer.closed).toEqual({ code: 1001, reason: 'server shutting down' });
+    for (const peer of peers)
+      expect(await peer.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(set.size).toBe(0);
   });
 });

@@ -15,12 +15,18 @@ describe('parseOrigin', () => {
     expect(parseOrigin('http://[::1]:3000')).toMatchObject({ host: '[::1]', port: '3000' });
   });
 
-  it.each(['null', '', 'https://a.example/', 'https://a.example/path', 'ftp://a.example', 'https://a.example:99999', 'https://-bad.example', 'a.example'])(
-    'refuses %j',
-    (value) => {
-      expect(parseOrigin(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    'null',
+    '',
+    'https://a.example/',
+    'https://a.example/path',
+    'ftp://a.example',
+    'https://a.example:99999',
+    'https://-bad.example',
+    'a.example',
+  ])('refuses %j', (value) => {
+    expect(parseOrigin(value)).toBeUndefined();
+  });
 });
 
 describe('compileOriginCheck', () => {

@@ -9,7 +9,24 @@ describe('checkClose', () => {
   });
 
   it('refuses reserved, server-only and out-of-range codes', () => {
-    for (const code of [999, 1001, 1002, 1004, 1005, 1006, 1010, 1012, 1014, 1015, 2000, 3000, 3999, 5000, 4000.5, NaN]) {
+    for (const code of [
+      999,
+      1001,
+      1002,
+      1004,
+      1005,
+      1006,
+      1010,
+      1012,
+      1014,
+      1015,
+      2000,
+      3000,
+      3999,
+      5000,
+      4000.5,
+      NaN,
+    ]) {
       expect(() => checkClose(code, '')).toThrow(RangeError);
     }
   });

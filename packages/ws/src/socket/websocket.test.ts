@@ -83,7 +83,8 @@ describe('WebSocket: messages', () => {
   it('keeps the directions independent: bytes in, tagged JSON out; string in, bytes out', async () => {
     const s = await start<Buffer, PongT>(
       async (ws) => {
-        for await (const bytes of ws) await ws.send({ type: 'Pong', text: bytes.toString('hex'), n: bytes.length });
+        for await (const bytes of ws)
+          await ws.send({ type: 'Pong', text: bytes.toString('hex'), n: bytes.length });
       },
       { inbound: 'bytes', outbound: Pong },
     );
@@ -112,10 +113,20 @@ describe('WebSocket: messages', () => {
 
 describe('WebSocket: refusals close the socket', () => {
   it.each([
-    ['a binary frame on a JSON socket', (p: Peer) => p.raw.send(Buffer.from('{}')), 1003, 'expected text frames'],
+    [
+      'a binary frame on a JSON socket',
+      (p: Peer) => p.raw.send(Buffer.from('{}')),
+      1003,
+      'expected text frames',
+    ],
     ['malformed JSON', (p: Peer) => p.send('{"type":'), 1007, 'malformed JSON'],
     ['an unknown type', (p: Peer) => p.send({ type: 'Nope' }), 1008, 'expected type "Ping"'],
-    ['a schema-invalid message', (p: Peer) => p.send({ type: 'Ping', text: 42 }), 1008, 'Expected string, got number at `$.text`'],
+    [
+      'a schema-invalid message',
+      (p: Peer) => p.send({ type: 'Ping', text: 42 }),
+      1008,
+      'Expected string, got number at `$.text`',
+    ],
   ])('%s', async (_label, act, code, reason) => {
     let iterated = 0;
     const s = await start(async (ws) => {
@@ -130,9 +141,12 @@ describe('WebSocket: refusals close the socket', () => {
   });
 
   it('ws itself refuses invalid UTF-8 in a text frame with 1007', async () => {
-    const s = await start<string, string>(async (ws) => {
-      for await (const _ of ws);
-    }, { inbound: 'string', outbound: 'string' });
+    const s = await start<string, string>(
+      async (ws) => {
+        for await (const _ of ws);
+      },
+      { inbound: 'string', outbound: 'string' },
+    );
     const peer = await Peer.open(s.url, { skipUTF8Validation: true });
     // ws (the client) validates only what it receives, so it sends these bytes as a text frame.
     peer.raw.send(Buffer.from([0xff, 0xfe]), { binary: false });
@@ -259,8 +273,7 @@ describe('WebSocket: bounded memory', () => {
     });
     const peer = await Peer.open(s.url);
     const filler = 'x'.repeat(60 * 1024);
-    for (let i = 0; i < count; i++)
-      peer.send({ type: 'Ping', text: String(i).padStart(8, '0') + filler });
+    for (let i = 0; i < count; i++) peer.send({ type: 'Ping', text: String(i).padStart(8, '0') + filler });
     await tick(300);
     // 18 MB sent; the server holds about 1 MiB and stopped reading, so the rest waits in the
     // kernel and in the client's own buffer.

@@ -25,7 +25,10 @@ export interface FixtureProcess {
  * Starts a fixture script (default `test/fixtures/server.ts`) in its own Node process (sources
  * through tsx); resolves once it reports `{event: 'ready'}`.
  */
-export async function startFixture(env: Record<string, string> = {}, script = 'server.ts'): Promise<FixtureProcess> {
+export async function startFixture(
+  env: Record<string, string> = {},
+  script = 'server.ts',
+): Promise<FixtureProcess> {
   const child = spawn(process.execPath, ['--conditions=@api/source', '--import', 'tsx', FIXTURES + script], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
@@ -40,11 +43,14 @@ export async function startFixture(env: Record<string, string> = {}, script = 's
     }
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const event = <T,>(name: string, timeoutMs = 20_000): Promise<T> => {
+  const event = <T>(name: string, timeoutMs = 20_000): Promise<T> => {
     const seen = messages.find((m) => m.event === name);
     if (seen) return Promise.resolve(seen as T);
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`fixture: no "${name}" event within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`fixture: no "${name}" event within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       waiters.push({
         name,
         resolve: (m) => {

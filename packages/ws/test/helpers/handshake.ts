@@ -33,7 +33,13 @@ export function handshake(
     : headers;
   const url = new URL(path, baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers: all, agent: false });
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      headers: all,
+      agent: false,
+    });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });
@@ -42,7 +48,12 @@ export function handshake(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), upgraded: false }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+          upgraded: false,
+        }),
       );
     });
     req.on('error', reject);

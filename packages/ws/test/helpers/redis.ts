@@ -33,7 +33,11 @@ export async function startRedis(port?: number): Promise<RedisServer> {
     const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
     child.once('error', (error) => {
       clearTimeout(timer);
-      reject(new Error(`redis-server could not be started (is it installed? apt-get install redis-server): ${error.message}`));
+      reject(
+        new Error(
+          `redis-server could not be started (is it installed? apt-get install redis-server): ${error.message}`,
+        ),
+      );
     });
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();

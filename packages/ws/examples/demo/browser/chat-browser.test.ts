@@ -14,14 +14,18 @@ let api: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium or set CHROMIUM_PATH`);
   process.env.DEMO_DB = ':memory:';
-  api = await serve(new DemoApp({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }), {
-    port: 0,
-    host: '127.0.0.1',
-    signals: false,
-    quiet: true,
-  });
+  api = await serve(
+    new DemoApp({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }),
+    {
+      port: 0,
+      host: '127.0.0.1',
+      signals: false,
+      quiet: true,
+    },
+  );
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--host-resolver-rules=MAP localhost 127.0.0.1'],
@@ -67,7 +71,9 @@ describe('the demo page chat', () => {
     await page.fill('#chat-text', 'from the browser');
     await page.click('#chat-form button');
     await page.waitForSelector('#chat-log li:has-text("user-name: from the browser")', { timeout: 10_000 });
-    await expect.poll(() => seen).toContainEqual({ type: 'chat-message', text: 'from the browser', from: 'user-name' });
+    await expect
+      .poll(() => seen)
+      .toContainEqual({ type: 'chat-message', text: 'from the browser', from: 'user-name' });
     other.close();
     await context.close();
   }, 60_000);
