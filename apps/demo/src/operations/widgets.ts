@@ -7,6 +7,9 @@ import type { WidgetStore } from '../services/widget-store';
 
 export const widgetsTag = new Tag('widgets', 'Create, read, and manage widgets.');
 
+/** For OpenAPI: the operations that answer 404 `widget-not-found`. */
+const mayBeMissing = [WidgetNotFoundError];
+
 /**
  * The widgets collection: CRUD over the SQLite store. `InvalidTokenError` (raised by the bearer
  * authenticator) and `ConflictError` (returned by the duplicate-name exception handler) are
@@ -14,7 +17,7 @@ export const widgetsTag = new Tag('widgets', 'Create, read, and manage widgets.'
  */
 export class WidgetResource extends Resource('/widgets', {
   ref: 'widgets',
-  meta: { tags: [widgetsTag], exceptions: [WidgetNotFoundError, InvalidTokenError] },
+  meta: { tags: [widgetsTag], exceptions: [InvalidTokenError] },
 }) {
   constructor(
     private readonly store: WidgetStore,
@@ -50,12 +53,17 @@ export class WidgetResource extends Resource('/widgets', {
   );
 
   readOne = this.operation(
-    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.' } },
+    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.', exceptions: mayBeMissing } },
     ({ path }) => this.#get(path.widget_id),
   );
 
   updateFull = this.operation(
-    { path: WidgetPath, json: WidgetIn, returns: Widget, meta: { summary: 'Replace a widget.' } },
+    {
+      path: WidgetPath,
+      json: WidgetIn,
+      returns: Widget,
+      meta: { summary: 'Replace a widget.', exceptions: [...mayBeMissing, ConflictError] },
+    },
     ({ path, json }) => this.store.replace(path.widget_id, json) ?? notFound(path.widget_id),
   );
 
@@ -64,13 +72,13 @@ export class WidgetResource extends Resource('/widgets', {
       path: WidgetPath,
       json: WidgetPatch,
       returns: Widget,
-      meta: { summary: 'Change some fields of a widget.' },
+      meta: { summary: 'Change some fields of a widget.', exceptions: [...mayBeMissing, ConflictError] },
     },
     ({ path, json }) => this.store.update(path.widget_id, json) ?? notFound(path.widget_id),
   );
 
   delete = this.operation(
-    { path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.' } },
+    { path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.', exceptions: mayBeMissing } },
     ({ path }) => {
       if (!this.store.delete(path.widget_id)) notFound(path.widget_id);
       return { id: path.widget_id, deleted: true as const };
@@ -87,7 +95,7 @@ function notFound(widgetId: string): never {
 }
 
 /** GET /featured-widget: a widget with a Link built from the widgets resource's `ref`. */
-export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget') {
+export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget', { meta: { tags: [widgetsTag] } }) {
   get = this.operation(
     { returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } },
     () =>
