@@ -246,7 +246,7 @@ describe('openapi-typescript + openapi-fetch', () => {
       detail: 'Widget nope not found',
       params: { widgetId: 'nope' },
     });
-    const anonymous = await api.GET('/me');
+    const anonymous = await api.GET('/me', {});
     expect(anonymous.response.status).toBe(401);
     expect(anonymous.error).toEqual({ type: 'authentication-required', title: 'Authentication required', status: 401 });
     const badToken = await api.GET('/widgets', { headers: { authorization: 'Bearer nope' } });
