@@ -1,12 +1,17 @@
 // Wire tests through an app: the handshake runs core's pipeline (middleware, auth, binding, the
 // error funnel), then `ws` takes the socket. Clients are the `ws` client or raw sockets.
 import type { Socket } from 'node:net';
+import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BaseApp, Struct } from '@api/core';
+import { hybridAuth } from '@api/auth';
+import { CORS } from '@api/cors';
 import { TestClient } from '@api/testing';
+import { websocket, WebSocketEndpoint } from '../src/index';
 import { Op, frame } from './helpers/frames';
 import { handshake } from './helpers/handshake';
 import { Peer } from './helpers/peer';
-import { quietLogger, WsApp, type TestAppOptions } from './fixtures/app';
+import { EchoSocket, quietLogger, User, WsApp, type TestAppOptions } from './fixtures/app';
 
 const clients: TestClient[] = [];
 afterEach(async () => {
@@ -323,5 +328,70 @@ describe('shutdown', () => {
     for (const peer of peers)
       expect(await peer.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
+describe('mount options through the pipeline', () => {
+  it('checks Origin on a hybrid-authenticated mount, which also takes a bearer without a cookie', async () => {
+    const hybrid = hybridAuth({
+      headers: Struct('MaybeBearer', { authorization: v.optional(v.string()) }),
+      cookies: Struct('MaybeSession', { session_id: v.optional(v.string()) }),
+      user: User,
+      authenticate: ({ headers, cookies }) =>
+        headers.authorization === 'Bearer token' || cookies.session_id === 'token'
+          ? { id: 'user-id', name: 'user-name' }
+          : null,
+    });
+    class Who extends WebSocketEndpoint('/who', { inbound: 'string', outbound: 'string' }) {
+      handle = this.handler({ user: User }, async ({ websocket, user }) => {
+        await websocket.send(user.name);
+      });
+    }
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(websocket(new Who(), { auth: hybrid }));
+      }
+    }
+    const client = await TestClient.start(new App({ logger: quietLogger() }));
+    clients.push(client);
+    const cookie = { cookie: 'session_id=token' };
+    expect((await handshake(client.url, '/who', { ...cookie, origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
+    expect((await handshake(client.url, '/who', { ...bearer, origin: 'https://evil.example' })).status).toBe(
+      403,
+    );
+    expect((await handshake(client.url, '/who', { ...cookie })).status).toBe(101);
+    expect((await handshake(client.url, '/who', {})).status).toBe(401);
+  });
+
+  it('applies a CORS policy given as the mount option to the route (refusals included)', async () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(
+          websocket(new EchoSocket(), { cors: new CORS({ allowOrigins: ['https://app.example'] }) }),
+        );
+      }
+    }
+    const client = await TestClient.start(new App({ logger: quietLogger() }));
+    clients.push(client);
+    const answer = await handshake(
+      client.url,
+      '/echo',
+      { origin: 'https://app.example' },
+      { upgrade: false },
+    );
+    expect(answer.status).toBe(426);
+    expect(answer.headers['access-control-allow-origin']).toBe('https://app.example');
+    expect(answer.headers.vary).toBe('Origin');
+  });
+
+  it('pings through the mount and cuts a client that stops answering', async () => {
+    const { ws } = await serve({ pingInterval: 50 });
+    const live = await Peer.open(`${ws}/echo`);
+    const silent = await Peer.open(`${ws}/echo`, { autoPong: false });
+    expect((await silent.closed).code).toBe(1006);
+    live.send({ type: 'Say', text: 'alive' });
+    expect(await live.json()).toEqual({ type: 'Said', text: 'alive' });
   });
 });

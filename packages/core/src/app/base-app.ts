@@ -51,7 +51,8 @@ export type MountArgs<TRoute extends object> = [keyof MountRequirementRegistry<T
   ? [options?: MountOptions<TRoute>]
   : object extends MountRequirements<TRoute>
     ? [options?: MountOptions<TRoute>]
-    : [options: MountOptions<TRoute> & MountRequirements<TRoute>];
+    : // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- an entry may be `unknown` (nothing required)
+      [options: MountOptions<TRoute> & MountRequirements<TRoute>];
 
 /** Options of an app's constructor. */
 export interface AppOptions<TFactory = undefined> {

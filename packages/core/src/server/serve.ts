@@ -119,12 +119,23 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
     })());
 
   if (options.signals ?? true) {
+    let signalled = false;
     const onSignal = (signal: NodeJS.Signals): void => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      // A second signal (a terminal's Ctrl-C reaches the package manager too, which forwards it)
+      // must not kill a shutdown in progress: it is noted, not obeyed.
+      if (signalled) {
+        log(`${signal} received again; still shutting down (the cap is ${limits.shutdownTimeoutMs} ms)`);
+        return;
+      }
+      signalled = true;
       log(`${signal} received`);
       close().then(
-        () => process.exit(0),
+        () => {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGINT', onSignal);
+          log(`${app.constructor.name} shut down cleanly; exiting with 0`);
+          process.exit(0);
+        },
         (error: unknown) => {
           console.error('shutdown failed', error);
           process.exit(1);
