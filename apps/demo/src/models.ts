@@ -71,7 +71,11 @@ export type User = v.InferOutput<typeof User>;
 export const Question = Struct('Question', { text: v.pipe(v.string(), v.minLength(1), v.maxLength(2000)) });
 
 /** One NDJSON line of the answer to a question. */
-export const AnswerChunk = Struct('AnswerChunk', { text: v.string() }, { description: 'A piece of the answer.' });
+export const AnswerChunk = Struct(
+  'AnswerChunk',
+  { text: v.string() },
+  { description: 'A piece of the answer.' },
+);
 
 /** The data of a GET /notifications event. */
 export const Notification = Struct('Notification', { message: v.string() });
@@ -117,7 +121,9 @@ export const RetryAfter = Struct('RetryAfter', {
 // Tagged Structs carry their wire `type` (the Struct's first argument); `name` is the OpenAPI component name.
 
 /** `WS /websocket/{client_id}` path slot. */
-export const ClientPath = Struct('ClientPath', { client_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) });
+export const ClientPath = Struct('ClientPath', {
+  client_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
 
 /** Client → server on `/websocket/{client_id}`. */
 export const PingRequest = Struct(

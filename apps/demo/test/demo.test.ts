@@ -86,6 +86,29 @@ describe('widgets', () => {
     });
   });
 
+  it('a rename onto a taken name is a 409 too (PUT and PATCH)', async () => {
+    await client.post('/widgets', { json: { name: 'taken', priceCents: 1 }, headers: AUTH });
+    const { id } = (
+      await client.post('/widgets', { json: { name: 'free', priceCents: 1 }, headers: AUTH })
+    ).json<{ id: string }>();
+    const CONFLICT = {
+      type: 'conflict',
+      title: 'The request conflicts with the current state of the resource',
+      status: 409,
+    };
+    const put = await client.put(`/widgets/${id}`, { json: { name: 'taken', priceCents: 2 }, headers: AUTH });
+    expect(put.status).toBe(409);
+    expect(put.json()).toEqual(CONFLICT);
+    const patch = await client.patch(`/widgets/${id}`, { json: { name: 'taken' }, headers: AUTH });
+    expect(patch.status).toBe(409);
+    expect(patch.json()).toEqual(CONFLICT);
+    expect((await client.get(`/widgets/${id}`, { headers: AUTH })).json()).toEqual({
+      id,
+      name: 'free',
+      priceCents: 1,
+    });
+  });
+
   it('rejects invalid bodies with 422 and unauthenticated callers with 401', async () => {
     const invalid = await client.post('/widgets', { json: { name: '', priceCents: -1 }, headers: AUTH });
     expect(invalid.status).toBe(422);
@@ -138,7 +161,9 @@ describe('integers past 2^53', () => {
       detail: reason,
       params: {
         reason,
-        issues: [{ path: '$.priceCents', message: 'Invalid safe integer: expected an integer within ±(2^53 − 1)' }],
+        issues: [
+          { path: '$.priceCents', message: 'Invalid safe integer: expected an integer within ±(2^53 − 1)' },
+        ],
       },
     });
     const list = await client.get('/widgets', { headers: AUTH });
@@ -303,7 +328,9 @@ describe('OpenAPI contract', () => {
       'WidgetResource_readOne 200',
       'WidgetResource_readOne 404',
       'WidgetResource_updateFull 200',
+      'WidgetResource_updateFull 409',
       'WidgetResource_updatePartial 200',
+      'WidgetResource_updatePartial 409',
       'WidgetResource_delete 200',
       'MeEndpoint_get 200',
       'MeEndpoint_get 401',

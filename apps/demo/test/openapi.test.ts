@@ -46,8 +46,10 @@ describe('GET /openapi.json', () => {
       version: '0.1.0',
       description: expect.stringContaining('The reference app of @api') as unknown,
     });
-    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
-      ([path, ops]) => Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    const operations = Object.entries(
+      doc.paths as Record<string, Record<string, { operationId: string }>>,
+    ).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     expect(operations.sort()).toEqual(
       [
@@ -87,7 +89,9 @@ describe('GET /openapi.json', () => {
       ['/me', 'get'],
       ['/spotlight', 'get'],
     ] as const)
-      expect(JSON.stringify(schemaOf(path, method, '401')), `${method} ${path}`).toContain('InvalidTokenProblem');
+      expect(JSON.stringify(schemaOf(path, method, '401')), `${method} ${path}`).toContain(
+        'InvalidTokenProblem',
+      );
     expect(schemaOf('/widgets/{widget_id}/reindex', 'post', '503', 'application/json')).toEqual({
       $ref: '#/components/schemas/QueueFullProblem',
     });
@@ -198,7 +202,10 @@ describe('openapi-typescript + openapi-fetch', () => {
     // Typed by hand here: the compile-time side is the test above.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const api = createClient<any>({ baseUrl: client.url, fetch: recordingFetch(roundTrip) });
-    const created = await api.POST('/widgets', { body: { name: 'From client', priceCents: 7 }, headers: AUTH });
+    const created = await api.POST('/widgets', {
+      body: { name: 'From client', priceCents: 7 },
+      headers: AUTH,
+    });
     expect(created.response.status).toBe(201);
     const id = (created.data as { id: string }).id;
     expect(created.data).toEqual({ id, name: 'From client', priceCents: 7 });
@@ -214,11 +221,17 @@ describe('openapi-typescript + openapi-fetch', () => {
       headers: AUTH,
     });
     expect(patched.data).toEqual({ id, name: 'From client', priceCents: 8 });
-    const reindex = await api.POST('/widgets/{widget_id}/reindex', { params: { path: { widget_id: id } }, headers: AUTH });
+    const reindex = await api.POST('/widgets/{widget_id}/reindex', {
+      params: { path: { widget_id: id } },
+      headers: AUTH,
+    });
     expect(reindex.response.status).toBe(202);
     expect(reindex.data).toEqual({ widgetId: id, queued: true });
 
-    const conflict = await api.POST('/widgets', { body: { name: 'From client', priceCents: 1 }, headers: AUTH });
+    const conflict = await api.POST('/widgets', {
+      body: { name: 'From client', priceCents: 1 },
+      headers: AUTH,
+    });
     expect(conflict.response.status).toBe(409);
     expect(conflict.error).toEqual({
       type: 'conflict',
@@ -237,7 +250,10 @@ describe('openapi-typescript + openapi-fetch', () => {
         issues: [{ path: '$.priceCents', message: 'Invalid integer' }],
       },
     });
-    const missing = await api.GET('/widgets/{widget_id}', { params: { path: { widget_id: 'nope' } }, headers: AUTH });
+    const missing = await api.GET('/widgets/{widget_id}', {
+      params: { path: { widget_id: 'nope' } },
+      headers: AUTH,
+    });
     expect(missing.response.status).toBe(404);
     expect(missing.error).toEqual({
       type: 'widget-not-found',
@@ -248,13 +264,22 @@ describe('openapi-typescript + openapi-fetch', () => {
     });
     const anonymous = await api.GET('/me', {});
     expect(anonymous.response.status).toBe(401);
-    expect(anonymous.error).toEqual({ type: 'authentication-required', title: 'Authentication required', status: 401 });
+    expect(anonymous.error).toEqual({
+      type: 'authentication-required',
+      title: 'Authentication required',
+      status: 401,
+    });
     const badToken = await api.GET('/widgets', { headers: { authorization: 'Bearer nope' } });
     expect(badToken.response.status).toBe(401);
     expect(badToken.error).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
-    const gone = await api.DELETE('/widgets/{widget_id}', { params: { path: { widget_id: id } }, headers: AUTH });
+    const gone = await api.DELETE('/widgets/{widget_id}', {
+      params: { path: { widget_id: id } },
+      headers: AUTH,
+    });
     expect(gone.data).toEqual({ id, deleted: true });
-    const spotlight = await api.GET('/spotlight', { headers: { authorization: 'Bearer no-spotlight-token' } });
+    const spotlight = await api.GET('/spotlight', {
+      headers: { authorization: 'Bearer no-spotlight-token' },
+    });
     expect(spotlight.response.status).toBe(204);
     const question = await api.POST('/questions', { body: { text: 'price?' }, parseAs: 'text' });
     expect(question.response.status).toBe(200);
@@ -303,7 +328,11 @@ describe('GET /docs in headless Chromium (offline)', () => {
   });
 
   it('renders the operation list with zero off-loopback requests, CSP violations or console errors', async () => {
-    const report = await checkDocsPage(`${client.url}/docs`, { browser, expectText: '/widgets', screenshot: SCREENSHOT });
+    const report = await checkDocsPage(`${client.url}/docs`, {
+      browser,
+      expectText: '/widgets',
+      screenshot: SCREENSHOT,
+    });
     expect(report.rendered).toBe(true);
     expect(report.aborted).toEqual([]);
     expect(report.cspViolations).toEqual([]);

@@ -62,7 +62,9 @@ describe('the demo page (/assets/index.html)', () => {
       expect(await page.textContent('#widgets')).toBe('No widgets yet: add one.');
       // The stylesheet applied (the masthead is a flex row) and the logo decoded.
       expect(await page.$eval('.masthead', (el) => getComputedStyle(el).display)).toBe('flex');
-      expect(await page.$eval('img.logo', (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      expect(await page.$eval('img.logo', (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(
+        0,
+      );
       await page.waitForSelector('#chat-status[data-state="ok"]', { timeout: 10_000 });
 
       await page.fill('input[name="name"]', 'Browser widget');
@@ -121,7 +123,9 @@ describe('the page chat (WS /chat with the session cookie)', () => {
 
       await alice.page.fill('#chat-text', 'from the browser');
       await alice.page.click('#chat-form button');
-      await bob.page.waitForSelector('#chat-log li:has-text("user-name: from the browser")', { timeout: 10_000 });
+      await bob.page.waitForSelector('#chat-log li:has-text("user-name: from the browser")', {
+        timeout: 10_000,
+      });
       await until(() => seen.length === 2);
       expect(seen).toEqual([
         { type: 'chat-message', text: 'from node', from: 'other-name' },

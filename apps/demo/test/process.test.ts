@@ -7,7 +7,14 @@ import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from './helpers/demo';
-import { buildDemo, removeBuild, startDemoProcess, startRedis, type DemoProcess, type RedisServer } from './helpers/process';
+import {
+  buildDemo,
+  removeBuild,
+  startDemoProcess,
+  startRedis,
+  type DemoProcess,
+  type RedisServer,
+} from './helpers/process';
 
 const BUILD = '.test-build';
 const AUTH = { authorization: 'Bearer token' };
@@ -32,7 +39,9 @@ afterAll(async () => {
 
 /** A chat client (no browser: no Origin) with the `token` session; collects what it receives. */
 async function chatClient(base: string, session = 'token'): Promise<{ ws: WebSocket; received: unknown[] }> {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/chat`, { headers: { cookie: `session_id=${session}` } });
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/chat`, {
+    headers: { cookie: `session_id=${session}` },
+  });
   const received: unknown[] = [];
   ws.on('message', (data: Buffer) => received.push(JSON.parse(data.toString('utf8'))));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
@@ -44,9 +53,11 @@ describe('the built demo in its own process', () => {
     const page = await fetch(`${a.url}/assets/index.html`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(Buffer.from(await page.arrayBuffer()).equals(readFileSync(new URL('../public/index.html', import.meta.url)))).toBe(
-      true,
-    );
+    expect(
+      Buffer.from(await page.arrayBuffer()).equals(
+        readFileSync(new URL('../public/index.html', import.meta.url)),
+      ),
+    ).toBe(true);
     const docs = await fetch(`${a.url}/docs`);
     expect(docs.status).toBe(200);
     expect((await fetch(`${a.url}/healthz`)).status).toBe(200);

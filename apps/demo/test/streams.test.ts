@@ -168,9 +168,11 @@ describe('GET /notifications', () => {
     });
     const { how, body } = await outcome;
     expect(how).toBe('ended');
-    expect(body.endsWith('event: widget.deleted\nid: 3\ndata: {"message":"Widget \\"sprocket\\" was deleted"}\n\n')).toBe(
-      true,
-    );
+    expect(
+      body.endsWith(
+        'event: widget.deleted\nid: 3\ndata: {"message":"Widget \\"sprocket\\" was deleted"}\n\n',
+      ),
+    ).toBe(true);
   });
 });
 

@@ -20,8 +20,12 @@ describe('POST /widgets enqueues a WidgetEvent', () => {
   it('a refused create (409, 422) enqueues nothing', async () => {
     const { client, taskLog } = await startDemo({ exchanges });
     const first = await client.post('/widgets', { json: { name: 'dup', priceCents: 1 }, headers: AUTH });
-    expect((await client.post('/widgets', { json: { name: 'dup', priceCents: 2 }, headers: AUTH })).status).toBe(409);
-    expect((await client.post('/widgets', { json: { name: 'x', priceCents: -1 }, headers: AUTH })).status).toBe(422);
+    expect(
+      (await client.post('/widgets', { json: { name: 'dup', priceCents: 2 }, headers: AUTH })).status,
+    ).toBe(409);
+    expect(
+      (await client.post('/widgets', { json: { name: 'x', priceCents: -1 }, headers: AUTH })).status,
+    ).toBe(422);
     await client.close();
     expect(taskLog).toEqual([`created:${first.json<{ id: string }>().id}`]);
   });
@@ -68,7 +72,11 @@ describe('POST /widgets/{widget_id}/reindex', () => {
     const { client, taskLog } = await startDemo({ exchanges });
     const res = await client.post('/widgets/w1/reindex');
     expect(res.status).toBe(401);
-    expect(res.json()).toEqual({ type: 'authentication-required', title: 'Authentication required', status: 401 });
+    expect(res.json()).toEqual({
+      type: 'authentication-required',
+      title: 'Authentication required',
+      status: 401,
+    });
     const bad = await client.post('/widgets/w1/reindex', { headers: { authorization: 'Bearer nope' } });
     expect(bad.status).toBe(401);
     expect(bad.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
@@ -100,7 +108,9 @@ describe('shutdown drain (drainTimeout 1 s)', () => {
       'BackgroundTasks: the task drain deadline (drainTimeout 1 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1 (1 in flight was aborted and returned)',
     ]);
     // The aborted handler rejected (failed, logged); the one still queued was dropped.
-    expect(errors).toEqual(['BackgroundTasks: handler reindex for ReindexRequested failed; the worker goes on']);
+    expect(errors).toEqual([
+      'BackgroundTasks: handler reindex for ReindexRequested failed; the worker goes on',
+    ]);
     expect(app.tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 0, failed: 1, dropped: 1 });
   });
 });

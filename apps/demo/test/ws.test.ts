@@ -106,7 +106,10 @@ describe('WS /websocket/{client_id} (bearer)', () => {
     const headers = { authorization: 'Bearer token' };
     const invalid = await openWebSocket(client, '/websocket/c3', { ...ping, headers });
     await invalid.sendRaw(JSON.stringify({ type: 'ping-request', requestId: 1, message: 'x' }));
-    expect(await invalid.closed).toEqual({ code: 1008, reason: 'Expected string, got number at `$.requestId`' });
+    expect(await invalid.closed).toEqual({
+      code: 1008,
+      reason: 'Expected string, got number at `$.requestId`',
+    });
     const malformed = await openWebSocket(client, '/websocket/c3', { ...ping, headers });
     await malformed.sendRaw('{"type":');
     expect((await malformed.closed).code).toBe(1007);
@@ -118,10 +121,14 @@ describe('WS /chat (session cookie)', () => {
     const d = await demo();
     d.client.cookieJar.set('session_id', 'token');
     await using a = await openWebSocket(d.client, '/chat', chat);
-    await using b = await openWebSocket(d.client, '/chat', { ...chat, cookies: { session_id: 'no-spotlight-token' } });
+    await using b = await openWebSocket(d.client, '/chat', {
+      ...chat,
+      cookies: { session_id: 'no-spotlight-token' },
+    });
     await until(() => lobby(d)() === 2);
     await b.send({ type: 'send-message', text: 'hi' });
-    for (const ws of [a, b]) expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hi', from: 'other-name' });
+    for (const ws of [a, b])
+      expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hi', from: 'other-name' });
     await a.send({ type: 'send-message', text: 'hello back' });
     for (const ws of [a, b])
       expect(await ws.receive()).toEqual({ type: 'chat-message', text: 'hello back', from: 'user-name' });
@@ -129,7 +136,9 @@ describe('WS /chat (session cookie)', () => {
 
   it('refuses the handshake without a session (401) whatever the Origin', async () => {
     const { client } = await demo();
-    const error = await denied(openWebSocket(client, '/chat', { ...chat, headers: { origin: 'https://evil.example' } }));
+    const error = await denied(
+      openWebSocket(client, '/chat', { ...chat, headers: { origin: 'https://evil.example' } }),
+    );
     expect(error.status).toBe(401);
     expect(error.response.json()).toEqual({
       type: 'authentication-required',
@@ -160,7 +169,11 @@ describe('WS /chat Origin allow-list: same origin plus DEMO_CORS_ORIGINS', () =>
     const d = await demo();
     const host = new URL(d.client.url).host;
     const value =
-      origin === 'same' ? `http://${host}` : origin === 'other-port' ? `http://${host.replace(/:\d+$/, ':1')}` : origin;
+      origin === 'same'
+        ? `http://${host}`
+        : origin === 'other-port'
+          ? `http://${host.replace(/:\d+$/, ':1')}`
+          : origin;
     const opening = openWebSocket(d.client, '/chat', {
       ...chat,
       cookies: { session_id: 'token' },
@@ -170,7 +183,11 @@ describe('WS /chat Origin allow-list: same origin plus DEMO_CORS_ORIGINS', () =>
       await using ws = await opening;
       await until(() => lobby(d)() === 1);
       await ws.send({ type: 'send-message', text: `via ${String(value)}` });
-      expect(await ws.receive()).toEqual({ type: 'chat-message', text: `via ${String(value)}`, from: 'user-name' });
+      expect(await ws.receive()).toEqual({
+        type: 'chat-message',
+        text: `via ${String(value)}`,
+        from: 'user-name',
+      });
     } else {
       const error = await denied(opening);
       expect(error.status).toBe(403);
@@ -184,7 +201,11 @@ describe('WS /chat Origin allow-list: same origin plus DEMO_CORS_ORIGINS', () =>
     const d = await startDemo({ cookieJar: true, env: {} });
     demos.push(d);
     const error = await denied(
-      openWebSocket(d.client, '/chat', { ...chat, cookies: { session_id: 'token' }, headers: { origin: ALLOWED } }),
+      openWebSocket(d.client, '/chat', {
+        ...chat,
+        cookies: { session_id: 'token' },
+        headers: { origin: ALLOWED },
+      }),
     );
     expect(error.status).toBe(403);
     await using ws = await openWebSocket(d.client, '/chat', {

@@ -18,7 +18,11 @@ export class TaskRecorder {
    *   reindex, default 0; tests raise it to fill the queue), `log` (one info line per item).
    */
   constructor(
-    options: { events?: string[] | undefined; reindexDelayMs?: number | undefined; log?: Logger | undefined } = {},
+    options: {
+      events?: string[] | undefined;
+      reindexDelayMs?: number | undefined;
+      log?: Logger | undefined;
+    } = {},
   ) {
     this.events = options.events ?? [];
     this.#reindexDelayMs = options.reindexDelayMs ?? 0;

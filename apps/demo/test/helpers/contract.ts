@@ -1,6 +1,12 @@
 // The OpenAPI contract check over the responses a test file produced: every recorded response
 // must match what the demo's own /openapi.json declares for its operation, status and media type.
-import { ContractChecker, fetchDocument, type ContractReport, type Document, type RecordedExchange } from './conformance';
+import {
+  ContractChecker,
+  fetchDocument,
+  type ContractReport,
+  type Document,
+  type RecordedExchange,
+} from './conformance';
 import { startDemo } from './demo';
 
 /** The document a fresh demo serves at /openapi.json. */
