@@ -291,10 +291,8 @@ export class Channel<TFraming extends Framing = Framing> {
     const set = this.#topics.get(topic);
     if (!set && !this.#backplane) return 0;
     const encoded = this.#codec.encode(message);
-    const frame =
-      typeof encoded === 'string'
-        ? Buffer.from(encoded, 'utf8')
-        : Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+    // Bytes are copied once: frames may wait in queues, and the caller may reuse its array.
+    const frame = typeof encoded === 'string' ? Buffer.from(encoded, 'utf8') : Buffer.from(encoded);
     this.#backplane?.publish(topic, frame);
     return set ? this.#send(set, frame) : 0;
   }

@@ -24,6 +24,8 @@ const INBOUND_HIGH = 64;
 const INBOUND_HIGH_BYTES = 1024 * 1024;
 
 const RESOLVED: Promise<void> = Promise.resolve();
+const TEXT = { binary: false } as const;
+const BINARY = { binary: true } as const;
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
 type State = 'open' | 'closing' | 'closed';
@@ -173,7 +175,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   }
 
   #write(data: string | Uint8Array): Promise<void> {
-    this.#raw.send(data, { binary: this.#outbound.binary });
+    this.#raw.send(data, this.#outbound.binary ? BINARY : TEXT);
     return this.#socket.writableNeedDrain ? this.#waitDrain() : RESOLVED;
   }
 

@@ -28,8 +28,12 @@ export interface FixtureProcess {
 export async function startFixture(
   env: Record<string, string> = {},
   script = 'server.ts',
+  options: { nice?: number } = {},
 ): Promise<FixtureProcess> {
-  const child = spawn(process.execPath, ['--conditions=@api/source', '--import', 'tsx', FIXTURES + script], {
+  const node = [process.execPath, '--conditions=@api/source', '--import', 'tsx', FIXTURES + script];
+  // `nice` execs node: the pid stays node's.
+  const [command, ...args] = options.nice ? ['nice', '-n', String(options.nice), ...node] : node;
+  const child = spawn(command!, args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });
