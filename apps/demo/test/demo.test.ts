@@ -127,6 +127,8 @@ describe('widgets', () => {
     });
     const anonymous = await client.post('/widgets', { json: { name: 'x', priceCents: 1 } });
     expect(anonymous.status).toBe(401);
+    // The bearer mount's 401s carry the challenge, whoever raised them.
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
     expect(anonymous.json()).toEqual({
       type: 'authentication-required',
       title: 'Authentication required',
@@ -137,11 +139,10 @@ describe('widgets', () => {
       title: 'Authentication required',
       status: 401,
     });
-    expect((await client.get('/widgets', { headers: { authorization: 'Bearer wrong' } })).json()).toEqual({
-      type: 'invalid-token',
-      title: 'Invalid token',
-      status: 401,
-    });
+    const wrong = await client.get('/widgets', { headers: { authorization: 'Bearer wrong' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect(wrong.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
   });
 });
 
@@ -215,6 +216,7 @@ describe('users and sessions', () => {
       );
       const anonymous = await jar.get('/profile');
       expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBeUndefined(); // no HTTP scheme fits a cookie
       expect(anonymous.json()).toEqual({
         type: 'authentication-required',
         title: 'Authentication required',

@@ -73,6 +73,7 @@ describe('WS /websocket/{client_id} (bearer)', () => {
     const none = await denied(openWebSocket(client, '/websocket/client-1', ping));
     expect(none.status).toBe(401);
     expect(none.response.headers.get('content-type')).toBe('application/problem+json');
+    expect(none.response.headers.get('www-authenticate')).toBe('Bearer');
     expect(none.response.json()).toEqual({
       type: 'authentication-required',
       title: 'Authentication required',
