@@ -70,6 +70,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
   constructor(options: DemoOptions = {}) {
     super(options);
+    // DEMO_CORS_ORIGINS and DEMO_REDIS_URL come from `env` (default process.env), like APP_BASE_URL;
+    // DEMO_DB is read by the factory when the store opens.
     const env = options.env ?? process.env;
     this.#options = options;
     this.#cors = options.cors ?? corsFromEnv(env.DEMO_CORS_ORIGINS);

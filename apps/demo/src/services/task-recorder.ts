@@ -2,14 +2,21 @@ import type { Logger } from '@api/core';
 import type { TaskContext } from '@api/tasks';
 import type { WidgetEvent } from '../models';
 
+/** How many processed items a recorder without a caller's array keeps. */
+const KEEP = 1000;
+
 /**
  * The demo's background handlers: records every processed item as `<action>:<widgetId>` (tests
  * read `events`). In a real service these would call a search index or a webhook; the signal
  * tells them when the shutdown drain deadline has passed.
  */
 export class TaskRecorder {
-  /** Processed items, in processing order. Pass your own array to read it from a test. */
+  /**
+   * Processed items, in processing order. Pass your own array to read it from a test; without one
+   * only the last `KEEP` items are kept, so a long-running demo does not grow without bound.
+   */
   readonly events: string[];
+  readonly #bounded: boolean;
   readonly #reindexDelayMs: number;
   readonly #log: Logger | undefined;
 
@@ -25,12 +32,14 @@ export class TaskRecorder {
     } = {},
   ) {
     this.events = options.events ?? [];
+    this.#bounded = options.events === undefined;
     this.#reindexDelayMs = options.reindexDelayMs ?? 0;
     this.#log = options.log;
   }
 
   #record(line: string): void {
     this.events.push(line);
+    if (this.#bounded && this.events.length > KEEP) this.events.shift();
     this.#log?.info(`background task done: ${line}`);
   }
 
