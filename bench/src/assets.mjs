@@ -670,6 +670,7 @@ function verdictsOf(scenarios, rows, samples) {
         pairedMax: Math.max(...paired.map((p) => p.rps)),
         cpuRatio,
         rounds: paired.length,
+        cleanPairs: paired.every((p) => p.clean) ? paired.length : 0,
         target: min,
         met: pairedMedian >= min,
       });
@@ -683,14 +684,21 @@ function verdictsOf(scenarios, rows, samples) {
  * ran seconds apart, so drift in the machine's load cancels better than in a ratio of medians.
  */
 function pairedRatios(samples, scenario, peer) {
-  const out = [];
+  const pairs = [];
   const rounds = new Set(samples.filter((s) => s.scenario === scenario).map((s) => s.round));
   for (const round of rounds) {
     const api = samples.find((s) => s.scenario === scenario && s.round === round && s.server === 'api');
     const other = samples.find((s) => s.scenario === scenario && s.round === round && s.server === peer);
-    if (api && other) out.push({ rps: api.rps / other.rps, cpu: other.cpuUsPerReq / api.cpuUsPerReq });
+    if (api && other)
+      pairs.push({
+        clean: !api.contaminated && !other.contaminated,
+        rps: api.rps / other.rps,
+        cpu: other.cpuUsPerReq / api.cpuUsPerReq,
+      });
   }
-  return out;
+  // Pairs where neither sample saw other load, when there are any (as the medians prefer clean samples).
+  const clean = pairs.filter((p) => p.clean);
+  return clean.length > 0 ? clean : pairs;
 }
 
 function versionsOf(names) {
@@ -747,16 +755,17 @@ function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
     '',
     '## Targets (issue #17)',
     '',
-    '`paired`: median over rounds of (api req/s ÷ peer req/s in the same round), with its min–max; `medians`: ' +
+    '`paired`: median over rounds of (api req/s ÷ peer req/s in the same round; only rounds where neither sample ' +
+      'was contaminated, when there are any; `pairs` says how many), with its min–max; `medians`: ' +
       'the ratio of the medians above; `CPU`: peer CPU µs/req ÷ api CPU µs/req (paired median), the metric least ' +
       'sensitive to other load on the machine. The verdict uses the paired req/s ratio.',
     '',
-    '| scenario | api vs | paired req/s ratio | min–max | medians ratio | CPU ratio | target | met |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
+    '| scenario | api vs | paired req/s ratio | min–max | pairs (clean) | medians ratio | CPU ratio | target | met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
   );
   for (const v of verdicts)
     lines.push(
-      `| ${v.scenario} | ${v.peer} | ${r2(v.pairedMedian)} | ${r2(v.pairedMin)}–${r2(v.pairedMax)} | ${r2(v.ratio)} | ${r2(v.cpuRatio)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`,
+      `| ${v.scenario} | ${v.peer} | ${r2(v.pairedMedian)} | ${r2(v.pairedMin)}–${r2(v.pairedMax)} | ${v.rounds} (${v.cleanPairs}) | ${r2(v.ratio)} | ${r2(v.cpuRatio)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`,
     );
   if (startupRows.length) {
     lines.push(
