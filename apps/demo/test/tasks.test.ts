@@ -102,7 +102,7 @@ describe('shutdown drain (drainTimeout 1 s)', () => {
     await client.close();
     const took = performance.now() - started;
     expect(took).toBeGreaterThanOrEqual(990);
-    expect(took).toBeLessThan(3_000);
+    expect(took).toBeLessThan(5_000); // 1 s + 100 ms grace + teardown, with room for a loaded machine
     expect(taskLog).toEqual([]);
     expect(warnings).toEqual([
       'BackgroundTasks: the task drain deadline (drainTimeout 1 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1 (1 in flight was aborted and returned)',
