@@ -1,14 +1,23 @@
-import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
+import { BaseApp, ConflictError, consoleLogger, defineExceptionHandler, type AppOptions } from '@api/core';
+import { assets } from '@api/assets';
 import { CORS, cors } from '@api/cors';
+import { openapi } from '@api/openapi';
+import { streaming } from '@api/streaming';
+import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
+import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
 import { requestLog, type RequestLogLine } from './extensions/request-log';
 import { Factory } from './factory';
-import type { User } from './models';
+import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
+import { queueFullHandler, ReindexEndpoint } from './operations/reindex';
 import { SessionEndpoint } from './operations/session';
+import { ChatSocket, PingSocket } from './operations/sockets';
+import { NotificationsEndpoint, QuestionsEndpoint } from './operations/streams';
 import { MeEndpoint, ProfileEndpoint, SpotlightEndpoint } from './operations/users';
 import { FormRawHeadersEndpoint, HealthEndpoint, RawHealthEndpoint } from './operations/system';
 import { FeaturedWidgetEndpoint, WidgetResource } from './operations/widgets';
+import { TaskRecorder } from './services/task-recorder';
 
 /** Translates the store's unique-name failure into a 409 `conflict` Problem. */
 const duplicateName = defineExceptionHandler({
@@ -23,53 +32,140 @@ export const USERS: ReadonlyMap<string, User> = new Map([
   ['no-spotlight-token', { id: 'other-id', name: 'other-name', maySeeSpotlight: false }],
 ]);
 
+/**
+ * `apps/demo/public`, resolved from this module: `src/app.ts` under tsx/vitest and the bundled
+ * `dist/main.js` both sit one level below the app's root.
+ */
+export const PUBLIC_DIR = new URL('../public/', import.meta.url);
+
 export interface DemoOptions extends AppOptions<Factory> {
   /** The app-default CORS policy (default: from `DEMO_CORS_ORIGINS`, else wildcard). */
   readonly cors?: CORS;
+  /** Origins `/chat` accepts besides the same origin (default: the `DEMO_CORS_ORIGINS` list). */
+  readonly chatOrigins?: readonly string[];
+  /** Redis for the chat's cross-process fan-out (default: `DEMO_REDIS_URL`; unset → this process only). */
+  readonly redisUrl?: string;
   /** Collects one entry per request (tests read it). */
   readonly requestLog?: RequestLogLine[];
+  /** Processed background items land here as `<action>:<widgetId>` (tests read it). */
+  readonly taskLog?: string[];
+  /** Queue options (default `{ drainTimeout: 1 }`); tests pass e.g. `{ maxsize: 2 }` to reach the 503. */
+  readonly tasks?: BackgroundTasksOptions;
+  /** Simulated work per reindex in ms (default 0; tests raise it to fill the queue). */
+  readonly reindexDelayMs?: number;
+  /** Pause between the words of a streamed answer in ms (default 20; tests pass 0). */
+  readonly answerDelayMs?: number;
 }
 
 /** The reference app: `wire()` reads as the whole topology. */
 export class DemoApp extends BaseApp.withFactory(Factory) {
-  readonly #requestLog: RequestLogLine[] | undefined;
+  readonly #options: DemoOptions;
   readonly #cors: CORS;
+  readonly #chatOrigins: readonly string[];
+  readonly #redisUrl: string | undefined;
+  /** The background handlers; `recorder.events` lists what the queue processed. */
+  readonly recorder: TaskRecorder;
+  #chat: Channel<typeof ChatMessage> | undefined;
+  #tasks: BackgroundTasks | undefined;
 
   constructor(options: DemoOptions = {}) {
     super(options);
-    this.#requestLog = options.requestLog;
-    this.#cors = options.cors ?? corsFromEnv(process.env.DEMO_CORS_ORIGINS);
+    // DEMO_CORS_ORIGINS and DEMO_REDIS_URL come from `env` (default process.env), like APP_BASE_URL;
+    // DEMO_DB is read by the factory when the store opens.
+    const env = options.env ?? process.env;
+    this.#options = options;
+    this.#cors = options.cors ?? corsFromEnv(env.DEMO_CORS_ORIGINS);
+    this.#chatOrigins = options.chatOrigins ?? originsFromEnv(env.DEMO_CORS_ORIGINS);
+    this.#redisUrl = options.redisUrl ?? (env.DEMO_REDIS_URL || undefined);
+    this.recorder = new TaskRecorder({
+      events: options.taskLog,
+      reindexDelayMs: options.reindexDelayMs,
+      log: options.logger ?? consoleLogger,
+    });
+  }
+
+  /** The chat channel, once wired (tests read its subscriber counts). */
+  get chat(): Channel<typeof ChatMessage> {
+    if (!this.#chat) throw new Error('DemoApp: not started');
+    return this.#chat;
+  }
+
+  /** The background queue, once wired (tests read its stats). */
+  get tasks(): BackgroundTasks {
+    if (!this.#tasks) throw new Error('DemoApp: not started');
+    return this.#tasks;
   }
 
   protected override async wire(): Promise<void> {
+    const log = this.#options.logger;
+    // Opened first, closed last: the queue drains (below) before the store closes.
     const store = this.factory.createWidgetStore();
+    const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
+    // App-wide: CORS, the request log, error translation, streams, the background queue.
     this.include(cors(this.#cors));
-    this.include(requestLog(this.#requestLog ? { sink: this.#requestLog } : {}));
+    this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
     this.includeExceptionHandler(duplicateName);
+    this.includeExceptionHandler(queueFullHandler);
+    this.include(streaming());
+    const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
+    tasks.register(WidgetEvent, this.recorder.widgetEvent);
+    tasks.register(ReindexRequested, this.recorder.reindex);
 
-    this.includeResource(new WidgetResource(store), { auth: tokenAuth });
+    // Widgets (bearer).
+    this.includeResource(new WidgetResource(store, tasks), { auth: tokenAuth });
+    this.includeEndpoint(new ReindexEndpoint(tasks), { auth: tokenAuth });
+    this.includeEndpoint(new FeaturedWidgetEndpoint());
+
+    // Users and sessions.
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
     this.includeEndpoint(new SpotlightEndpoint(), { auth: optionalTokenAuth });
     this.includeEndpoint(new ProfileEndpoint(), { auth: sessionAuth });
-    this.includeEndpoint(new FeaturedWidgetEndpoint());
     this.includeEndpoint(new SessionEndpoint(USERS));
+
+    // Streams.
+    this.includeEndpoint(new QuestionsEndpoint(this.#options.answerDelayMs ?? 20));
+    this.includeEndpoint(new NotificationsEndpoint());
+
+    // WebSockets: bearer ping; cookie chat with an Origin allow-list (same origin plus DEMO_CORS_ORIGINS).
+    this.include(websocket(new PingSocket(), { auth: tokenAuth }));
+    this.include(websocket(new ChatSocket(chat), { auth: sessionAuth, allowedOrigins: this.#chatOrigins }));
+
+    // System.
     this.includeEndpoint(new HealthEndpoint());
     this.includeEndpoint(new RawHealthEndpoint());
     this.includeEndpoint(new FormRawHeadersEndpoint());
+
+    // The page, and the API's description.
+    this.include(assets({ directory: PUBLIC_DIR, path: '/assets' }));
+    this.include(
+      openapi({
+        title: 'Demo API',
+        version: '0.1.0',
+        description:
+          'The reference app of @api: widgets in SQLite, bearer and cookie auth, streams, WebSockets (not listed: ' +
+          '`WS /websocket/{client_id}`, `WS /chat`), a background queue, and a page at [/assets/index.html](/assets/index.html).',
+      }),
+    );
   }
 }
 
 const EXPOSED = ['location', 'link', 'x-request-id'];
 
-/** `DEMO_CORS_ORIGINS=https://a.example,https://b.example` → an allow-list with credentials; unset → wildcard. */
-export function corsFromEnv(origins: string | undefined): CORS {
-  const list =
+/** `DEMO_CORS_ORIGINS=https://a.example, https://b.example` → `['https://a.example', 'https://b.example']`. */
+export function originsFromEnv(origins: string | undefined): string[] {
+  return (
     origins
       ?.split(',')
       .map((o) => o.trim())
-      .filter(Boolean) ?? [];
+      .filter(Boolean) ?? []
+  );
+}
+
+/** `DEMO_CORS_ORIGINS=https://a.example,https://b.example` → an allow-list with credentials; unset → wildcard. */
+export function corsFromEnv(origins: string | undefined): CORS {
+  const list = originsFromEnv(origins);
   return list.length === 0
     ? new CORS({ allowOrigins: '*', exposeHeaders: EXPOSED })
     : new CORS({ allowOrigins: list, allowCredentials: true, exposeHeaders: EXPOSED });

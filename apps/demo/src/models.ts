@@ -64,3 +64,91 @@ export const SessionIn = Struct('SessionIn', { token: v.pipe(v.string(), v.minLe
 /** A caller. */
 export const User = Struct('User', { id: v.string(), name: v.string(), maySeeSpotlight: v.boolean() });
 export type User = v.InferOutput<typeof User>;
+
+// ------------------------------------------------------------------ streaming (POST /questions, GET /notifications)
+
+/** The body of POST /questions. */
+export const Question = Struct('Question', { text: v.pipe(v.string(), v.minLength(1), v.maxLength(2000)) });
+
+/** One NDJSON line of the answer to a question. */
+export const AnswerChunk = Struct(
+  'AnswerChunk',
+  { text: v.string() },
+  { description: 'A piece of the answer.' },
+);
+
+/** The data of a GET /notifications event. */
+export const Notification = Struct('Notification', { message: v.string() });
+
+/** GET /notifications reads `Last-Event-ID` (sent by a reconnecting EventSource) as an ordinary header. */
+export const NotificationHeaders = Struct('NotificationHeaders', {
+  last_event_id: v.optional(v.pipe(v.string(), v.maxLength(20))),
+});
+
+// ------------------------------------------------------------------ background queue
+
+/** A change to a widget, handled in the background after the response. */
+export const WidgetEvent = Struct(
+  'WidgetEvent',
+  {
+    action: v.picklist(['created', 'updated', 'deleted']),
+    widgetId: v.pipe(v.string(), v.minLength(1)),
+  },
+  { description: 'A widget change, processed by the background queue.' },
+);
+export type WidgetEvent = v.InferOutput<typeof WidgetEvent>;
+
+/** A request to rebuild one widget's search entry (enqueued by POST /widgets/{widget_id}/reindex). */
+export const ReindexRequested = Struct('ReindexRequested', { widgetId: v.pipe(v.string(), v.minLength(1)) });
+
+/** The 202 body of POST /widgets/{widget_id}/reindex. */
+export const ReindexAccepted = Struct('ReindexAccepted', { widgetId: v.string(), queued: v.literal(true) });
+
+/** The 503 body when the queue is full: a Problem (`type` service-unavailable). */
+export const QueueFullProblem = Struct('QueueFullProblem', {
+  type: v.literal('service-unavailable'),
+  title: v.string(),
+  status: v.literal(503),
+  detail: v.string(),
+});
+
+/** The typed `retry-after` header (seconds) of the 503. */
+export const RetryAfter = Struct('RetryAfter', {
+  retryAfter: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+
+// ------------------------------------------------------------------ WebSockets
+// Tagged Structs carry their wire `type` (the Struct's first argument); `name` is the OpenAPI component name.
+
+/** `WS /websocket/{client_id}` path slot. */
+export const ClientPath = Struct('ClientPath', {
+  client_id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+});
+
+/** Client → server on `/websocket/{client_id}`. */
+export const PingRequest = Struct(
+  'ping-request',
+  { requestId: v.pipe(v.string(), v.maxLength(64)), message: v.pipe(v.string(), v.maxLength(1000)) },
+  { tag: true, name: 'PingRequest' },
+);
+
+/** Server → client on `/websocket/{client_id}`. */
+export const PingResponse = Struct(
+  'ping-response',
+  { requestId: v.string(), clientId: v.string(), userId: v.string(), message: v.string() },
+  { tag: true, name: 'PingResponse' },
+);
+
+/** Client → server on `/chat`. */
+export const SendMessage = Struct(
+  'send-message',
+  { text: v.pipe(v.string(), v.minLength(1), v.maxLength(2000)) },
+  { tag: true, name: 'SendMessage' },
+);
+
+/** Server → every `/chat` client, through the chat `Channel`. */
+export const ChatMessage = Struct(
+  'chat-message',
+  { text: v.string(), from: v.string() },
+  { tag: true, name: 'ChatMessage' },
+);

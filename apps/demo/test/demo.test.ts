@@ -1,17 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TestClient } from '@api/testing';
-import { DemoApp } from '../src/app';
+import type { TestClient } from '@api/testing';
 import type { RequestLogLine } from '../src/extensions/request-log';
+import type { RecordedExchange } from './helpers/conformance';
+import { checkContract } from './helpers/contract';
+import { AUTH, startDemo } from './helpers/demo';
 
-const AUTH = { authorization: 'Bearer token' };
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+// Every response of this file is recorded and checked against /openapi.json at the end.
+const exchanges: RecordedExchange[] = [];
 let client: TestClient;
 let log: RequestLogLine[];
 
-beforeEach(() => {
-  process.env.DEMO_DB = ':memory:';
+beforeEach(async () => {
   log = [];
-  client = new TestClient(new DemoApp({ logger: quiet, requestLog: log }));
+  ({ client } = await startDemo({ requestLog: log, exchanges }));
 });
 afterEach(async () => {
   await client.close();
@@ -39,9 +40,16 @@ describe('widgets', () => {
     expect(page.map((w) => w.name)).toEqual(['b']);
     const bad = await client.get('/widgets', { params: { limit: 101 }, headers: AUTH });
     expect(bad.status).toBe(400);
-    expect(bad.json()).toMatchObject({
+    expect(bad.headers.get('content-type')).toBe('application/problem+json');
+    expect(bad.json()).toEqual({
       type: 'malformed-request',
+      title: 'Malformed request',
+      status: 400,
       detail: 'Invalid max value: expected <=100 at `query parameter limit`',
+      params: {
+        reason: 'Invalid max value: expected <=100 at `query parameter limit`',
+        issues: [{ path: 'query parameter limit', message: 'Invalid max value: expected <=100' }],
+      },
     });
   });
 
@@ -78,23 +86,90 @@ describe('widgets', () => {
     });
   });
 
+  it('a rename onto a taken name is a 409 too (PUT and PATCH)', async () => {
+    await client.post('/widgets', { json: { name: 'taken', priceCents: 1 }, headers: AUTH });
+    const { id } = (
+      await client.post('/widgets', { json: { name: 'free', priceCents: 1 }, headers: AUTH })
+    ).json<{ id: string }>();
+    const CONFLICT = {
+      type: 'conflict',
+      title: 'The request conflicts with the current state of the resource',
+      status: 409,
+    };
+    const put = await client.put(`/widgets/${id}`, { json: { name: 'taken', priceCents: 2 }, headers: AUTH });
+    expect(put.status).toBe(409);
+    expect(put.json()).toEqual(CONFLICT);
+    const patch = await client.patch(`/widgets/${id}`, { json: { name: 'taken' }, headers: AUTH });
+    expect(patch.status).toBe(409);
+    expect(patch.json()).toEqual(CONFLICT);
+    expect((await client.get(`/widgets/${id}`, { headers: AUTH })).json()).toEqual({
+      id,
+      name: 'free',
+      priceCents: 1,
+    });
+  });
+
   it('rejects invalid bodies with 422 and unauthenticated callers with 401', async () => {
     const invalid = await client.post('/widgets', { json: { name: '', priceCents: -1 }, headers: AUTH });
     expect(invalid.status).toBe(422);
-    expect(invalid.json()).toMatchObject({
+    expect(invalid.json()).toEqual({
       type: 'validation-failed',
+      title: 'Validation failed',
+      status: 422,
       detail: 'Invalid min length: expected >=1 at `$.name`',
+      params: {
+        reason: 'Invalid min length: expected >=1 at `$.name`',
+        issues: [
+          { path: '$.name', message: 'Invalid min length: expected >=1' },
+          { path: '$.priceCents', message: 'Invalid min value: expected >=0' },
+        ],
+      },
+    });
+    const anonymous = await client.post('/widgets', { json: { name: 'x', priceCents: 1 } });
+    expect(anonymous.status).toBe(401);
+    // The bearer mount's 401s carry the challenge, whoever raised them.
+    expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
+    expect(anonymous.json()).toEqual({
+      type: 'authentication-required',
+      title: 'Authentication required',
+      status: 401,
     });
     expect((await client.get('/widgets')).json()).toEqual({
       type: 'authentication-required',
       title: 'Authentication required',
       status: 401,
     });
-    expect((await client.get('/widgets', { headers: { authorization: 'Bearer wrong' } })).json()).toEqual({
-      type: 'invalid-token',
-      title: 'Invalid token',
-      status: 401,
+    const wrong = await client.get('/widgets', { headers: { authorization: 'Bearer wrong' } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect(wrong.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
+  });
+});
+
+describe('integers past 2^53', () => {
+  it('POST /widgets with priceCents 9007199254740993 → 422, nothing stored, GET /widgets still 200', async () => {
+    const big = await client.post('/widgets', {
+      content: '{"name":"big","priceCents": 9007199254740993}',
+      headers: { ...AUTH, 'content-type': 'application/json' },
     });
+    expect(big.status).toBe(422);
+    expect(big.headers.get('content-type')).toBe('application/problem+json');
+    const reason = 'Invalid safe integer: expected an integer within ±(2^53 − 1) at `$.priceCents`';
+    expect(big.json()).toEqual({
+      type: 'validation-failed',
+      title: 'Validation failed',
+      status: 422,
+      detail: reason,
+      params: {
+        reason,
+        issues: [
+          { path: '$.priceCents', message: 'Invalid safe integer: expected an integer within ±(2^53 − 1)' },
+        ],
+      },
+    });
+    const list = await client.get('/widgets', { headers: AUTH });
+    expect(list.status).toBe(200);
+    expect(list.json()).toEqual([]);
   });
 });
 
@@ -117,13 +192,13 @@ describe('users and sessions', () => {
     expect(
       (await client.get('/spotlight', { headers: { authorization: 'Bearer no-spotlight-token' } })).status,
     ).toBe(204);
-    expect(
-      (await client.get('/spotlight', { headers: { authorization: 'Bearer bad' } })).json(),
-    ).toMatchObject({ type: 'invalid-token' });
+    const bad = await client.get('/spotlight', { headers: { authorization: 'Bearer bad' } });
+    expect(bad.status).toBe(401);
+    expect(bad.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
   });
 
   it('POST /session sets the cookie, /profile reads it, DELETE /session expires it', async () => {
-    const jar = new TestClient(new DemoApp({ logger: quiet }), { cookieJar: true });
+    const { client: jar } = await startDemo({ cookieJar: true, exchanges });
     try {
       const login = await jar.post('/session', { json: { token: 'token' } });
       expect(login.status).toBe(204);
@@ -139,10 +214,18 @@ describe('users and sessions', () => {
       expect(logout.headers.get('set-cookie')).toBe(
         'session_id=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; Secure; HttpOnly; SameSite=Lax',
       );
-      expect((await jar.get('/profile')).status).toBe(401);
-      expect((await jar.post('/session', { json: { token: 'nope' } })).json()).toMatchObject({
+      const anonymous = await jar.get('/profile');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toBeUndefined(); // no HTTP scheme fits a cookie
+      expect(anonymous.json()).toEqual({
+        type: 'authentication-required',
+        title: 'Authentication required',
         status: 401,
+      });
+      expect((await jar.post('/session', { json: { token: 'nope' } })).json()).toEqual({
         type: 'invalid-token',
+        title: 'Invalid token',
+        status: 401,
       });
     } finally {
       await jar.close();
@@ -230,4 +313,42 @@ describe('lifecycle', () => {
     await harness.close();
     expect(store.isOpen).toBe(false);
   });
+});
+
+describe('OpenAPI contract', () => {
+  it('every response of this file matches /openapi.json (status, media type, schema)', async () => {
+    const report = await checkContract(exchanges);
+    expect(report.violations).toEqual([]);
+    for (const pair of [
+      'WidgetResource_create 201',
+      'WidgetResource_create 401',
+      'WidgetResource_create 409',
+      'WidgetResource_create 422',
+      'WidgetResource_readMany 200',
+      'WidgetResource_readMany 400',
+      'WidgetResource_readMany 401',
+      'WidgetResource_readOne 200',
+      'WidgetResource_readOne 404',
+      'WidgetResource_updateFull 200',
+      'WidgetResource_updateFull 409',
+      'WidgetResource_updatePartial 200',
+      'WidgetResource_updatePartial 409',
+      'WidgetResource_delete 200',
+      'MeEndpoint_get 200',
+      'MeEndpoint_get 401',
+      'SpotlightEndpoint_get 200',
+      'SpotlightEndpoint_get 204',
+      'SpotlightEndpoint_get 401',
+      'SessionEndpoint_post 204',
+      'SessionEndpoint_post 401',
+      'SessionEndpoint_delete 204',
+      'ProfileEndpoint_get 200',
+      'ProfileEndpoint_get 401',
+      'HealthEndpoint_get 200',
+      'RawHealthEndpoint_get 200',
+      'FormRawHeadersEndpoint_post 200',
+      'FeaturedWidgetEndpoint_get 200',
+    ])
+      expect(report.covered, pair).toContain(pair);
+  }, 60_000);
 });

@@ -9,14 +9,18 @@ export const SESSION_COOKIE = 'session_id';
 
 /** POST /session sets the session cookie for a known token; DELETE /session expires it. */
 export class SessionEndpoint extends Endpoint('/session', {
-  meta: { tags: [session], exceptions: [InvalidTokenError] },
+  meta: { tags: [session] },
 }) {
   constructor(private readonly users: ReadonlyMap<string, User>) {
     super();
   }
 
   post = this.operation(
-    { json: SessionIn, returns: NoContent.of(), meta: { summary: 'Start a cookie session.' } },
+    {
+      json: SessionIn,
+      returns: NoContent.of(),
+      meta: { summary: 'Start a cookie session.', exceptions: [InvalidTokenError] },
+    },
     ({ json }) => {
       if (!this.users.has(json.token)) throw new InvalidTokenError();
       return new NoContent({ cookies: [new SetCookie(SESSION_COOKIE, json.token)] });

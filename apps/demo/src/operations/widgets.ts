@@ -1,25 +1,41 @@
 import * as v from 'valibot';
-import { Created, Endpoint, JSONResponse, Link, Location, Resource, Tag } from '@api/core';
-import { WidgetNotFoundError } from '../errors';
-import { Deleted, Page, Widget, WidgetIn, WidgetPatch, WidgetPath } from '../models';
+import { ConflictError, Created, Endpoint, JSONResponse, Link, Location, Resource, Tag } from '@api/core';
+import type { BackgroundTasks } from '@api/tasks';
+import { InvalidTokenError, WidgetNotFoundError } from '../errors';
+import { Deleted, Page, Widget, WidgetEvent, WidgetIn, WidgetPatch, WidgetPath } from '../models';
 import type { WidgetStore } from '../services/widget-store';
 
-/** The widgets collection: CRUD over the SQLite store. */
+export const widgetsTag = new Tag('widgets', 'Create, read, and manage widgets.');
+
+/** For OpenAPI: the operations that answer 404 `widget-not-found`. */
+const mayBeMissing = [WidgetNotFoundError];
+
+/**
+ * The widgets collection: CRUD over the SQLite store. `InvalidTokenError` (raised by the bearer
+ * authenticator) and `ConflictError` (returned by the duplicate-name exception handler) are
+ * declared here because the route catalogue cannot see them.
+ */
 export class WidgetResource extends Resource('/widgets', {
   ref: 'widgets',
-  meta: {
-    tags: [new Tag('widgets', 'Create, read, and manage widgets.')],
-    exceptions: [WidgetNotFoundError],
-  },
+  meta: { tags: [widgetsTag], exceptions: [InvalidTokenError] },
 }) {
-  constructor(private readonly store: WidgetStore) {
+  constructor(
+    private readonly store: WidgetStore,
+    private readonly tasks: BackgroundTasks,
+  ) {
     super();
   }
 
   create = this.operation(
-    { json: WidgetIn, returns: Created.of(Widget), meta: { summary: 'Create a widget.' } },
-    ({ json }) => {
+    {
+      json: WidgetIn,
+      returns: Created.of(Widget),
+      meta: { summary: 'Create a widget.', exceptions: [ConflictError] },
+    },
+    async ({ json }) => {
       const widget = this.store.create(json);
+      // Resolves at once while the queue has room; the event is handled after this response is sent.
+      await this.tasks.add(WidgetEvent, { action: 'created', widgetId: widget.id });
       return new Created({
         json: widget,
         location: Location.fromOperation(WidgetResource, 'readOne', { path: { widget_id: widget.id } }),
@@ -37,12 +53,17 @@ export class WidgetResource extends Resource('/widgets', {
   );
 
   readOne = this.operation(
-    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.' } },
+    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.', exceptions: mayBeMissing } },
     ({ path }) => this.#get(path.widget_id),
   );
 
   updateFull = this.operation(
-    { path: WidgetPath, json: WidgetIn, returns: Widget, meta: { summary: 'Replace a widget.' } },
+    {
+      path: WidgetPath,
+      json: WidgetIn,
+      returns: Widget,
+      meta: { summary: 'Replace a widget.', exceptions: [...mayBeMissing, ConflictError] },
+    },
     ({ path, json }) => this.store.replace(path.widget_id, json) ?? notFound(path.widget_id),
   );
 
@@ -51,13 +72,13 @@ export class WidgetResource extends Resource('/widgets', {
       path: WidgetPath,
       json: WidgetPatch,
       returns: Widget,
-      meta: { summary: 'Change some fields of a widget.' },
+      meta: { summary: 'Change some fields of a widget.', exceptions: [...mayBeMissing, ConflictError] },
     },
     ({ path, json }) => this.store.update(path.widget_id, json) ?? notFound(path.widget_id),
   );
 
   delete = this.operation(
-    { path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.' } },
+    { path: WidgetPath, returns: Deleted, meta: { summary: 'Delete a widget.', exceptions: mayBeMissing } },
     ({ path }) => {
       if (!this.store.delete(path.widget_id)) notFound(path.widget_id);
       return { id: path.widget_id, deleted: true as const };
@@ -74,7 +95,7 @@ function notFound(widgetId: string): never {
 }
 
 /** GET /featured-widget: a widget with a Link built from the widgets resource's `ref`. */
-export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget') {
+export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget', { meta: { tags: [widgetsTag] } }) {
   get = this.operation(
     { returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } },
     () =>

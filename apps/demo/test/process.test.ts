@@ -1,0 +1,140 @@
+// The demo as it runs in production: its own Node process started from a tsup bundle one level
+// below apps/demo (like dist/main.js) and from another working directory. Proves the assets
+// directory is resolved from the module, the chat fans out across two processes through one
+// Redis (and keeps working locally without it), and SIGTERM drains the background queue.
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from './helpers/demo';
+import {
+  buildDemo,
+  removeBuild,
+  startDemoProcess,
+  startRedis,
+  type DemoProcess,
+  type RedisServer,
+} from './helpers/process';
+
+const BUILD = '.test-build';
+const AUTH = { authorization: 'Bearer token' };
+let redis: RedisServer;
+let a: DemoProcess;
+let b: DemoProcess;
+
+beforeAll(async () => {
+  const main = await buildDemo(BUILD);
+  redis = await startRedis();
+  [a, b] = await Promise.all([
+    startDemoProcess(main, { DEMO_REDIS_URL: redis.url }),
+    startDemoProcess(main, { DEMO_REDIS_URL: redis.url }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.kill(), b?.kill()]);
+  await redis?.stop();
+  removeBuild(BUILD);
+});
+
+/** A chat client (no browser: no Origin) with the `token` session; collects what it receives. */
+async function chatClient(base: string, session = 'token'): Promise<{ ws: WebSocket; received: unknown[] }> {
+  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/chat`, {
+    headers: { cookie: `session_id=${session}` },
+  });
+  const received: unknown[] = [];
+  ws.on('message', (data: Buffer) => received.push(JSON.parse(data.toString('utf8'))));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return { ws, received };
+}
+
+describe('the built demo in its own process', () => {
+  it('serves /assets from apps/demo/public although started from another directory', async () => {
+    const page = await fetch(`${a.url}/assets/index.html`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(
+      Buffer.from(await page.arrayBuffer()).equals(
+        readFileSync(new URL('../public/index.html', import.meta.url)),
+      ),
+    ).toBe(true);
+    const docs = await fetch(`${a.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+  });
+
+  it('fans chat messages out across two processes through one Redis, each exactly once', async () => {
+    const onA = await chatClient(a.url);
+    const onB = await chatClient(b.url, 'no-spotlight-token');
+    const probe = new Redis(redis.url);
+    try {
+      // Both processes have subscribed the lobby's Redis channel.
+      for (let i = 0; ; i++) {
+        const [, count] = (await probe.pubsub('NUMSUB', 'demo:chat:lobby')) as [string, number];
+        if (count === 2) break;
+        if (i > 200) throw new Error(`only ${count} subscriber(s) on demo:chat:lobby`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      onA.ws.send(JSON.stringify({ type: 'send-message', text: 'from A' }));
+      onB.ws.send(JSON.stringify({ type: 'send-message', text: 'from B' }));
+      await until(() => onA.received.length >= 2 && onB.received.length >= 2);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // room for a duplicate to show up
+      for (const { received } of [onA, onB]) {
+        expect(received).toHaveLength(2);
+        expect(received).toEqual(
+          expect.arrayContaining([
+            { type: 'chat-message', text: 'from A', from: 'user-name' },
+            { type: 'chat-message', text: 'from B', from: 'other-name' },
+          ]),
+        );
+      }
+    } finally {
+      probe.disconnect();
+      onA.ws.close();
+      onB.ws.close();
+    }
+  }, 30_000);
+
+  it('keeps local fan-out working when Redis goes away, and logs a warning', async () => {
+    const first = await chatClient(a.url);
+    const second = await chatClient(a.url, 'no-spotlight-token');
+    try {
+      await redis.stop();
+      await until(() => a.output().includes('redis backplane (demo:chat:): Redis is unreachable'), 10_000);
+      first.ws.send(JSON.stringify({ type: 'send-message', text: 'still here' }));
+      await until(() => first.received.length === 1 && second.received.length === 1);
+      for (const { received } of [first, second])
+        expect(received).toEqual([{ type: 'chat-message', text: 'still here', from: 'user-name' }]);
+    } finally {
+      first.ws.close();
+      second.ws.close();
+    }
+  }, 30_000);
+
+  it('SIGTERM right after POST /widgets and a reindex: both items are processed, then a clean exit (0)', async () => {
+    const created = await fetch(`${b.url}/widgets`, {
+      method: 'POST',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'last one', priceCents: 1 }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const reindex = await fetch(`${b.url}/widgets/${id}/reindex`, { method: 'POST', headers: AUTH });
+    expect(reindex.status).toBe(202);
+    b.child.kill('SIGTERM');
+    expect(await b.exited).toBe(0);
+    const lines = b.output().split('\n');
+    const at = (line: string): number => {
+      const index = lines.indexOf(line);
+      expect(index, line).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    const stopped = at('DemoApp stopped');
+    expect(at('SIGTERM received')).toBeLessThan(
+      at('DemoApp shutting down: no new connections, finishing in-flight requests'),
+    );
+    // Processed before the app finished shutting down (the drain runs before the store closes).
+    expect(at(`background task done: created:${id}`)).toBeLessThan(stopped);
+    expect(at(`background task done: reindexed:${id}`)).toBeLessThan(stopped);
+  }, 30_000);
+});
