@@ -38,12 +38,13 @@ const builtins = new Set(builtinModules);
 
 /**
  * The packages the shipped code and declarations import: bare specifiers of every `.js`/`.d.ts`
- * file (static, side-effect, dynamic and `import('…')` type imports), reduced to package names;
- * Node built-ins and relative paths left out.
+ * file under `dist/` (static, side-effect, dynamic and `import('…')` type imports), reduced to
+ * package names; Node built-ins and relative paths left out. Other shipped files (a vendored
+ * browser bundle) are assets a browser loads, not modules Node resolves.
  */
 export function importedPackages(packageDir) {
   const names = new Set();
-  for (const file of filesBelow(packageDir).filter((f) => /\.(js|d\.ts)$/.test(f))) {
+  for (const file of filesBelow(packageDir).filter((f) => /^dist\/.*\.(js|d\.ts)$/.test(f))) {
     const text = readFileSync(join(packageDir, file), 'utf8');
     const specifiers = [
       ...text.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g),

@@ -4,6 +4,7 @@ import { BaseApp, Endpoint, serve, Struct } from '../../src/index';
 
 class Slow extends Endpoint('/slow') {
   get = this.operation({ returns: Struct('Done', { done: v.boolean() }) }, async () => {
+    console.log('slow started');
     await new Promise((resolve) => setTimeout(resolve, 300));
     return { done: true };
   });
