@@ -211,7 +211,8 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     bindHeaders ??= def.headers ? wiring.headerBinder(def.headers, def.label, unauthenticated) : undefined;
     bindCookies ??= def.cookies ? wiring.cookieBinder(def.cookies, def.label, unauthenticated) : undefined;
     const declared = route.spec?.user;
-    if (route.kind === 'operation') {
+    // Operations, and extension routes that declare their sources (a WebSocket handler), follow the user table.
+    if (route.kind === 'operation' || route.spec !== undefined) {
       if (declared === undefined) {
         if (anonymous) {
           wiring.fail(
