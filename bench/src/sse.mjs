@@ -212,7 +212,17 @@ async function startChild(kind) {
       child.on('message', onMessage);
       child.send({ cmd: 'stats', id, gc });
     });
-  return { kind, port, child, stats, broadcast: (seq) => child.send({ cmd: 'broadcast', seq }) };
+  const broadcast = (seq) =>
+    new Promise((resolve) => {
+      const onMessage = (msg) => {
+        if (msg.id !== `b${seq}`) return;
+        child.off('message', onMessage);
+        resolve(msg);
+      };
+      child.on('message', onMessage);
+      child.send({ cmd: 'broadcast', seq });
+    });
+  return { kind, port, child, stats, broadcast };
 }
 
 /** One client: a raw socket that reads the stream and reports each event `seq` it sees. */
@@ -262,11 +272,15 @@ async function runOnce(kind, opts) {
     const externalPerConnection = (connected.external - base.external) / opts.clients;
 
     const fanOutMs = [];
+    const serverMs = [];
+    const serverCpuMs = [];
     for (let seq = 1; seq <= opts.events; seq++) {
       const arrived = new Promise((resolve) => (waiting = { seq, resolve }));
       const t0 = performance.now();
-      server.broadcast(seq);
-      fanOutMs.push((await arrived) - t0);
+      const [server_, at] = await Promise.all([server.broadcast(seq), arrived]);
+      fanOutMs.push(at - t0);
+      serverMs.push(server_.serverMs);
+      serverCpuMs.push(server_.serverCpuMs);
       await sleep(50);
     }
 
@@ -293,6 +307,9 @@ async function runOnce(kind, opts) {
       externalPerConnection,
       fanOutMs,
       fanOutMedianMs: median(fanOutMs),
+      serverMs,
+      serverMedianMs: median(serverMs),
+      serverCpuMedianMs: median(serverCpuMs),
       cleanupMs,
       baseline: base,
       connected,
@@ -331,6 +348,7 @@ async function main() {
       runs.push({ round, ...r });
       console.log(
         `r${round + 1} ${kind.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
+          `  (server ${r2(r.serverMedianMs)} ms, cpu ${r2(r.serverCpuMedianMs)} ms)` +
           `  cleanup ${Number.isFinite(r.cleanupMs) ? `${r.cleanupMs.toFixed(0)} ms` : 'NOT within 3 s'}` +
           (r.quietBefore ? '' : `  [machine busy before: ${(r.otherLoadBefore * 100).toFixed(0)}%]`),
       );
@@ -344,11 +362,15 @@ async function main() {
       heapPerConnectionBytes: of(kind, 'heapPerConnection'),
       externalPerConnectionBytes: of(kind, 'externalPerConnection'),
       fanOutMs: of(kind, 'fanOutMedianMs'),
+      serverMs: of(kind, 'serverMedianMs'),
+      serverCpuMs: of(kind, 'serverCpuMedianMs'),
       cleanupMsMax: Math.max(...runs.filter((r) => r.server === kind).map((r) => r.cleanupMs)),
     };
   const ratios = {
     heapPerConnection: summary.api.heapPerConnectionBytes / summary.raw.heapPerConnectionBytes,
     fanOut: summary.api.fanOutMs / summary.raw.fanOutMs,
+    serverFanOut: summary.api.serverMs / summary.raw.serverMs,
+    serverFanOutCpu: summary.api.serverCpuMs / summary.raw.serverCpuMs,
   };
   const verdicts = {
     heapPerConnection: ratios.heapPerConnection <= TARGETS.heapPerConnection,
@@ -385,15 +407,17 @@ async function main() {
     '|---|---|---|---|---|---|',
     `| heap per idle connection (KiB) | ${kb(summary.raw.heapPerConnectionBytes)} | ${kb(summary.api.heapPerConnectionBytes)} | ${r2(ratios.heapPerConnection)} | ≤ ${TARGETS.heapPerConnection} | ${verdicts.heapPerConnection ? 'yes' : 'NO'} |`,
     `| one event to all ${opts.clients} clients (ms, median) | ${r2(summary.raw.fanOutMs)} | ${r2(summary.api.fanOutMs)} | ${r2(ratios.fanOut)} | ≤ ${TARGETS.fanOut} | ${verdicts.fanOut ? 'yes' : 'NO'} |`,
+    `| server side of one fan-out: command → all writes queued (ms, median) | ${r2(summary.raw.serverMs)} | ${r2(summary.api.serverMs)} | ${r2(ratios.serverFanOut)} | | |`,
+    `| server CPU for one fan-out (ms, median) | ${r2(summary.raw.serverCpuMs)} | ${r2(summary.api.serverCpuMs)} | ${r2(ratios.serverFanOutCpu)} | | |`,
     `| timers, sockets, subscribers back to baseline after disconnect (ms, worst run) | ${summary.raw.cleanupMsMax.toFixed(0)} | ${summary.api.cleanupMsMax.toFixed(0)} | | ≤ ${TARGETS.cleanupMs} ms | ${verdicts.cleanup ? 'yes' : 'NO'} |`,
     '',
     'Runs:',
     '',
-    '| round | server | heap/conn KiB | fan-out median ms | fan-out min–max ms | cleanup ms |',
-    '|---|---|---|---|---|---|',
+    '| round | server | quiet before | heap/conn KiB | fan-out median ms | fan-out min–max ms | server ms | server CPU ms | cleanup ms |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...runs.map(
       (r) =>
-        `| ${r.round + 1} | ${r.server} | ${kb(r.heapPerConnection)} | ${r2(r.fanOutMedianMs)} | ${r2(Math.min(...r.fanOutMs))}–${r2(Math.max(...r.fanOutMs))} | ${r.cleanupMs.toFixed(0)} |`,
+        `| ${r.round + 1} | ${r.server} | ${r.quietBefore ? 'yes' : `no (${(r.otherLoadBefore * 100).toFixed(0)}%)`} | ${kb(r.heapPerConnection)} | ${r2(r.fanOutMedianMs)} | ${r2(Math.min(...r.fanOutMs))}–${r2(Math.max(...r.fanOutMs))} | ${r2(r.serverMedianMs)} | ${r2(r.serverCpuMedianMs)} | ${r.cleanupMs.toFixed(0)} |`,
     ),
     '',
   ].join('\n');
@@ -409,7 +433,17 @@ if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const server = await (kind === 'api' ? apiServer : rawServer)(Number(process.env.PORT));
   process.on('message', (msg) => {
-    if (msg.cmd === 'broadcast') server.broadcast(msg.seq);
+    if (msg.cmd === 'broadcast') {
+      // Server-side cost of one fan-out: from the command to the end of everything it queued
+      // (writes, microtasks, uncorks), wall time and CPU time.
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      server.broadcast(msg.seq);
+      setImmediate(() => {
+        const cpu = process.cpuUsage(c0);
+        process.send({ id: `b${msg.seq}`, serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+      });
+    }
     else if (msg.cmd === 'stats') {
       if (msg.gc) {
         globalThis.gc();
