@@ -177,9 +177,9 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   const challenge = challengeOf(def, scheme);
   const challengeHeaders: ReadonlyArray<readonly [string, string]> | undefined =
     challenge === undefined ? undefined : [['www-authenticate', challenge]];
-  // Only 401s carry the challenge (whoever raised them on this mount).
-  const dynamicHeaders = challengeHeaders
-    ? (_ex: Exchange, status: number) => (status === 401 ? challengeHeaders : undefined)
+  // Only 401s carry the challenge (whoever raised them on this mount); successful responses pay nothing.
+  const errorHeaders = challengeHeaders
+    ? (status: number) => (status === 401 ? challengeHeaders : undefined)
     : undefined;
   const checkDuplicates = duplicateCheck(singleHeaderNames(def.headers));
   let bindHeaders: ((req: Exchange['req']) => unknown) | undefined;
@@ -247,7 +247,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
       order: 50,
       sources: { user: resolveNow },
       facts: { auth: facts },
-      ...(dynamicHeaders ? { dynamicHeaders } : {}),
+      ...(errorHeaders ? { errorHeaders } : {}),
     };
     return contribution;
   };

@@ -124,6 +124,11 @@ export interface RouteContribution {
     ex: Exchange,
     status: number,
   ) => ReadonlyArray<readonly [string, string]> | undefined;
+  /**
+   * Headers for this route's error answers (the funnel's Problem/adapter bodies) by status, e.g. a
+   * 401 challenge. Unlike `dynamicHeaders`, successful responses pay nothing for it.
+   */
+  readonly errorHeaders?: (status: number) => ReadonlyArray<readonly [string, string]> | undefined;
   /** Answers the request instead of the handler when it returns a response; runs first. */
   readonly intercept?: (ex: Exchange) => unknown;
   /** Steps after intercepts and before binding (authenticate, rate-limit, …). */

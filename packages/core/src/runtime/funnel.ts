@@ -4,6 +4,7 @@ import type { ExceptionHandler } from '../app/exception-handler';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
+import type { Plan } from './plan';
 import { ResponseShapeError } from '../schema/serializer';
 
 /** What the funnel is built from, at wiring. */
@@ -119,6 +120,10 @@ export class ErrorFunnel {
   #send(ex: Exchange, rendered: RenderedError, extra: HeaderList | undefined): void {
     const head: HeaderList = ['content-type', rendered.contentType];
     if (extra) for (const item of extra) head.push(item);
+    const errorHeaders = (ex as Exchange & { plan?: Plan }).plan?.errorHeaders;
+    if (errorHeaders)
+      for (const hook of errorHeaders)
+        for (const [name, value] of hook(rendered.status) ?? []) head.push(name, value);
     if (CLOSING.has(rendered.status)) (ex as Exchange & { closeAfter?: boolean }).closeAfter = true;
     ex.send(rendered.status, head, rendered.body);
   }

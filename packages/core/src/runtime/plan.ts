@@ -23,6 +23,8 @@ export interface PlanSteps {
   readonly tail: readonly string[];
   /** Tail headers computed per response. */
   readonly dynamic: ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined> | undefined;
+  /** Headers for the route's error answers, by status (e.g. a 401 challenge). */
+  readonly errorHeaders: ReadonlyArray<(status: number) => HeaderPairs | undefined> | undefined;
   /** Runs once the response is complete (or taken over): status, duration. */
   readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
   /** The tail of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
@@ -49,6 +51,7 @@ export class Plan implements PlanSteps {
   readonly tail: readonly string[];
   readonly dynamic: PlanSteps['dynamic'];
   readonly observers: PlanSteps['observers'];
+  readonly errorHeaders: PlanSteps['errorHeaders'];
   readonly options: PlanSteps['options'];
   readonly optionsTail: readonly string[];
   readonly optionsDynamic: PlanSteps['optionsDynamic'];
@@ -68,6 +71,7 @@ export class Plan implements PlanSteps {
     this.tail = steps.tail;
     this.dynamic = steps.dynamic;
     this.observers = steps.observers;
+    this.errorHeaders = steps.errorHeaders;
     this.options = steps.options;
     this.optionsTail = steps.optionsTail;
     this.optionsDynamic = steps.optionsDynamic;

@@ -151,6 +151,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     tail,
     dynamic,
     observers,
+    errorHeaders: collect(contributions, (c) => c.errorHeaders),
     options,
     optionsTail,
     optionsDynamic: collect(onOptions, (c) => c.dynamicHeaders),
