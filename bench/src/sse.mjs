@@ -444,6 +444,7 @@ if (process.argv[2] === '--child') {
         process.send({ id: `b${msg.seq}`, serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
       });
     }
+    else if (msg.cmd === 'exit') process.exit(0); // lets `--cpu-prof` write its profile
     else if (msg.cmd === 'stats') {
       if (msg.gc) {
         globalThis.gc();
