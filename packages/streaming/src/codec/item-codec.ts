@@ -1,12 +1,19 @@
 import * as v from 'valibot';
-import { compileSerializer, structInfo, toErrorReason, type Serializer } from '@api/core/extension';
+import {
+  compileSerializer,
+  compileValidator,
+  structInfo,
+  toErrorReason,
+  type Serializer,
+  type Validate,
+} from '@api/core/extension';
 
 /** Validates one stream item against its schema and returns its JSON text; throws a `TypeError` when it does not match. */
 export type ItemEncoder = (item: unknown) => string;
 
 interface Member {
   readonly name: string;
-  readonly schema: v.GenericSchema;
+  readonly validate: Validate;
   readonly serialize: Serializer;
 }
 
@@ -36,16 +43,18 @@ function mismatch(what: string, issues: readonly v.BaseIssue<unknown>[]): TypeEr
 export function compileItemEncoder(schema: v.GenericSchema, what: string): ItemEncoder {
   const options = optionsOf(schema);
   if (!options) {
+    // Core's compiled validator: valibot's verdict, without valibot on the path of a valid item.
+    const validate = compileValidator(schema);
     const serialize = compileSerializer(schema);
     return (item) => {
-      const result = v.safeParse(schema, item);
+      const result = validate(item);
       if (!result.success) throw mismatch(what, result.issues);
       return serialize(item);
     };
   }
   const members: Member[] = options.map((option) => ({
     name: structInfo(option)?.name ?? '',
-    schema: option,
+    validate: compileValidator(option),
     serialize: compileSerializer(option),
   }));
   const tagged = options.every((option) => structInfo(option)?.tagged === true);
@@ -62,13 +71,13 @@ export function compileItemEncoder(schema: v.GenericSchema, what: string): ItemE
         item !== null && typeof item === 'object' ? byTag.get((item as { type?: unknown }).type) : undefined;
       if (!member)
         throw new TypeError(`${what} does not match its schema: "type" names none of the union's members (${names})`);
-      const result = v.safeParse(member.schema, item);
+      const result = member.validate(item);
       if (!result.success) throw mismatch(`${what} (${member.name})`, result.issues);
       return member.serialize(item);
     };
   }
   return (item) => {
-    for (const member of members) if (v.safeParse(member.schema, item).success) return member.serialize(item);
+    for (const member of members) if (member.validate(item).success) return member.serialize(item);
     const result = v.safeParse(schema, item);
     throw mismatch(what, result.success ? [] : result.issues);
   };
