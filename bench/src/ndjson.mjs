@@ -314,7 +314,7 @@ async function main() {
       `generator; wrk -t1 -c${opts.connections}, ${opts.rounds} interleaved rounds × ${opts.duration} s; servers on core ${SERVER_CORE},`,
       `wrk on core ${LOAD_CORE}. Node ${meta.node}, ${meta.cpu}. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')};`,
       `${samples.filter((x) => x.quietBefore).length}/${samples.length} samples started on a quiet machine (other load ≤ 10%).`,
-      '@api validates every item (valibot) and writes it with its compiled serializer; Fastify and raw call',
+      '@api validates every item (core\'s compiled validator) and writes it with its compiled serializer; Fastify and raw call',
       '`JSON.stringify` and `res.write` by hand, awaiting `drain` when a write returns false.',
       '',
       '| server | req/s | lines/s | server CPU µs/req | CPU µs/line | p99 ms | peak RSS MB | errors |',
