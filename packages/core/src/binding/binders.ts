@@ -209,9 +209,13 @@ const kBody = Symbol('body');
 export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
   const validate = validator(schema);
   return async (ex) => {
-    const type = ex.req.headers['content-type'];
-    if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(ex.req.headers))
-      throw new UnsupportedMediaTypeError();
+    const headers = ex.req.headers;
+    const type = headers['content-type'];
+    // The common exact `application/json` without content-encoding has nothing else to check.
+    if (type !== 'application/json' || headers['content-encoding'] !== undefined) {
+      if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
+        throw new UnsupportedMediaTypeError();
+    }
     const body = await bodyOf(ex, limits);
     const value = parseJsonBody(body, limits.maxJsonDepth);
     const result = validate(value);

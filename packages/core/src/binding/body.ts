@@ -17,16 +17,16 @@ export function readBody(req: IncomingMessage, limit: number, settled?: () => vo
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    // Three listeners, never removed on success: the request object is dropped with its response,
+    // and a late 'close' finds `done` set. Node emits 'error' on a reset only to error listeners,
+    // and 'close' always follows it, so 'close' alone tells a disconnect mid-body.
     const finish = (error: Error | undefined): void => {
       if (done) return;
       done = true;
       settled?.();
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
       if (error) {
         // Stop buffering; Node discards the rest of the body once the response is sent.
+        req.off('data', onData);
         req.resume();
         reject(error);
       } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
@@ -36,14 +36,9 @@ export function readBody(req: IncomingMessage, limit: number, settled?: () => vo
       if (size > limit) finish(new PayloadTooLargeError());
       else chunks.push(chunk);
     };
-    const onEnd = (): void => finish(undefined);
-    // A client that disconnects mid-body surfaces as 'error' (ECONNRESET / aborted).
-    const onError = (): void => finish(malformed('The request body could not be read'));
-    const onClose = (): void => finish(malformed('The connection closed before the request body was read'));
     req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    req.on('end', () => finish(undefined));
+    req.on('close', () => finish(malformed('The connection closed before the request body was read')));
   });
 }
 
@@ -90,7 +85,6 @@ export function hasPrototypeKeys(value: unknown): boolean {
 /** Parses a JSON body with the safety checks: depth, prototype keys, syntax (each a 400). */
 export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
   const text = body.toString('utf8');
-  if (text.trim().length === 0) throw malformed('The request body is empty; expected JSON');
   // Valid JSON nested deeper than maxDepth needs at least 2 × (maxDepth + 1) characters.
   if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth))
     throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);
@@ -98,6 +92,7 @@ export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
   try {
     value = JSON.parse(text);
   } catch {
+    if (text.trim().length === 0) throw malformed('The request body is empty; expected JSON');
     throw malformed('The request body is not valid JSON');
   }
   // One scan finds both "__proto__" and "prototype" (or an escape that could spell them, like

@@ -48,14 +48,20 @@ function writeSafely(plan: Plan, value: unknown, ex: ExchangeImpl): void {
 async function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): Promise<void> {
   if (plan.intercepts) {
     for (const intercept of plan.intercepts) {
-      const answer = await intercept(ex);
+      let answer = intercept(ex);
+      if (answer instanceof Promise) answer = await answer;
       if (answer !== undefined) {
         writeAdHoc(answer, ex, resolver);
         return;
       }
     }
   }
-  if (plan.before) for (const step of plan.before) await step(ex);
+  if (plan.before) {
+    for (const step of plan.before) {
+      const done = step(ex);
+      if (done instanceof Promise) await done;
+    }
+  }
   const keys = plan.keys;
   const binders = plan.binders;
   const input: Record<string, unknown> = {};

@@ -277,7 +277,8 @@ function refuseRequest(req: IncomingMessage, url: string, maxHeaders: number): B
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    // Exact spellings first: lowercasing every 4-letter name costs more than the comparisons.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) hosts++;
   }
   if (hosts > 1) return badRequest('The request has more than one Host header');
   if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)

@@ -107,10 +107,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   for (const [key, resolve] of provided) {
     // Still run it (a gating authenticator on a handler that does not read `user`), as a step
     // before binding, so the handler's argument holds exactly the declared sources.
-    if (!(key in spec))
-      before.push(async (ex) => {
-        await resolve(ex);
-      });
+    // Its value is dropped: the runner awaits a returned promise (a failure answers), nothing else.
+    if (!(key in spec)) before.push(resolve as BeforeStep);
   }
   const limits = record.limits;
   const make: Record<string, () => SourceResolver> = {
