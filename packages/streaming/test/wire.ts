@@ -8,15 +8,12 @@ import {
   type MountOptions,
 } from '@api/core';
 import { TestClient } from '@api/testing';
-import { streaming } from '../src/index';
 import { memoryLogger } from './fakes';
 
 /** What a test app gets besides its routes. */
 export interface AppSetup {
   /** Mounts the routes, inside `wire()`. */
   readonly wire: (app: TestApp) => void;
-  /** Leave `streaming()` out. */
-  readonly withoutExtension?: boolean;
 }
 
 /** A BaseApp whose protected helpers the tests may call from `wire`. */
@@ -29,7 +26,6 @@ export class TestApp extends BaseApp {
     this.#setup = setup;
   }
   protected override async wire(): Promise<void> {
-    if (!this.#setup.withoutExtension) this.include(streaming());
     this.#setup.wire(this);
   }
   endpoint<TRoute extends EndpointOperations>(route: TRoute, options?: MountOptions<TRoute>): void {
@@ -48,7 +44,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-/** Starts an app with `streaming()` and the routes `wire` mounts; closed after the test. */
+/** Starts an app with the routes `wire` mounts; closed after the test. */
 export async function start(setup: AppSetup | ((app: TestApp) => void)): Promise<{ client: TestClient; app: TestApp }> {
   const app = new TestApp(typeof setup === 'function' ? { wire: setup } : setup);
   const client = new TestClient(app);

@@ -48,7 +48,8 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
  *   for) an item: that step is left behind, never awaited; nothing is written after;
  * - a mid-stream failure is logged once and the connection is cut without the terminating
  *   chunk; a teardown failure is logged and the body still ends properly;
- * - `stop()` (graceful shutdown) ends the stream properly after running teardown;
+ * - `stop()` (graceful shutdown: the exchange's `shutdownSignal`) ends the stream properly after
+ *   running teardown; a teardown still running when shutdown closes the connection is logged;
  * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
  *   and is cleared whenever the stream ends.
  *
@@ -282,6 +283,12 @@ export class Pump {
 
   readonly #onClose = (): void => {
     if (this.#ending) return;
+    if (this.#stopping && this.#finishing && !this.#settled)
+      // Shutdown asked this stream to end, and its connection closed (the shutdown cap reached,
+      // or the client left) while teardown still runs: say so, the process may exit before it ends.
+      this.#options.log.warn(
+        `stream teardown for ${this.#options.label} still running when its connection closed during shutdown; shutdown goes on without it`,
+      );
     this.#gone = true;
     clearTimeout(this.#timer);
     if (this.#nextPending) {

@@ -1,7 +1,6 @@
 import type { CustomWriter, ResponseCompileContext, ResponseSink } from '@api/core/extension';
 import { Pump } from '../pump/pump';
 import { release } from '../pump/stream-source';
-import { registryOf } from '../extension/registry';
 import { StreamResponse } from './stream-response';
 
 /** What differs between the three wrappers' writers; everything else is shared. */
@@ -66,7 +65,6 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       release(response.stream);
       return;
     }
-    const registry = registryOf(sink);
     const pump = new Pump(sink.res, {
       encode: kind.encode,
       keepaliveMs: kind.keepaliveMs?.(response),
@@ -74,10 +72,15 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       log: sink.log,
       label: `${sink.method} ${sink.exchange.path}`,
     });
-    if (registry) {
-      registry.add(pump);
-      // Not a finally: a client that leaves during setup may leave this writer waiting forever.
-      void pump.done.then(() => registry.delete(pump));
+    // Graceful shutdown: core aborts one app-wide signal as it begins; the pump then stops
+    // pulling, runs teardown and ends the body properly. The listener lives exactly as long as
+    // the stream (`done` settles on every path: end, cut, disconnect, failed setup).
+    const shutdown = sink.exchange.shutdownSignal;
+    if (shutdown.aborted) void pump.stop();
+    else {
+      const stop = (): void => void pump.stop();
+      shutdown.addEventListener('abort', stop, { once: true });
+      void pump.done.then(() => shutdown.removeEventListener('abort', stop));
     }
     // Setup and the first item: a failure here rejects into the normal error funnel.
     if (!(await pump.open(response.stream))) return;
