@@ -82,9 +82,22 @@ class Upstream extends Endpoint('/fail/upstream') {
     return new NDJSONStreamingResponse({ stream: lifecycle(() => { throw new UpstreamError('down'); })() });
   });
 }
+// NDJSON (and bytes) await a lifecycle generator's first item before the head: its failure is a
+// normal error response. (SSE sends the head once setup succeeded: see sse-response.test.ts.)
 class Missing extends Endpoint('/fail/first') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle(undefined, () => { throw new NotFoundError(); })() });
+  });
+}
+// SSE with a plain async iterable awaits its first item too.
+class MissingEvents extends Endpoint('/fail/first-event') {
   get = this.operation({ returns: SSEResponse.of(Tick) }, () => {
-    return new SSEResponse({ stream: lifecycle(undefined, () => { throw new NotFoundError(); })() });
+    // eslint-disable-next-line require-yield -- the first item fails
+    async function* events(): AsyncGenerator<{ n: number }> {
+      seen.pulls++;
+      throw new NotFoundError();
+    }
+    return new SSEResponse({ stream: events() });
   });
 }
 
@@ -142,6 +155,14 @@ describe('stream setup and the first item', () => {
     expect(res.status).toBe(404);
     expect(res.json()).toEqual({ type: 'not-found', title: 'Not found', status: 404 });
     expect(seen).toMatchObject({ setup: 1, teardown: 1 });
+  });
+
+  it("renders a NotFoundError from an SSE plain iterable's first item as a 404", async () => {
+    const { client } = await start((app) => app.endpoint(new MissingEvents()));
+    const res = await client.get('/fail/first-event');
+    expect(res.status).toBe(404);
+    expect(res.json()).toEqual({ type: 'not-found', title: 'Not found', status: 404 });
+    expect(seen.pulls).toBe(1);
   });
 
   it('refuses a header that cannot be sent with a 500, before setup runs', async () => {

@@ -18,6 +18,11 @@ export interface StreamKind<TValue extends StreamResponse<unknown, unknown>> {
   readonly keepaliveMs?: (value: TValue) => number | undefined;
   /** The keepalive chunk. */
   readonly ping?: string;
+  /**
+   * What a lifecycle generator must get through before the head is sent: its setup alone (SSE)
+   * or its setup and first item (the default). A plain async iterable's first item, always.
+   */
+  readonly gate?: 'setup' | 'first-item';
 }
 
 function hasHeader(list: readonly string[], name: string): boolean {
@@ -34,7 +39,8 @@ function describe(value: unknown): string {
 /**
  * Compiles the writer shared by every streaming wrapper: headers through core's machinery
  * (typed, cookies, raw, Location/Link, then the route's tail in `start`), HEAD answered without
- * touching the stream, setup and the first item awaited before the head, then the pump.
+ * touching the stream, the gate (setup and the first item; a lifecycle generator's setup alone
+ * for SSE) awaited before the head, then the pump; the exchange's `shutdownSignal` stops it.
  *
  * @param ctx - the route being wired
  * @param kind - the wrapper's media type, encoder and keepalive
@@ -71,6 +77,7 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       ping: kind.ping,
       log: sink.log,
       label: `${sink.method} ${sink.exchange.path}`,
+      gate: kind.gate,
     });
     // Graceful shutdown: core aborts one app-wide signal as it begins; the pump then stops
     // pulling, runs teardown and ends the body properly. The listener lives exactly as long as
@@ -82,7 +89,7 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       shutdown.addEventListener('abort', stop, { once: true });
       void pump.done.then(() => shutdown.removeEventListener('abort', stop));
     }
-    // Setup and the first item: a failure here rejects into the normal error funnel.
+    // The gate (setup, the first item): a failure here rejects into the normal error funnel.
     if (!(await pump.open(response.stream))) return;
     try {
       sink.start(status, headers);
