@@ -230,7 +230,7 @@ describe('the stream writer (against the ResponseSink contract)', () => {
   it('removes its shutdown listener whenever the stream ends: completed, failed setup, client gone', async () => {
     const shutdown = new AbortController();
     const listeners = (): number => getEventListeners(shutdown.signal, 'abort').length;
-    let mode: 'complete' | 'fail' | 'hang' = 'complete';
+    let mode: 'complete' | 'fail' | 'hang' | 'stuck' = 'complete';
     let torn = 0;
     const writer = compile(NDJSONStreamingResponse.of(Chunk));
     const h = await serveWith(
@@ -246,6 +246,7 @@ describe('the stream writer (against the ResponseSink contract)', () => {
             })();
           } finally {
             torn++;
+            if (current === 'stuck') await new Promise(() => undefined); // a teardown that never settles
           }
         }
         return new NDJSONStreamingResponse({ stream: lifecycle() });
@@ -264,6 +265,13 @@ describe('the stream writer (against the ResponseSink contract)', () => {
     await waitFor(() => h.starts.length === 2 && listeners() === 1);
     req.destroy(); // the client leaves mid-stream
     await waitFor(() => torn === 2 && listeners() === 0);
+    mode = 'stuck';
+    const stuck = request(`${h.url}/s`);
+    stuck.on('error', () => undefined);
+    stuck.end();
+    await waitFor(() => h.starts.length === 3 && listeners() === 1);
+    stuck.destroy(); // the client leaves; teardown never settles, the listener goes anyway
+    await waitFor(() => torn === 3 && listeners() === 0);
   });
 
   it('ends a stream that starts after shutdown began right after its first item', async () => {

@@ -80,14 +80,17 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       gate: kind.gate,
     });
     // Graceful shutdown: core aborts one app-wide signal as it begins; the pump then stops
-    // pulling, runs teardown and ends the body properly. The listener lives exactly as long as
-    // the stream (`done` settles on every path: end, cut, disconnect, failed setup).
+    // pulling, runs teardown and ends the body properly. The listener lives as long as the
+    // stream: `done` settles on every path (end, cut, disconnect, failed setup), and the
+    // response's 'close' covers a teardown that never settles after the client left.
     const shutdown = sink.exchange.shutdownSignal;
     if (shutdown.aborted) void pump.stop();
     else {
       const stop = (): void => void pump.stop();
+      const off = (): void => shutdown.removeEventListener('abort', stop);
       shutdown.addEventListener('abort', stop, { once: true });
-      void pump.done.then(() => shutdown.removeEventListener('abort', stop));
+      void pump.done.then(off);
+      sink.res.once('close', off);
     }
     // The gate (setup, the first item): a failure here rejects into the normal error funnel.
     if (!(await pump.open(response.stream))) return;
