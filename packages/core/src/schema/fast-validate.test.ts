@@ -109,6 +109,13 @@ const schemas = {
   ]),
 };
 
+/** Key order and presence, recursively (toEqual ignores both). */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shape);
+  if (value === null || typeof value !== 'object') return typeof value;
+  return Object.entries(value).map(([k, item]) => [k, shape(item)]);
+}
+
 describe('compileFastValidator', () => {
   for (const [name, schema] of Object.entries(schemas)) {
     it(`agrees with valibot on ${name} (random and near-valid inputs)`, () => {
@@ -123,6 +130,8 @@ describe('compileFastValidator', () => {
         expect(actual !== FAIL, JSON.stringify(input)).toBe(expected.success);
         if (expected.success) {
           expect(actual).toEqual(expected.output);
+          // Same keys in the same order, including keys present with an undefined value.
+          expect(shape(actual)).toEqual(shape(expected.output));
           passed++;
         }
       }
@@ -137,6 +146,20 @@ describe('compileFastValidator', () => {
     expect(out).toEqual({ title: 't', year: 1999, rating: 1, genres: [], released: true });
     expect(out).not.toBe(input);
     expect(out.genres).not.toBe(input.genres);
+  });
+
+  it('takes keys that are not identifiers, and a __proto__ key never sets the prototype', () => {
+    const odd = compileFastValidator(
+      v.object({ 'a"b': v.string(), 'x\\y\n': v.optional(v.number()), '': v.array(v.boolean()) }),
+    )!;
+    expect(odd({ 'a"b': 's', '': [true] })).toEqual({ 'a"b': 's', '': [true] });
+    expect(odd({ 'a"b': 's', 'x\\y\n': 2, '': [] })).toEqual({ 'a"b': 's', 'x\\y\n': 2, '': [] });
+    expect(odd({ 'a"b': 1, '': [] })).toBe(FAIL);
+    const proto = compileFastValidator(v.object({ ['__proto__']: v.string(), b: v.number() }))!;
+    const input = JSON.parse('{"__proto__": "x", "b": 1}') as object;
+    const out = proto(input) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.b).toBe(1);
   });
 
   it('declines schemas outside its subset (valibot runs alone)', () => {

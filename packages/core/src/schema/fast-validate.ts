@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { SchemaNode } from './introspect';
+import { generateObjectValidator } from './fast-object';
 import { discriminatorOf } from './tagged-union';
 
 /** Returned by a fast validator when the value does not pass (the caller falls back to valibot for issues). */
@@ -147,6 +148,8 @@ function compile(schema: SchemaNode): FastValidator | undefined {
         fields.push([key, field, t === 'optional' || t === 'nullish' || t === 'exact_optional']);
       }
       if (checks.length > 0) return undefined;
+      const generated = generateObjectValidator(node.entries ?? {}, compile, FAIL);
+      if (generated) return generated;
       return (input) => {
         if (input === null || typeof input !== 'object' || Array.isArray(input)) return FAIL;
         const obj = input as Record<string, unknown>;
