@@ -192,23 +192,30 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 
 /** The body-reading binders share one read per request. */
 function bodyOf(ex: Exchange, limits: Limits): Promise<Buffer> {
-  const state = ex.state as { [kBody]?: Promise<Buffer> };
-  let body = state[kBody];
+  // Core's exchange carries the read (no state object per request) and its host's upload set.
+  const carrier = ex as Exchange & { body?: Promise<Buffer>; host?: { reading?: Set<Exchange> } };
+  let body = carrier.body;
   if (body === undefined) {
     // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.
-    const reading = (ex as Exchange & { host?: { reading?: Set<Exchange> } }).host?.reading;
+    const reading = carrier.host?.reading;
     reading?.add(ex);
     body = readBody(ex.req, limits.maxBodyBytes, reading ? () => reading.delete(ex) : undefined);
-    state[kBody] = body;
+    carrier.body = body;
   }
   return body;
 }
-const kBody = Symbol('body');
 
 /** Binds the JSON body: 415 other media type, 400 malformed, 422 invalid. */
 export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
   const validate = validator(schema);
-  return async (ex) => {
+  const decode = (body: Buffer): unknown => {
+    const value = parseJsonBody(body, limits.maxJsonDepth);
+    const result = validate(value);
+    if (!result.success) throw new ValidationFailedError(toErrorReason('json', result.issues));
+    return result.output;
+  };
+  // Not async: one promise (the read's `then`) per request, no suspended frame.
+  return (ex) => {
     const headers = ex.req.headers;
     const type = headers['content-type'];
     // The common exact `application/json` without content-encoding has nothing else to check.
@@ -216,11 +223,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
       if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
         throw new UnsupportedMediaTypeError();
     }
-    const body = await bodyOf(ex, limits);
-    const value = parseJsonBody(body, limits.maxJsonDepth);
-    const result = validate(value);
-    if (!result.success) throw new ValidationFailedError(toErrorReason('json', result.issues));
-    return result.output;
+    return bodyOf(ex, limits).then(decode);
   };
 }
 

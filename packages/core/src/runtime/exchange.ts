@@ -32,6 +32,8 @@ export class ExchangeImpl implements Exchange {
   finished: (() => void) | undefined = undefined;
   /** Set by the funnel for refusals that end the connection (408, 413, 431). */
   closeAfter = false;
+  /** The request body, read once by whichever body binder asks first. */
+  body: Promise<Buffer> | undefined = undefined;
   #state: Record<string | symbol, unknown> | undefined = undefined;
 
   // Positional on purpose: one construction per request on the hot path, from one call site.
