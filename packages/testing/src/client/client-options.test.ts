@@ -21,20 +21,43 @@ function thrown(run: () => unknown): WiringError {
 describe('TestClient arguments', () => {
   it('refuses the app class in place of an instance, naming the fix', () => {
     expect(thrown(() => build(TestApp)).message).toBe(
-      'TestClient: expected an app (an instance of a BaseApp subclass), got the class TestApp. Fix: pass an instance: `new TestClient(new TestApp())`.',
+      'TestClient: expected an app (an instance of a BaseApp subclass, or a view of one with its `start`, `listener` and `close`), got the class TestApp. Fix: pass an instance: `new TestClient(new TestApp())`.',
     );
   });
 
   it.each([
     ['undefined', undefined, 'undefined'],
     ['a plain object', { wire() {} }, 'an object'],
+    ['an object missing `close`', { start() {}, listener() {} }, 'an object'],
     ['a URL string', 'http://localhost:8000', '"http://localhost:8000"'],
     ['another class', class Server {}, 'the class Server'],
     ['the abstract BaseApp itself', BaseApp, 'the class BaseApp'],
   ])('refuses %s as the app', (_label, app, got) => {
     expect(thrown(() => build(app)).message).toBe(
-      `TestClient: expected an app (an instance of a BaseApp subclass), got ${got}. Fix: pass \`new App()\` for your app class.`,
+      `TestClient: expected an app (an instance of a BaseApp subclass, or a view of one with its \`start\`, \`listener\` and \`close\`), got ${got}. Fix: pass \`new App()\` for your app class.`,
     );
+  });
+
+  it('accepts a structural view of an app (a wrapper around its listener) and serves it', async () => {
+    const app = new TestApp({ logger: quietLogger() });
+    let seen = 0;
+    const view = {
+      start: () => app.start(),
+      listener: (...args: Parameters<TestApp['listener']>) => {
+        seen += 1;
+        app.listener(...args);
+      },
+      upgradeListener: app.upgradeListener,
+      hasUpgradeRoutes: false,
+      drain: () => app.drain(),
+      close: (...args: Parameters<TestApp['close']>) => app.close(...args),
+      get limits() {
+        return app.limits;
+      },
+    };
+    await using client = await TestClient.start(view as unknown as TestApp);
+    expect((await client.get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(seen).toBe(1);
   });
 
   it('refuses options that are not an object, unknown options and a non-boolean cookieJar', () => {

@@ -16,6 +16,24 @@ export interface TestClientOptions<TJar extends boolean = boolean> {
 /** The client's cookie jar type: a `Map` when enabled, `undefined` otherwise. */
 export type CookieJarOf<TJar extends boolean> = TJar extends true ? Map<string, string> : undefined;
 
+const APP =
+  'an app (an instance of a BaseApp subclass, or a view of one with its `start`, `listener` and `close`)';
+
+/**
+ * True for what `serve()` can drive: a `BaseApp`, or a structural view of one (a wrapper that
+ * records every exchange, say) with the same `start`, `listener` and `close`.
+ */
+function isApp(app: unknown): boolean {
+  if (app instanceof BaseApp) return true;
+  if (typeof app !== 'object' || app === null) return false;
+  const view = app as { start?: unknown; listener?: unknown; close?: unknown };
+  return (
+    typeof view.start === 'function' &&
+    typeof view.listener === 'function' &&
+    typeof view.close === 'function'
+  );
+}
+
 /**
  * Checks the arguments of `new TestClient(app, options)` / `TestClient.start(app, options)`,
  * so an untyped caller gets a `WiringError` naming what was expected rather than a failure deep
@@ -23,11 +41,11 @@ export type CookieJarOf<TJar extends boolean> = TJar extends true ? Map<string, 
  */
 export function checkClientArguments(app: unknown, options: unknown): TestClientOptions {
   const where = 'TestClient';
-  if (!(app instanceof BaseApp)) {
+  if (!isApp(app)) {
     const isClass = typeof app === 'function' && app.prototype instanceof BaseApp;
     throw wrongArgument(
       where,
-      'an app (an instance of a BaseApp subclass)',
+      APP,
       app,
       isClass
         ? `pass an instance: \`new TestClient(new ${app.name}())\``
