@@ -35,31 +35,35 @@ export function testReadme(packageDir: URL, expectations: ReadmeExpectations): v
   const dir = fileURLToPath(packageDir);
   const timeoutMs = expectations.timeoutMs ?? 30_000;
   describe('README', () => {
-    it('starts with the install line, and its example runs and prints what it promises', () => {
-      const readme = readFileSync(new URL('README.md', packageDir), 'utf8');
-      expect(blocks(readme, 'sh')[0]).toContain(expectations.install);
-      const example = blocks(readme, 'ts')[0]!;
-      const promised = [...example.matchAll(/\/\/ → (.*)$/gm)].map(([, text]) => text!.trim());
-      expect(promised.length).toBeGreaterThan(0);
-      const file = `${dir}readme-example.tmp.ts`;
-      writeFileSync(file, example);
-      try {
-        const run = spawnSync(process.execPath, ['--conditions=@api/source', '--import', 'tsx', file], {
-          cwd: dir,
-          encoding: 'utf8',
-          timeout: timeoutMs,
-        });
-        expect(run.status, run.stderr).toBe(0);
-        const lines = run.stdout.split('\n').map((l) => l.trim());
-        let at = 0;
-        for (const text of promised) {
-          const found = lines.indexOf(text, at);
-          expect(found, `"${text}" in\n${run.stdout}`).toBeGreaterThanOrEqual(0);
-          at = found + 1;
+    it(
+      'starts with the install line, and its example runs and prints what it promises',
+      () => {
+        const readme = readFileSync(new URL('README.md', packageDir), 'utf8');
+        expect(blocks(readme, 'sh')[0]).toContain(expectations.install);
+        const example = blocks(readme, 'ts')[0]!;
+        const promised = [...example.matchAll(/\/\/ → (.*)$/gm)].map(([, text]) => text!.trim());
+        expect(promised.length).toBeGreaterThan(0);
+        const file = `${dir}readme-example.tmp.ts`;
+        writeFileSync(file, example);
+        try {
+          const run = spawnSync(process.execPath, ['--conditions=@api/source', '--import', 'tsx', file], {
+            cwd: dir,
+            encoding: 'utf8',
+            timeout: timeoutMs,
+          });
+          expect(run.status, run.stderr).toBe(0);
+          const lines = run.stdout.split('\n').map((l) => l.trim());
+          let at = 0;
+          for (const text of promised) {
+            const found = lines.indexOf(text, at);
+            expect(found, `"${text}" in\n${run.stdout}`).toBeGreaterThanOrEqual(0);
+            at = found + 1;
+          }
+        } finally {
+          rmSync(file, { force: true });
         }
-      } finally {
-        rmSync(file, { force: true });
-      }
-    }, timeoutMs + 10_000);
+      },
+      timeoutMs + 10_000,
+    );
   });
 }
