@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { readProcTicks, CLK_TCK, sleep } from './sys.mjs';
-import { argOf, BENCH, startServer, stopAll, wrk } from './harness.mjs';
+import { argOf, BENCH, startServer, stopAll, wrk } from './harness/index.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const A = arg('a', 'api');

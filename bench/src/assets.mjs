@@ -38,7 +38,7 @@ import {
   wrk,
   wrkVersion,
   writeResults,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const WORK = join(BENCH, '.work', 'assets');
 const SERVERS = ['api', 'fastify', 'raw'];

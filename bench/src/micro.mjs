@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import inject from 'light-my-request';
 import { SCENARIOS } from './scenarios.mjs';
 import { median } from './report.mjs';
-import { argOf, BENCH, pinSelfIfPossible, SERVER_CORE } from './harness.mjs';
+import { argOf, BENCH, pinSelfIfPossible, SERVER_CORE } from './harness/index.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name, dflt) => argOf(args, name, dflt);

@@ -31,7 +31,7 @@ import {
   waitQuietMachine,
   wrk,
   writeResults,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const ALL = ['raw', 'fastify', 'api'];

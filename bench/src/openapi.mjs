@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { median } from './report.mjs';
 import { cpuModel } from './sys.mjs';
-import { argOf, BENCH, fileStamp, packageVersion, ROOT, turboBuild, writeResults } from './harness.mjs';
+import { argOf, BENCH, fileStamp, packageVersion, ROOT, turboBuild, writeResults } from './harness/index.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const TARGET_MS = 100;

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
-import { argOf, BENCH, fileStamp, startServer, wrk } from './harness.mjs';
+import { argOf, BENCH, fileStamp, startServer, wrk } from './harness/index.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const SERVER = arg('server', 'api');

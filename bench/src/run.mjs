@@ -28,7 +28,7 @@ import {
   waitQuietCores,
   wrk,
   wrkVersion,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const ALL_SERVERS = ['raw', 'fastify', 'hono', 'express', 'api'];
 const API_EXPORTS = ['BaseApp', 'Endpoint', 'Resource', 'Struct', 'serve', 'JSONResponse', 'Created'];

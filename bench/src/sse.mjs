@@ -15,22 +15,22 @@ import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
 import { cpuModel, sleep } from './sys.mjs';
 import {
+  alternatingRounds,
+  answerCommands,
   BENCH,
   fileStamp,
-  ipcClient,
   kb,
   LOAD_CORE,
-  memoryStats,
   parseFlags,
   pinSelf,
   r2,
   requireLinuxTwoCores,
   SERVER_CORE,
-  startServer,
+  startCommandedServer,
   turboBuild,
   waitQuietMachine,
   writeResults,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const SERVERS = ['raw', 'api'];
@@ -163,21 +163,8 @@ function parseArgs(argv) {
 
 /** One server in its own `--expose-gc` process, driven over IPC: `stats(gc)` and `broadcast(seq)`. */
 async function startChild(kind) {
-  const { port, child } = await startServer({
-    name: kind,
-    script: SELF,
-    args: ['--child', kind],
-    nodeArgs: ['--expose-gc'],
-    ipc: true,
-  });
-  const ask = ipcClient(child);
-  return {
-    kind,
-    port,
-    child,
-    stats: (gc = false) => ask('stats', { gc }),
-    broadcast: (seq) => ask('broadcast', { seq }),
-  };
+  const server = await startCommandedServer(kind, SELF);
+  return { ...server, broadcast: (seq) => server.ask('broadcast', { seq }) };
 }
 
 /** One client: a raw socket that reads the stream and reports each event `seq` it sees. */
@@ -283,20 +270,18 @@ async function main() {
   if (opts.build) turboBuild(['@api/streaming...'], '@api/core and @api/streaming');
   pinSelf();
   const loadBefore = os.loadavg();
-  const runs = [];
-  for (let round = 0; round < opts.rounds; round++) {
-    const order = round % 2 === 0 ? opts.servers : [...opts.servers].reverse();
-    for (const kind of order) {
-      const r = await runOnce(kind, opts);
-      runs.push({ round, ...r });
+  const runs = await alternatingRounds({
+    kinds: opts.servers,
+    rounds: opts.rounds,
+    run: (kind) => runOnce(kind, opts),
+    onRun: (r) =>
       console.log(
-        `r${round + 1} ${kind.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
+        `r${r.round + 1} ${r.server.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
           `  (server ${r2(r.serverMedianMs)} ms, cpu ${r2(r.serverCpuMedianMs)} ms)` +
           `  cleanup ${Number.isFinite(r.cleanupMs) ? `${r.cleanupMs.toFixed(0)} ms` : 'NOT within 3 s'}` +
           (r.quietBefore ? '' : `  [machine busy before: ${(r.otherLoadBefore * 100).toFixed(0)}%]`),
-      );
-    }
-  }
+      ),
+  });
   if (opts.servers.length < 2) return; // a smoke run of one server: no ratios, no report
   const of = (kind, key) => median(runs.filter((r) => r.server === kind).map((r) => r[key]));
   const summary = {};
@@ -373,8 +358,8 @@ async function main() {
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const server = await (kind === 'api' ? apiServer : rawServer)(Number(process.env.PORT));
-  process.on('message', (msg) => {
-    if (msg.cmd === 'broadcast') {
+  answerCommands({
+    broadcast(msg, reply) {
       // Server-side cost of one fan-out: from the command to the end of everything it queued
       // (writes, microtasks, uncorks), wall time and CPU time.
       const t0 = performance.now();
@@ -382,21 +367,13 @@ if (process.argv[2] === '--child') {
       server.broadcast(msg.seq);
       setImmediate(() => {
         const cpu = process.cpuUsage(c0);
-        process.send({ id: msg.id, serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+        reply({ serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
       });
-    }
-    else if (msg.cmd === 'exit') process.exit(0); // lets `--cpu-prof` write its profile
-    else if (msg.cmd === 'stats') {
-      const memory = memoryStats(msg.gc);
+    },
+    stats() {
       const r = resources();
-      process.send({
-        id: msg.id,
-        ...memory,
-        timers: r.Timeout ?? 0,
-        sockets: r.TCPSocketWrap ?? 0,
-        subscribers: server.subscribers(),
-      });
-    }
+      return { timers: r.Timeout ?? 0, sockets: r.TCPSocketWrap ?? 0, subscribers: server.subscribers() };
+    },
   });
   console.log('ready');
 } else await main();

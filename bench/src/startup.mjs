@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { argOf, BENCH } from './harness.mjs';
+import { argOf, BENCH } from './harness/index.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);

@@ -20,7 +20,7 @@ import {
   SERVER_CORE,
   turboBuild,
   writeResults,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name, dflt) => argOf(args, name, dflt);

@@ -25,22 +25,22 @@ import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
 import { CLK_TCK, cpuModel, readProcTicks, sleep } from './sys.mjs';
 import {
+  alternatingRounds,
+  answerCommands,
   BENCH,
   fileStamp,
   int as k,
-  ipcClient,
   kb,
   LOAD_CORE,
-  memoryStats,
   parseFlags,
   pinSelf,
   r2,
   requireLinuxTwoCores,
   SERVER_CORE,
-  startServer,
+  startCommandedServer,
   turboBuild,
   writeResults,
-} from './harness.mjs';
+} from './harness/index.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const SERVERS = ['raw', 'api'];
@@ -258,22 +258,8 @@ function parseArgs(argv) {
 
 /** One server in its own `--expose-gc` process, driven over IPC: `stats(gc)` and `broadcast(count)`. */
 async function startChild(kind) {
-  const { port, pid, child } = await startServer({
-    name: kind,
-    script: SELF,
-    args: ['--child', kind],
-    nodeArgs: ['--expose-gc'],
-    ipc: true,
-  });
-  const ask = ipcClient(child);
-  return {
-    kind,
-    port,
-    child,
-    pid,
-    stats: (gc = false) => ask('stats', { gc }),
-    broadcast: (count) => ask('broadcast', { count }),
-  };
+  const server = await startCommandedServer(kind, SELF);
+  return { ...server, broadcast: (count) => server.ask('broadcast', { count }) };
 }
 
 const ticks = (pid) => readProcTicks(pid)?.self ?? NaN;
@@ -407,18 +393,16 @@ async function main() {
   if (opts.build) turboBuild(['@api/ws...'], '@api/ws and what it needs');
   pinSelf();
   const loadBefore = os.loadavg();
-  const runs = [];
-  for (let round = 0; round < opts.rounds; round++) {
-    const order = round % 2 === 0 ? opts.servers : [...opts.servers].reverse();
-    for (const kind of order) {
-      const r = await runOnce(kind, opts);
-      runs.push({ round, ...r });
+  const runs = await alternatingRounds({
+    kinds: opts.servers,
+    rounds: opts.rounds,
+    run: (kind) => runOnce(kind, opts),
+    onRun: (r) =>
       console.log(
-        `r${round + 1} ${kind.padEnd(4)} echo ${k(r.echoPerSecond)}/s (${r2(r.echoCpuUs)} µs cpu)` +
+        `r${r.round + 1} ${r.server.padEnd(4)} echo ${k(r.echoPerSecond)}/s (${r2(r.echoCpuUs)} µs cpu)` +
           `  fan-out ${k(r.fanOutPerSecond)}/s (${r2(r.fanOutMs)} ms; one ${r2(r.fanOutOneMs)} ms)  heap/conn ${kb(r.heapPerConnection)} KiB`,
-      );
-    }
-  }
+      ),
+  });
   if (opts.servers.length < 2) return;
   const of = (kind, key) => median(runs.filter((r) => r.server === kind).map((r) => r[key]));
   const keys = [
@@ -501,17 +485,12 @@ async function main() {
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const server = await (kind === 'api' ? apiServer : rawServer)(Number(process.env.PORT));
-  process.on('message', (msg) => {
-    if (msg.cmd === 'broadcast') {
+  answerCommands({
+    broadcast(msg, reply) {
       server.broadcast(msg.count);
-      process.send({ id: msg.id });
-    } else if (msg.cmd === 'stats') {
-      process.send({
-        id: msg.id,
-        ...memoryStats(msg.gc),
-        subscribers: server.subscribers(),
-      });
-    }
+      reply();
+    },
+    stats: () => ({ subscribers: server.subscribers() }),
   });
   console.log('ready');
 } else await main();
