@@ -86,7 +86,7 @@ const SERVERS = {
   async api(port) {
     const v = await import('valibot');
     const { BaseApp, Endpoint, Struct, serve } = await import('@api/core');
-    const { NDJSONStreamingResponse, streaming } = await import('@api/streaming');
+    const { NDJSONStreamingResponse } = await import('@api/streaming');
     const Item = Struct('Item', { id: v.number(), name: v.string(), priceCents: v.number(), inStock: v.boolean() });
     const Query = Struct('Query', { n: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)) });
     class Lines extends Endpoint('/lines') {
@@ -96,7 +96,6 @@ const SERVERS = {
     }
     class App extends BaseApp {
       async wire() {
-        this.include(streaming());
         this.includeEndpoint(new Lines());
       }
     }

@@ -112,7 +112,7 @@ async function rawServer(port) {
 async function apiServer(port) {
   const v = await import('valibot');
   const { BaseApp, Endpoint, Struct, serve } = await import('@api/core');
-  const { SSEResponse, ServerSentEvent, streaming } = await import('@api/streaming');
+  const { SSEResponse, ServerSentEvent } = await import('@api/streaming');
   const Notice = Struct('Notice', { seq: v.number(), message: v.string() });
   const hub = new Hub();
   class Events extends Endpoint('/events') {
@@ -123,7 +123,6 @@ async function apiServer(port) {
   }
   class App extends BaseApp {
     async wire() {
-      this.include(streaming());
       this.includeEndpoint(new Events());
     }
   }

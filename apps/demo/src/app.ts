@@ -2,7 +2,6 @@ import { BaseApp, ConflictError, consoleLogger, defineExceptionHandler, type App
 import { assets } from '@api/assets';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
-import { streaming } from '@api/streaming';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
@@ -103,12 +102,11 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
-    // App-wide: CORS, the request log, error translation, streams, the background queue.
+    // App-wide: CORS, the request log, error translation, the background queue.
     this.include(cors(this.#cors));
     this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
     this.includeExceptionHandler(duplicateName);
     this.includeExceptionHandler(queueFullHandler);
-    this.include(streaming());
     const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);

@@ -1,12 +1,15 @@
 // The streaming routes over the wire: POST /questions (NDJSON) and GET /notifications (SSE,
 // decoded with eventsource-parser), then the contract check over the recorded responses.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestClient } from '@api/testing';
+import { BaseApp } from '@api/core';
+import { TestClient } from '@api/testing';
+import { NotificationsEndpoint } from '../src/operations/streams';
 import type { RecordedExchange } from './helpers/conformance';
 import { checkContract } from './helpers/contract';
-import { startDemo } from './helpers/demo';
+import { quiet, startDemo, until } from './helpers/demo';
 
 const exchanges: RecordedExchange[] = [];
 const clients: TestClient[] = [];
@@ -25,23 +28,42 @@ const EXPECTED = [
   { event: 'widget.deleted', id: '3', data: '{"message":"Widget \\"sprocket\\" was deleted"}' },
 ];
 
-/** Reads SSE with eventsource-parser until `count` events arrived (or `done` says so), then disconnects. */
+/** Reads SSE with eventsource-parser until `done` says so, then disconnects. */
 async function readEvents(
   session: AsyncIterable<Buffer>,
-  done: (state: { events: EventSourceMessage[]; retry: number | undefined }) => boolean,
-): Promise<{ events: EventSourceMessage[]; retry: number | undefined; raw: string }> {
-  const state = { events: [] as EventSourceMessage[], retry: undefined as number | undefined };
+  done: (state: { events: EventSourceMessage[] }) => boolean,
+): Promise<{ events: EventSourceMessage[]; raw: string }> {
+  const state = { events: [] as EventSourceMessage[] };
   let raw = '';
-  const parser = createParser({
-    onEvent: (e) => state.events.push(e),
-    onRetry: (ms) => (state.retry = ms),
-  });
+  const parser = createParser({ onEvent: (e) => state.events.push(e) });
   for await (const chunk of session) {
     raw += chunk.toString();
     parser.feed(chunk.toString());
     if (done(state)) break;
   }
   return { ...state, raw };
+}
+
+/** A GET on a plain socket, read as it arrives (framing included): for a stream that never ends. */
+function rawGet(url: string, path: string, headers: Record<string, string>): { text: () => string; close: () => void } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (text: string) => (received += text));
+  socket.on('error', () => undefined);
+  const lines = Object.entries({ host: `${hostname}:${port}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`);
+  return { text: () => received, close: () => socket.destroy() };
+}
+
+/** A header's value in a raw head (name matched case-insensitively). */
+function headerOf(head: string, name: string): string | undefined {
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).toLowerCase() === name) return line.slice(colon + 1).trim();
+  }
+  return undefined;
 }
 
 describe('POST /questions', () => {
@@ -67,6 +89,17 @@ describe('POST /questions', () => {
         .split(' ')
         .map((word, i) => `${JSON.stringify({ text: i === 0 ? word : ` ${word}` })}\n`)
         .join(''),
+    );
+  });
+
+  it('answers a question about streams, chunk by chunk', async () => {
+    const c = await client();
+    await using session = await c.streamPost('/questions', { json: { text: 'Tell me about streams' } });
+    const chunks: { text: string }[] = [];
+    for await (const item of session.ndjson<{ text: string }>()) chunks.push(item);
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(chunks.map((c) => c.text).join('')).toBe(
+      'This answer is streamed as NDJSON: one JSON object per line, written as it is produced.',
     );
   });
 
@@ -113,14 +146,51 @@ describe('GET /notifications', () => {
     expect(events).toEqual(EXPECTED.slice(1));
   });
 
-  it('answers a client that has seen everything at once (a field-only retry event, no dispatch)', async () => {
+  it('resumes after Last-Event-ID 2 with event 3 alone', async () => {
     const c = await client();
-    await using session = await c.streamGet('/notifications', { headers: { 'last-event-id': '3' } });
-    expect(session.status).toBe(200);
-    const { events, retry, raw } = await readEvents(session, (s) => s.retry !== undefined);
-    expect(raw).toBe('retry: 3000\n\n');
-    expect(retry).toBe(3000);
-    expect(events).toEqual([]);
+    await using session = await c.streamGet('/notifications', { headers: { 'last-event-id': '2' } });
+    const { events } = await readEvents(session, (s) => s.events.length >= 1);
+    expect(events.map((e) => e.id)).toEqual(['3']);
+  });
+
+  it('connects a client that has seen everything at once: the SSE head, and no event', async () => {
+    const c = await client();
+    const wire = rawGet(c.url, '/notifications', { 'last-event-id': '3' });
+    try {
+      await until(() => wire.text().includes('\r\n\r\n'), 2_000);
+      const head = wire.text();
+      expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(headerOf(head, 'content-type')).toBe('text/event-stream');
+      expect(headerOf(head, 'cache-control')).toBe('no-cache');
+      expect(headerOf(head, 'transfer-encoding')).toBe('chunked');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(wire.text()).toBe(head); // no event (the next thing it gets is a keepalive, 15 s on)
+    } finally {
+      wire.close();
+    }
+  });
+
+  it('then keeps the connection alive with comments only (the same endpoint, keepalive 50 ms)', async () => {
+    class Feed extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new NotificationsEndpoint(0.05));
+      }
+    }
+    const c = await TestClient.start(new Feed({ logger: quiet }));
+    clients.push(c);
+    const wire = rawGet(c.url, '/notifications', { 'last-event-id': '3' });
+    try {
+      await until(() => wire.text().includes('\r\n\r\n'), 2_000);
+      const head = wire.text().slice(0, wire.text().indexOf('\r\n\r\n') + 4);
+      expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(headerOf(head, 'content-type')).toBe('text/event-stream');
+      expect(headerOf(head, 'cache-control')).toBe('no-cache');
+      const PING = '8\r\n: ping\n\n\r\n'; // one chunk of the chunked encoding
+      await until(() => wire.text().split(PING).length > 3, 2_000);
+      expect(wire.text()).toBe(head + PING.repeat(wire.text().split(PING).length - 1));
+    } finally {
+      wire.close();
+    }
   });
 
   it('refuses a Last-Event-ID longer than 20 characters with 400', async () => {

@@ -333,6 +333,90 @@ describe('one route pipeline', () => {
     expect(log.lines.filter((l) => l.includes('shutdown cap'))).toEqual([]);
   });
 
+  it('shutdown: the exchange shutdownSignal aborts before the before-close hooks, so a held stream ends itself', async () => {
+    const order: string[] = [];
+    class Held {}
+    const heldKind: ResponseSpec<Held> = defineResponseKind<Held>({
+      kind: 'held',
+      cls: Held,
+      schema: undefined,
+      headers: undefined,
+      status: undefined,
+      contentType: 'text/plain',
+      compile: (ctx) => (_value, sink) => {
+        if (!sink.start(ctx.defaultStatus, sink.head(ctx.defaultStatus, 'text/plain', {}))) return;
+        sink.res.write('open\n');
+        const signal = sink.exchange.shutdownSignal;
+        expect(signal.aborted).toBe(false);
+        signal.addEventListener(
+          'abort',
+          () => {
+            order.push('signal');
+            sink.res.end('closed by shutdown\n');
+          },
+          { once: true },
+        );
+      },
+    });
+    class HeldEndpoint extends Endpoint('/held') {
+      get = this.operation({ returns: heldKind }, () => new Held());
+    }
+    class HeldApp extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(defineExtension({ name: 'order', setup: (w) => w.onBeforeClose(() => void order.push('before-close')) }));
+        this.includeEndpoint(new HeldEndpoint());
+      }
+    }
+    const log = memoryLogger();
+    const running = await serve(new HeldApp({ logger: log, limits: { shutdownTimeoutMs: 5_000 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    const { socket, text: head } = await raw(running.port, 'GET /held HTTP/1.1\r\nhost: x\r\n\r\n', /open\n\r\n$/);
+    let rest = '';
+    socket.on('data', (chunk: Buffer) => (rest += chunk.toString('latin1')));
+    const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
+    const t0 = performance.now();
+    await running.close();
+    await ended;
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(order).toEqual(['signal', 'before-close']);
+    expect(head).toMatch(/^HTTP\/1.1 200 OK\r\n/);
+    expect(rest).toBe('13\r\nclosed by shutdown\n\r\n0\r\n\r\n');
+    expect(log.lines.filter((l) => l.includes('shutdown cap'))).toEqual([]);
+  });
+
+  it('shutdown: a before-close hook that never settles is left behind at the cap, with one log line', async () => {
+    let drained = false;
+    class Stuck extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(
+          defineExtension({
+            name: 'stuck',
+            setup: (w) => {
+              w.onBeforeClose(() => new Promise<void>(() => undefined));
+              w.onDrain(() => void (drained = true));
+            },
+          }),
+        );
+      }
+    }
+    const log = memoryLogger();
+    const running = await serve(new Stuck({ logger: log, limits: { shutdownTimeoutMs: 200 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    const t0 = performance.now();
+    await running.close();
+    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(drained).toBe(true);
+    expect(log.lines.filter((l) => l.startsWith('warn'))).toEqual([
+      'warn Stuck: 1 before-close hook(s) still running after the shutdown cap (200 ms); shutdown goes on without them',
+    ]);
+  });
+
   it('shutdown: an upgraded socket nobody closes is destroyed at the cap, with one log line', async () => {
     class Stubborn extends BaseApp {
       protected override async wire(): Promise<void> {

@@ -4,6 +4,5 @@ export { StreamingResponse, type ByteChunk } from './bytes/streaming-response';
 export { NDJSONStreamingResponse } from './ndjson/ndjson-response';
 export { SSEResponse, type SSEItem } from './sse/sse-response';
 export { ServerSentEvent, type ServerSentEventInit } from './sse/server-sent-event';
-export { streaming } from './extension/streaming';
 export type { StreamSource } from './pump/stream-source';
 export type { HeaderSchema, HeadersOf, StreamResponse, StreamResponseInit } from './response/stream-response';

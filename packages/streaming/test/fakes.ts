@@ -7,6 +7,8 @@ export class FakeTarget extends EventEmitter {
   writableLength = 0;
   ended = false;
   destroyed = false;
+  /** How many times the head was flushed ahead of any body. */
+  headsFlushed = 0;
   /** write() returns false once this many bytes are buffered. */
   constructor(readonly highWaterMark = Number.POSITIVE_INFINITY) {
     super();
@@ -17,6 +19,11 @@ export class FakeTarget extends EventEmitter {
     this.chunks.push(chunk);
     this.writableLength += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
     return this.writableLength < this.highWaterMark;
+  }
+
+  flushHeaders(): void {
+    if (this.chunks.length > 0) throw new Error('flushHeaders after a write');
+    this.headsFlushed++;
   }
 
   /** The client read everything: the buffer empties and `drain` fires. */

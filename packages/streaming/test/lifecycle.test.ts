@@ -11,7 +11,7 @@ import {
   Struct,
   defineExceptionHandler,
 } from '@api/core';
-import { NDJSONStreamingResponse, SSEResponse, streaming } from '../src/index';
+import { NDJSONStreamingResponse, SSEResponse } from '../src/index';
 import { memoryLogger } from './fakes';
 import { rawRequest, start, waitFor } from './wire';
 
@@ -82,9 +82,22 @@ class Upstream extends Endpoint('/fail/upstream') {
     return new NDJSONStreamingResponse({ stream: lifecycle(() => { throw new UpstreamError('down'); })() });
   });
 }
+// NDJSON (and bytes) await a lifecycle generator's first item before the head: its failure is a
+// normal error response. (SSE sends the head once setup succeeded: see sse-response.test.ts.)
 class Missing extends Endpoint('/fail/first') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    return new NDJSONStreamingResponse({ stream: lifecycle(undefined, () => { throw new NotFoundError(); })() });
+  });
+}
+// SSE with a plain async iterable awaits its first item too.
+class MissingEvents extends Endpoint('/fail/first-event') {
   get = this.operation({ returns: SSEResponse.of(Tick) }, () => {
-    return new SSEResponse({ stream: lifecycle(undefined, () => { throw new NotFoundError(); })() });
+    // eslint-disable-next-line require-yield -- the first item fails
+    async function* events(): AsyncGenerator<{ n: number }> {
+      seen.pulls++;
+      throw new NotFoundError();
+    }
+    return new SSEResponse({ stream: events() });
   });
 }
 
@@ -144,6 +157,14 @@ describe('stream setup and the first item', () => {
     expect(seen).toMatchObject({ setup: 1, teardown: 1 });
   });
 
+  it("renders a NotFoundError from an SSE plain iterable's first item as a 404", async () => {
+    const { client } = await start((app) => app.endpoint(new MissingEvents()));
+    const res = await client.get('/fail/first-event');
+    expect(res.status).toBe(404);
+    expect(res.json()).toEqual({ type: 'not-found', title: 'Not found', status: 404 });
+    expect(seen.pulls).toBe(1);
+  });
+
   it('refuses a header that cannot be sent with a 500, before setup runs', async () => {
     const { client } = await start((app) => app.endpoint(new BadHeader()));
     const res = await client.get('/fail/header');
@@ -195,28 +216,36 @@ describe('client disconnect', () => {
     expect(late).toEqual([]);
     expect(unhandled).toEqual([]);
   });
-
-  it('warns once per route when the app did not include streaming()', async () => {
-    const { client, app } = await start({ wire: (a) => a.endpoint(new Streams()), withoutExtension: true });
-    for (let i = 0; i < 2; i++) {
-      await using session = await client.streamGet('/ticks');
-      for await (const _item of session.ndjson()) break;
-    }
-    const warnings = app.log.lines.filter((l) => l.level === 'warn');
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]?.message).toMatch(/GET \/ticks streams, but the app did not include streaming\(\)/);
-  });
 });
 
-describe('graceful shutdown', () => {
+/** Never settles. */
+const forever = (): Promise<never> => new Promise<never>(() => undefined);
+
+class Stuck extends Endpoint('/stuck') {
+  get = this.operation({ returns: NDJSONStreamingResponse.of(Tick) }, () => {
+    async function* lifecycle() {
+      try {
+        yield (async function* () {
+          yield { n: 0 };
+          await forever();
+        })();
+      } finally {
+        await forever(); // a teardown that never ends
+      }
+    }
+    return new NDJSONStreamingResponse({ stream: lifecycle() });
+  });
+}
+
+describe('graceful shutdown (core\'s shutdownSignal: no extension to include)', () => {
   it('ends open streams with their terminating chunk and runs teardown, well before the cap', async () => {
     class App extends BaseApp {
       protected override async wire(): Promise<void> {
-        this.include(streaming());
         this.includeEndpoint(new Streams());
       }
     }
-    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const log = memoryLogger();
+    const running = await serve(new App({ logger: log }), { port: 0, signals: false, quiet: true });
     const response = rawRequest(running.url, '/ticks');
     await waitFor(() => seen.pulls >= 2);
     const began = performance.now();
@@ -228,5 +257,64 @@ describe('graceful shutdown', () => {
     expect(seen.teardown).toBe(1);
     const lines = Buffer.concat(res.chunks).toString().trim().split('\n');
     expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(lines.map((_, n) => ({ n })));
+    expect(log.lines).toEqual([]);
+  });
+
+  it('ends every open stream at once and waits for all their teardowns', async () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Streams());
+      }
+    }
+    const running = await serve(new App({ logger: memoryLogger() }), { port: 0, signals: false, quiet: true });
+    const responses = [rawRequest(running.url, '/ticks'), rawRequest(running.url, '/ticks'), rawRequest(running.url, '/ticks')];
+    await waitFor(() => seen.setup === 3 && seen.pulls >= 6);
+    const began = performance.now();
+    await running.close();
+    expect(performance.now() - began).toBeLessThan(1000);
+    expect(seen.teardown).toBe(3); // close() resolved after every teardown
+    for (const res of await Promise.all(responses)) {
+      expect(res.status).toBe(200);
+      expect(res.terminated).toBe(true);
+    }
+  });
+
+  it('leaves a teardown that hangs behind at the shutdown cap, with one log line naming its route', async () => {
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new Streams());
+        this.includeEndpoint(new Stuck());
+      }
+    }
+    const log = memoryLogger();
+    const CAP_MS = 300;
+    const running = await serve(new App({ logger: log, limits: { shutdownTimeoutMs: CAP_MS } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    const fine = rawRequest(running.url, '/ticks');
+    const stuck = rawRequest(running.url, '/stuck');
+    await waitFor(() => seen.pulls >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // /stuck has sent its first line
+    const began = performance.now();
+    await running.close();
+    const took = performance.now() - began;
+    expect(took).toBeGreaterThanOrEqual(CAP_MS - 5);
+    expect(took).toBeLessThan(CAP_MS + 1000);
+    const ok = await fine;
+    expect(ok.terminated).toBe(true); // the other stream ended properly, at once
+    expect(seen.teardown).toBe(1);
+    const cut = await stuck;
+    expect(cut.status).toBe(200);
+    expect(cut.terminated).toBe(false); // its teardown never finished: closed by the cap, not ended
+    expect(Buffer.concat(cut.chunks).toString()).toBe('{"n":0}\n');
+    // The connection's 'close' (the cap closed it) lands just after close() resolved.
+    await waitFor(() => log.lines.some((l) => l.message.startsWith('stream teardown')), 500);
+    const mine = log.lines.filter((l) => l.message.startsWith('stream teardown'));
+    expect(mine.map((l) => `${l.level} ${l.message}`)).toEqual([
+      'warn stream teardown for GET /stuck still running when its connection closed during shutdown; shutdown goes on without it',
+    ]);
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes(`shutdown cap (${CAP_MS} ms) reached`))).toBe(true);
   });
 });

@@ -8,15 +8,12 @@ import {
   type MountOptions,
 } from '@api/core';
 import { TestClient } from '@api/testing';
-import { streaming } from '../src/index';
 import { memoryLogger } from './fakes';
 
 /** What a test app gets besides its routes. */
 export interface AppSetup {
   /** Mounts the routes, inside `wire()`. */
   readonly wire: (app: TestApp) => void;
-  /** Leave `streaming()` out. */
-  readonly withoutExtension?: boolean;
 }
 
 /** A BaseApp whose protected helpers the tests may call from `wire`. */
@@ -29,7 +26,6 @@ export class TestApp extends BaseApp {
     this.#setup = setup;
   }
   protected override async wire(): Promise<void> {
-    if (!this.#setup.withoutExtension) this.include(streaming());
     this.#setup.wire(this);
   }
   endpoint<TRoute extends EndpointOperations>(route: TRoute, options?: MountOptions<TRoute>): void {
@@ -48,7 +44,7 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-/** Starts an app with `streaming()` and the routes `wire` mounts; closed after the test. */
+/** Starts an app with the routes `wire` mounts; closed after the test. */
 export async function start(setup: AppSetup | ((app: TestApp) => void)): Promise<{ client: TestClient; app: TestApp }> {
   const app = new TestApp(typeof setup === 'function' ? { wire: setup } : setup);
   const client = new TestClient(app);
@@ -142,4 +138,46 @@ export async function waitFor(check: () => boolean, ms = 2000): Promise<number> 
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return performance.now() - started;
+}
+
+/** A raw HTTP/1.1 exchange read as it arrives (the head, then the chunked framing as sent). */
+export interface RawStream {
+  /** Everything received so far, framing included (latin1). */
+  readonly text: () => string;
+  /** Resolves once what was received matches `pattern`; rejects after `ms`. */
+  readonly until: (pattern: RegExp, ms?: number) => Promise<void>;
+  /** Resolves when the server closed the connection. */
+  readonly closed: Promise<void>;
+  /** The client leaves. */
+  readonly close: () => void;
+}
+
+/** Opens a request on a plain socket and keeps reading: for streams that do not end by themselves. */
+export function rawStream(url: string, path: string, headers: Record<string, string> = {}): RawStream {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (text: string) => (received += text));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const lines = Object.entries({ host: `${hostname}:${port}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`);
+  return {
+    text: () => received,
+    until: async (pattern, ms = 2000) => {
+      try {
+        await waitFor(() => pattern.test(received), ms);
+      } catch {
+        throw new Error(`no ${String(pattern)} within ${ms} ms in ${JSON.stringify(received)}`);
+      }
+    },
+    closed,
+    close: () => socket.destroy(),
+  };
+}
+
+/** One chunk of the chunked encoding, as it appears on the wire. */
+export function chunk(payload: string): string {
+  return `${Buffer.byteLength(payload).toString(16)}\r\n${payload}\r\n`;
 }

@@ -29,15 +29,19 @@ const NOTIFICATIONS = [
   { id: 3, event: 'widget.deleted', message: 'Widget "sprocket" was deleted' },
 ] as const;
 
-/** How long a browser waits before reconnecting (sent only to a client that is up to date). */
-const RECONNECT_MS = 3000;
-
 /**
  * GET /notifications: the notification log as Server-Sent Events, then an open, idle stream
  * (a `: ping` every 15 s keeps proxies from closing it). A reconnecting EventSource sends
- * `Last-Event-ID`; the feed resumes after that id.
+ * `Last-Event-ID`; the feed resumes after that id. The feed is a lifecycle generator: its setup
+ * (what is due after `Last-Event-ID`) is the gate, so the head goes out as soon as it ran and a
+ * client that has seen everything is connected at once, with no event.
  */
 export class NotificationsEndpoint extends Endpoint('/notifications', { meta: { tags: [streams] } }) {
+  /** @param keepaliveSeconds - idle seconds before a `: ping` comment (tests pass less) */
+  constructor(private readonly keepaliveSeconds = 15) {
+    super();
+  }
+
   get = this.operation(
     {
       headers: NotificationHeaders,
@@ -45,18 +49,18 @@ export class NotificationsEndpoint extends Endpoint('/notifications', { meta: { 
       meta: { summary: 'Subscribe to widget notifications (Server-Sent Events).' },
     },
     ({ headers }) => {
-      const after = Number.parseInt(headers.last_event_id ?? '0', 10) || 0;
-      const due = NOTIFICATIONS.filter((n) => n.id > after);
       async function* feed() {
-        // The head goes out with the first item: a client that has seen everything gets a
-        // field-only event (no dispatch in the browser), so it is answered at once, not left waiting.
-        if (due.length === 0) yield new ServerSentEvent({ retry: RECONNECT_MS });
-        for (const n of due)
-          yield new ServerSentEvent({ event: n.event, id: String(n.id), data: { message: n.message } });
-        // Nothing more to say: stay open until the client leaves (or the server shuts down).
-        await new Promise<never>(() => undefined);
+        // Setup: what is due after the client's last event. A failure here is a normal error response.
+        const after = Number.parseInt(headers.last_event_id ?? '0', 10) || 0;
+        const due = NOTIFICATIONS.filter((n) => n.id > after);
+        // The stream: the due events, then nothing more; open until the client leaves or shutdown.
+        yield (async function* () {
+          for (const n of due)
+            yield new ServerSentEvent({ event: n.event, id: String(n.id), data: { message: n.message } });
+          await new Promise<never>(() => undefined);
+        })();
       }
-      return new SSEResponse({ stream: feed(), keepalive: 15 });
+      return new SSEResponse({ stream: feed(), keepalive: this.keepaliveSeconds });
     },
   );
 }

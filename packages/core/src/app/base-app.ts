@@ -280,7 +280,8 @@ export abstract class BaseApp<TFactory = undefined> {
   }
 
   /**
-   * Shuts down in phases: before-close hooks (streams end, sockets get 1001) → in-flight requests
+   * Shuts down in phases: the exchanges' `shutdownSignal` aborts and before-close hooks run (streams
+   * end, sockets get 1001) → in-flight requests
    * and upgraded sockets finish, bounded by `limits.shutdownTimeoutMs` → drain hooks (task queues)
    * → the exit stack unwinds in exact reverse order of opening. `serve()` calls this after the
    * server stopped accepting. Idempotent.
@@ -310,10 +311,13 @@ export abstract class BaseApp<TFactory = undefined> {
     }
   }
 
-  /** Starts draining: new responses carry `connection: close`; resolves when no request is in flight. */
+  /**
+   * Starts draining: new responses carry `connection: close` and the exchanges' `shutdownSignal`
+   * aborts (streams end); resolves when no request is in flight.
+   */
   drain(): Promise<void> {
     if (!this.#runtime) return Promise.resolve();
-    this.#runtime.draining = true;
+    this.#runtime.beginShutdown();
     return this.#runtime.whenIdle();
   }
 

@@ -35,6 +35,7 @@ export {
   type ResponseSpec,
 } from '../responses/response';
 export { compileSerializer, type Serializer } from '../schema/serializer';
+export { discriminatorOf, type Discriminator } from '../schema/tagged-union';
 export { toErrorReason } from '../schema/issues';
 export { parseTemplate } from '../routing/router';
 export { structInfo, type StructInfo } from '../schema/struct';

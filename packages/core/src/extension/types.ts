@@ -39,10 +39,14 @@ export interface Exchange {
   readonly status: number;
   /**
    * Sends a complete response: `headers` first, then the route's tail (CORS, middleware), then
-   * `content-length`. A HEAD request gets the head only.
+   * `content-length`. A HEAD request gets the head only. The tail is appended to `headers` itself
+   * (no copy on the hot path): pass a list built for this response, never a shared constant.
    */
   send(status: number, headers: HeaderList, body?: string | Uint8Array): void;
-  /** Sends the head of a streamed response (tail included, no content-length); returns false for HEAD. */
+  /**
+   * Sends the head of a streamed response (tail included, no content-length); returns false for
+   * HEAD. Like `send`, it appends the tail to `headers`.
+   */
   sendHead(status: number, headers: HeaderList): boolean;
   /** Renders an error through the app's exception funnel (handlers, adapter, 500). */
   fail(error: unknown): void;
@@ -56,6 +60,13 @@ export interface Exchange {
    * then destroys it). Throws when the request is not an upgrade or the response has started.
    */
   takeOver(): { readonly socket: Duplex; readonly head: Buffer };
+  /**
+   * Aborted when the app begins shutting down, before the before-close hooks run: a long response
+   * (a stream, a held request) ends itself properly so shutdown need not wait for it until the cap.
+   * One signal for the whole app (nothing is allocated per request): remove your listener when
+   * your response ends.
+   */
+  readonly shutdownSignal: AbortSignal;
 }
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */

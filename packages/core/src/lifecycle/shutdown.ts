@@ -12,7 +12,8 @@ export interface ShutdownOptions {
 
 /** What shutdown needs to know about a running app. */
 export interface ShutdownWaiter {
-  draining: boolean;
+  /** Marks the app draining and aborts the exchanges' `shutdownSignal`. */
+  beginShutdown(): void;
   readonly inFlight: number;
   readonly upgraded: ReadonlySet<unknown>;
   whenIdle(): Promise<void>;
@@ -23,9 +24,11 @@ export interface ShutdownWaiter {
 type Hook = () => void | Promise<void>;
 
 /**
- * The shutdown phases, in order: before-close hooks → in-flight requests and upgraded sockets
- * finish (bounded by `capMs`) → drain hooks → the exit stack unwinds (exact reverse order of
- * opening). Every hook runs even when one fails; the first failure is rethrown at the end.
+ * The shutdown phases, in order: the shutdown signal aborts → before-close hooks → in-flight
+ * requests and upgraded sockets finish (bounded by `capMs`) → drain hooks → the exit stack unwinds
+ * (exact reverse order of opening). Every hook runs even when one fails; the first failure is
+ * rethrown at the end. The before-close phase is bounded by `capMs` too, so a hook that never
+ * settles cannot hold the process; drain hooks keep their own deadlines (a task queue's).
  */
 export async function runShutdown(p: {
   readonly appName: string;
@@ -39,19 +42,36 @@ export async function runShutdown(p: {
   readonly options: ShutdownOptions;
 }): Promise<void> {
   let failure: { error: unknown } | undefined;
-  const run = async (phase: string, hooks: readonly Hook[]): Promise<void> => {
-    for (const hook of hooks) {
-      try {
-        await hook();
-      } catch (error) {
-        p.log.error(`${p.appName}: a ${phase} shutdown hook failed`, error);
-        failure ??= { error };
+  /** Runs a phase's hooks in order; the phase as a whole is bounded by `capMs` (a stuck hook is left behind, logged once). */
+  const run = async (phase: string, hooks: readonly Hook[], capped = false): Promise<void> => {
+    if (hooks.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const cap = new Promise<'cap'>((resolve) => {
+      timer = setTimeout(() => resolve('cap'), p.capMs);
+      timer.unref();
+    });
+    let done = 0;
+    const all = (async () => {
+      for (const hook of hooks) {
+        try {
+          await hook();
+        } catch (error) {
+          p.log.error(`${p.appName}: a ${phase} shutdown hook failed`, error);
+          failure ??= { error };
+        }
+        done++;
       }
-    }
+    })();
+    const outcome = await Promise.race(capped ? [all.then(() => 'done' as const), cap] : [all]);
+    clearTimeout(timer);
+    if (outcome === 'cap')
+      p.log.warn(
+        `${p.appName}: ${hooks.length - done} ${phase} hook(s) still running after the shutdown cap (${p.capMs} ms); shutdown goes on without them`,
+      );
   };
   const runtime = p.runtime;
-  if (runtime) runtime.draining = true;
-  await run('before-close', p.beforeClose);
+  runtime?.beginShutdown();
+  await run('before-close', p.beforeClose, true);
   if (runtime) {
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<'cap'>((resolve) => {

@@ -12,6 +12,8 @@ export interface ExchangeHost {
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
+  /** Aborted when shutdown begins (one signal for the app). */
+  readonly shutdownSignal: AbortSignal;
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
   readonly reading: Set<ExchangeImpl>;
@@ -48,6 +50,10 @@ export class ExchangeImpl implements Exchange {
 
   get log(): Logger {
     return this.host.log;
+  }
+
+  get shutdownSignal(): AbortSignal {
+    return this.host.shutdownSignal;
   }
 
   get state(): Record<string | symbol, unknown> {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -47,6 +48,7 @@ export class Runtime implements ExchangeHost {
   readonly log: Logger;
   /** True once shutdown began: responses carry `connection: close`. */
   draining = false;
+  readonly #shutdown = new AbortController();
   /** Requests whose response has not closed yet. */
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
@@ -62,6 +64,20 @@ export class Runtime implements ExchangeHost {
     this.resolver = parts.resolver;
     this.limits = parts.limits;
     this.log = parts.log;
+    // One listener per open stream: thousands of SSE clients are normal, not a leak.
+    setMaxListeners(0, this.#shutdown.signal);
+  }
+
+  /** Aborted by `beginShutdown()`; every open stream may listen (no listener cap). */
+  get shutdownSignal(): AbortSignal {
+    return this.#shutdown.signal;
+  }
+
+  /** The first shutdown phase: new responses say `connection: close`, long responses are told to end. */
+  beginShutdown(): void {
+    if (this.draining) return;
+    this.draining = true;
+    this.#shutdown.abort();
   }
 
   /** Resolves when no request is in flight and no upgraded socket is open. */

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { compileFastValidator, FAIL } from './fast-validate';
 import { prng } from '../../test/prng';
+import { Struct } from './struct';
 
 function randomValue(rand: () => number, depth = 0): unknown {
   const pick = Math.floor(rand() * (depth > 2 ? 7 : 10));
@@ -60,7 +61,24 @@ function nearOptionals(rand: () => number): unknown {
   return randomValue(rand);
 }
 
-const near: Record<string, (rand: () => number) => unknown> = { optionals: nearOptionals };
+// Tagged-union members, their tags and near misses (a wrong tag, a missing or mistyped field).
+function nearTagged(key: string) {
+  return (rand: () => number): unknown => {
+    const choose = <T>(values: T[]): T => values[Math.floor(rand() * values.length)]!;
+    const out: Record<string, unknown> = {};
+    if (rand() < 0.95) out[key] = choose(['Created', 'Deleted', 'Deleted', 'Renamed', 1, undefined]);
+    if (rand() < 0.9) out.id = choose(['1', '2', 3, null]);
+    if (rand() < 0.6) out.name = choose(['w', '', 7]);
+    if (rand() < 0.2) out.extra = 'ignored';
+    return rand() < 0.95 ? out : randomValue(rand);
+  };
+}
+
+const near: Record<string, (rand: () => number) => unknown> = {
+  optionals: nearOptionals,
+  tagged: nearTagged('type'),
+  variant: nearTagged('kind'),
+};
 
 const schemas = {
   movie: v.object({
@@ -81,6 +99,14 @@ const schemas = {
     genres: v.array(v.object({ name: v.pipe(v.string(), v.regex(/^[a-z]+$/)) })),
     extra: v.optional(v.array(v.number())),
   }),
+  tagged: v.union([
+    Struct('Created', { id: v.string(), name: v.pipe(v.string(), v.minLength(1)) }, { tag: true }),
+    Struct('Deleted', { id: v.string() }, { tag: true }),
+  ]),
+  variant: v.variant('kind', [
+    v.object({ kind: v.literal('Created'), id: v.string(), name: v.optional(v.string()) }),
+    v.object({ kind: v.literal('Deleted'), id: v.string() }),
+  ]),
 };
 
 describe('compileFastValidator', () => {
@@ -116,6 +142,15 @@ describe('compileFastValidator', () => {
   it('declines schemas outside its subset (valibot runs alone)', () => {
     expect(compileFastValidator(v.pipe(v.string(), v.trim()))).toBeUndefined();
     expect(compileFastValidator(v.union([v.string(), v.number()]))).toBeUndefined();
+    // Untagged Structs, or a variant whose key is not a literal: no dispatch, valibot decides.
+    expect(
+      compileFastValidator(v.union([Struct('A', { a: v.string() }), Struct('B', { b: v.string() })])),
+    ).toBeUndefined();
+    expect(
+      compileFastValidator(
+        v.variant('k', [v.object({ k: v.picklist(['a', 'b']) }), v.object({ k: v.literal('c') })]),
+      ),
+    ).toBeUndefined();
     expect(compileFastValidator(v.object({ a: v.custom<string>(() => true) }))).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { SchemaNode } from './introspect';
+import { discriminatorOf } from './tagged-union';
 
 /** Returned by a fast validator when the value does not pass (the caller falls back to valibot for issues). */
 export const FAIL: unique symbol = Symbol('fail');
@@ -161,6 +162,25 @@ function compile(schema: SchemaNode): FastValidator | undefined {
         return out;
       };
     }
+    case 'union':
+    case 'variant': {
+      // A union of tagged Structs (or a variant on a literal key): the tag picks the one member
+      // that can accept the value. Anything it refuses, valibot re-checks (all members, in order).
+      const discriminator = discriminatorOf(node);
+      if (!discriminator || checks.length > 0) return undefined;
+      const byTag = new Map<unknown, FastValidator>();
+      for (const [tag, member] of discriminator.members) {
+        const validate = compile(member);
+        if (!validate) return undefined;
+        byTag.set(tag, validate);
+      }
+      const key = discriminator.key;
+      return (input) => {
+        if (input === null || typeof input !== 'object') return FAIL;
+        const validate = byTag.get((input as Record<string, unknown>)[key]);
+        return validate === undefined ? FAIL : validate(input);
+      };
+    }
     default:
       return undefined;
   }
@@ -168,10 +188,10 @@ function compile(schema: SchemaNode): FastValidator | undefined {
 
 /**
  * Compiles a fast validator for the common subset of valibot schemas (objects, arrays, strings,
- * numbers, booleans, literals, picklists, optional/nullable wrappers with defaults, and the length,
- * range, integer and regex checks). It decides only the *valid* case — a `FAIL` means "ask valibot",
- * which then produces the issues. Returns undefined for anything outside the subset (transforms,
- * unions, custom checks), where valibot runs alone.
+ * numbers, booleans, literals, picklists, optional/nullable wrappers with defaults, unions of
+ * tagged Structs and variants on a literal key, and the length, range, integer and regex checks).
+ * It decides only the *valid* case — a `FAIL` means "ask valibot", which then produces the issues. Returns undefined for anything outside the subset (transforms,
+ * other unions, custom checks), where valibot runs alone.
  */
 export function compileFastValidator(schema: v.GenericSchema): FastValidator | undefined {
   return compile(schema);

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { isOptional, node, unwrap, type SchemaNode } from './introspect';
+import { discriminatorOf, type Discriminator } from './tagged-union';
 
 /** Encodes a value to JSON text, emitting only what its schema declares. */
 export type Serializer = (value: unknown) => string;
@@ -42,6 +43,11 @@ function kindOf(value: unknown): string {
 function mismatch(expected: string, value: unknown): never {
   throw new ResponseShapeError(expected, kindOf(value));
 }
+/** What a value that is not the expected literal is, without quoting it (it may be user data). */
+function otherThan(literal: unknown, value: unknown): string {
+  const kind = kindOf(value);
+  return kind === typeof literal ? `another ${kind}` : kind;
+}
 
 function nullable(inner: Serializer): Serializer {
   return (value) => (value === null || value === undefined ? 'null' : inner(value));
@@ -81,6 +87,25 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, stri
     case 'boolean':
       out = strict ? strictBoolean : boolean;
       break;
+    case 'literal': {
+      // A tagged Struct's `type` and other constants: the text is known at wiring.
+      const literal = s.literal;
+      const text = typeof literal === 'bigint' ? undefined : JSON.stringify(literal);
+      out =
+        strict && text !== undefined
+          ? (value) => {
+              if (value === literal) return text;
+              throw new ResponseShapeError(text, otherThan(literal, value));
+            }
+          : stringify;
+      break;
+    }
+    case 'union':
+    case 'variant': {
+      const discriminator = discriminatorOf(s);
+      out = discriminator ? compileDispatch(discriminator, seen, strict) : stringify;
+      break;
+    }
     case 'object':
     case 'strict_object':
     case 'loose_object': {
@@ -113,6 +138,35 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, stri
   if (wrappedNullable && out !== stringify) out = nullable(out);
   seen.set(schema, out);
   return out;
+}
+
+/**
+ * A union of tagged Structs (or a variant on a literal key): one map lookup on the value's tag
+ * picks the member's compiled serializer, decided at wiring. A value naming no member is a
+ * `ResponseShapeError` at the tag's path (strict), or written as it is (lenient, as before).
+ */
+function compileDispatch(
+  discriminator: Discriminator,
+  seen: Map<SchemaNode, Serializer>,
+  strict: boolean,
+): Serializer {
+  const { key } = discriminator;
+  const byTag = new Map<unknown, Serializer>();
+  for (const [tag, member] of discriminator.members) byTag.set(tag, compileNode(member, seen, strict));
+  const expected = [...byTag.keys()].map((tag) => JSON.stringify(tag)).join(' | ');
+  const sample = byTag.keys().next().value;
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return strict ? mismatch('object', value) : stringify(value);
+    const tag = (value as Record<string, unknown>)[key];
+    const serialize = byTag.get(tag);
+    if (serialize !== undefined) return serialize(value);
+    if (!strict) return stringify(value);
+    throw new ResponseShapeError(
+      `${expected} (the union's members)`,
+      tag === undefined ? 'nothing' : otherThan(sample, tag),
+    ).at(key);
+  };
 }
 
 function compileObject(
@@ -152,10 +206,21 @@ function compileObject(
 
 /**
  * Compiles a serializer for a schema once, at wiring: objects emit exactly their declared
- * fields in declaration order (never extra properties a handler's object carries); other
- * shapes fall back to `JSON.stringify`. `strict` (responses) throws a `ResponseShapeError` naming
- * the JSON path when a string, number, boolean, object or array field holds something else, or a
- * required field is missing.
+ * fields in declaration order (never extra properties a handler's object carries); a union of
+ * tagged Structs (`Struct(name, entries, { tag: true })`, or a `v.variant` on a literal key)
+ * dispatches on the value's tag to its member's serializer, so `"type":"<Name>"` comes first;
+ * other shapes (untagged unions included) fall back to `JSON.stringify`. `strict` (responses)
+ * throws a `ResponseShapeError` naming the JSON path when a string, number, boolean, literal,
+ * object or array field holds something else, a required field is missing, or a tag names no
+ * member of its union. Only unions pay for the dispatch: every other shape compiles as before.
+ *
+ * @param schema - the declared schema (`undefined`: `JSON.stringify`)
+ * @param options - `strict`: refuse a value that does not match (responses)
+ * @example
+ * const Created = Struct('Created', { id: v.string() }, { tag: true });
+ * const Deleted = Struct('Deleted', { id: v.string() }, { tag: true });
+ * const serialize = compileSerializer(v.union([Created, Deleted]), { strict: true });
+ * serialize({ id: '1', type: 'Deleted', extra: true }); // '{"type":"Deleted","id":"1"}'
  */
 export function compileSerializer(
   schema: v.GenericSchema | undefined,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Struct } from '@api/core';
+import { compileSerializer } from '@api/core/extension';
 import { describe, expect, it } from 'vitest';
 import { compileItemEncoder } from './item-codec';
 
@@ -32,13 +33,28 @@ describe('compileItemEncoder', () => {
     expect(encode({ type: 'Deleted', id: '2' })).toBe('{"type":"Deleted","id":"2"}');
   });
 
-  it('refuses an unknown tag and a member mismatch', () => {
+  it('refuses an unknown tag and a member mismatch, explained by the member the tag names', () => {
     const encode = compileItemEncoder(v.union([Created, Deleted]), 'item');
     expect(() => encode({ type: 'Renamed', id: '1' })).toThrow(
-      `item does not match its schema: "type" names none of the union's members (Created, Deleted)`,
+      new TypeError(
+        'item does not match its schema: Expected ("Created" | "Deleted"), got string at `$.type`',
+      ),
     );
-    expect(() => encode({ type: 'Created', id: '1' })).toThrow(/item \(Created\) does not match its schema/);
-    expect(() => encode(null)).toThrow(/names none/);
+    expect(() => encode({ type: 'Created', id: '1' })).toThrow(
+      new TypeError('item does not match its schema: Missing required field at `$.name`'),
+    );
+    expect(() => encode({ type: 'Deleted', id: 2 })).toThrow(
+      new TypeError('item does not match its schema: Expected string, got number at `$.id`'),
+    );
+    expect(() => encode(null)).toThrow(
+      new TypeError('item does not match its schema: Expected Object, got null at `$`'),
+    );
+  });
+
+  it("uses core's dispatch: the same text as core's serializer for a JSONResponse of the union", () => {
+    const union = v.union([Created, Deleted]);
+    const item = { id: '2', type: 'Deleted', name: 'dropped' };
+    expect(compileItemEncoder(union, 'item')(item)).toBe(compileSerializer(union, { strict: true })(item));
   });
 
   it('writes an untagged union item with the first member it matches', () => {

@@ -58,6 +58,66 @@ describe('Pump', () => {
     expect(target.text).toBe('x\ny\n');
   });
 
+  it("with the 'setup' gate, opens a lifecycle generator on its setup alone and flushes the head", async () => {
+    const target = new FakeTarget();
+    const events: string[] = [];
+    const first = deferred();
+    async function* lifecycle() {
+      events.push('setup');
+      yield (async function* () {
+        events.push('first');
+        await first.promise;
+        yield 'x';
+      })();
+      events.push('teardown');
+    }
+    const { pump: p, log } = pump(target, { gate: 'setup' });
+    expect(await p.open(lifecycle())).toBe(true);
+    expect(events).toEqual(['setup']); // the first item is not pulled before the head
+    const done = p.run();
+    expect(target.headsFlushed).toBe(1); // the head goes out now, with no body yet
+    await tick();
+    expect(events).toEqual(['setup', 'first']);
+    expect(target.chunks).toEqual([]);
+    first.resolve();
+    await done;
+    expect(target.text).toBe('x\n');
+    expect(events).toEqual(['setup', 'first', 'teardown']);
+    expect(target.ended).toBe(true);
+    expect(log.lines).toEqual([]);
+  });
+
+  it("with the 'setup' gate, still awaits a plain iterable's first item; the head goes out with it", async () => {
+    const target = new FakeTarget();
+    const { pump: p } = pump(target, { gate: 'setup' });
+    expect(await p.open(items('a'))).toBe(true);
+    await p.run();
+    expect(target.headsFlushed).toBe(0);
+    expect(target.text).toBe('a\n');
+  });
+
+  it("with the 'setup' gate, a failing first item is a mid-stream failure: logged, cut, teardown ran", async () => {
+    const target = new FakeTarget();
+    let torn = false;
+    async function* lifecycle() {
+      try {
+        // eslint-disable-next-line require-yield -- the first item fails
+        yield (async function* () {
+          throw new Error('feed broke');
+        })();
+      } finally {
+        torn = true;
+      }
+    }
+    const { pump: p, log } = pump(target, { gate: 'setup' });
+    expect(await p.open(lifecycle())).toBe(true);
+    await p.run();
+    expect(torn).toBe(true);
+    expect(target.ended).toBe(false);
+    expect(target.destroyed).toBe(true);
+    expect(log.lines.map((l) => `${l.level}: ${l.message}`)).toEqual(['error: error streaming response for GET /s']);
+  });
+
   it('rejects open when setup fails, after its finally ran, writing nothing', async () => {
     const target = new FakeTarget();
     let cleaned = false;

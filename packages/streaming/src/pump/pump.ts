@@ -6,6 +6,8 @@ export interface StreamTarget {
   write(chunk: string | Uint8Array): boolean;
   end(): void;
   destroy(): void;
+  /** Sends the head now, before any body (node:http otherwise holds it until the first write). */
+  flushHeaders?(): void;
   /** Bytes accepted by `write` and not yet handed to the kernel. */
   readonly writableLength: number;
   /** The connection, to end it without the terminating chunk (absent in unit fakes: then `destroy`). */
@@ -30,6 +32,12 @@ export interface PumpOptions {
   readonly log: Logger;
   /** `GET /path`, for log lines. */
   readonly label: string;
+  /**
+   * What `open()` awaits of a lifecycle generator: its setup alone (`'setup'`: SSE, so an
+   * EventSource opens even when nothing is due yet), or its setup and first item (`'first-item'`,
+   * the default). A plain async iterable always has its first item awaited.
+   */
+  readonly gate?: 'setup' | 'first-item' | undefined;
 }
 
 /** How long a cut connection may take to flush what was written before it is destroyed. */
@@ -39,8 +47,9 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
 /**
  * Moves one stream's items to one response, and owns everything that can leak on the way:
  *
- * - `open()` runs the lifecycle generator's setup and pulls the first item before anything is
- *   sent, so its failure can still become a normal error response (teardown runs first);
+ * - `open()` runs the lifecycle generator's setup and pulls the first item (with the `'setup'`
+ *   gate, a lifecycle generator's setup alone) before anything is sent, so its failure can still
+ *   become a normal error response (teardown runs first);
  * - `run()` writes item by item and awaits `drain` whenever a write returns false, so a slow
  *   client never makes the server buffer the stream;
  * - a client disconnect (the target's `close` before we ended it) calls the iterator's
@@ -48,7 +57,8 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
  *   for) an item: that step is left behind, never awaited; nothing is written after;
  * - a mid-stream failure is logged once and the connection is cut without the terminating
  *   chunk; a teardown failure is logged and the body still ends properly;
- * - `stop()` (graceful shutdown) ends the stream properly after running teardown;
+ * - `stop()` (graceful shutdown: the exchange's `shutdownSignal`) ends the stream properly after
+ *   running teardown; a teardown still running when shutdown closes the connection is logged;
  * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
  *   and is cleared whenever the stream ends.
  *
@@ -103,10 +113,11 @@ export class Pump {
   }
 
   /**
-   * Opens the source: runs a lifecycle generator's setup, pulls the first item and encodes it.
-   * Resolves true when the response should start, false when the client left meanwhile (the
-   * pump has then torn down). Rejects with the source's (or the encoder's) error after running
-   * teardown, so the caller can render a normal error response.
+   * Opens the source: runs a lifecycle generator's setup, pulls the first item and encodes it
+   * (with the `'setup'` gate, a lifecycle generator's first item is left to `run()`, where its
+   * failure is a mid-stream failure). Resolves true when the response should start, false when
+   * the client left meanwhile (the pump has then torn down). Rejects with the source's (or the
+   * encoder's) error after running teardown, so the caller can render a normal error response.
    *
    * @param source - the response's `stream`
    */
@@ -124,6 +135,7 @@ export class Pump {
         this.#lifecycle = outer;
         const inner = step.value[Symbol.asyncIterator]();
         this.#inner = inner;
+        if (this.#options.gate === 'setup') return true;
         step = await this.#next(inner);
         if (this.#finishing) return false;
       }
@@ -181,6 +193,10 @@ export class Pump {
         const first = this.#first;
         this.#first = undefined;
         if (!this.#gone) this.#write(first);
+      } else if (!this.#innerDone && !this.#gone) {
+        // Opened on setup alone (SSE): nothing to write yet, but the client must see the head
+        // now (an EventSource opens on it). With a first item, the head goes out with it.
+        this.#target.flushHeaders?.();
       }
       if (this.#options.keepaliveMs !== undefined) {
         this.#timer = setTimeout(this.#onIdle, this.#options.keepaliveMs);
@@ -282,6 +298,12 @@ export class Pump {
 
   readonly #onClose = (): void => {
     if (this.#ending) return;
+    if (this.#stopping && this.#finishing && !this.#settled)
+      // Shutdown asked this stream to end, and its connection closed (the shutdown cap reached,
+      // or the client left) while teardown still runs: say so, the process may exit before it ends.
+      this.#options.log.warn(
+        `stream teardown for ${this.#options.label} still running when its connection closed during shutdown; shutdown goes on without it`,
+      );
     this.#gone = true;
     clearTimeout(this.#timer);
     if (this.#nextPending) {

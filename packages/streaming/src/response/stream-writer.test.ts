@@ -1,5 +1,6 @@
 // The shared writer against core's response-writer contract (ResponseSink: head, start, log,
 // exchange), driven over a real socket by a bare node:http server standing in for core.
+import { getEventListeners } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
@@ -8,7 +9,6 @@ import { Struct } from '@api/core';
 import { responseInfo, type CustomWriter, type ResponseSpec } from '@api/core/extension';
 import { memoryLogger } from '../../test/fakes';
 import { waitFor } from '../../test/wire';
-import { StreamRegistry, STREAMS_FACT } from '../extension/registry';
 import { NDJSONStreamingResponse, SSEResponse } from '../index';
 
 const Chunk = Struct('Chunk', { text: v.string() });
@@ -47,18 +47,22 @@ function compile(spec: ResponseSpec<unknown>, method = 'GET'): CustomWriter {
 }
 
 /** Serves `value` through `writer` with a sink built the way the contract describes it. */
-async function serveWith(writer: CustomWriter, value: () => unknown, facts = new Map<string, unknown>()): Promise<Harness> {
+async function serveWith(
+  writer: CustomWriter,
+  value: () => unknown,
+  shutdownSignal: AbortSignal = new AbortController().signal,
+): Promise<Harness> {
   const log = memoryLogger();
   const starts: Harness['starts'] = [];
   const failures: unknown[] = [];
-  const route = { method: 'GET', path: '/s', facts };
+  const route = { method: 'GET', path: '/s', facts: new Map<string, unknown>() };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const sink = {
       method: req.method ?? 'GET',
       req,
       res,
       log,
-      exchange: { path: '/s', route },
+      exchange: { path: '/s', route, shutdownSignal },
       head: (_status: number, contentType: string | undefined, fields: { rawHeaders?: Record<string, string> }) => {
         const out = contentType === undefined ? [] : ['content-type', contentType];
         for (const [k, val] of Object.entries(fields.rawHeaders ?? {})) out.push(k, val);
@@ -191,8 +195,8 @@ describe('the stream writer (against the ResponseSink contract)', () => {
     );
   });
 
-  it('registers the open stream with the app registry, which ends it on shutdown', async () => {
-    const registry = new StreamRegistry();
+  it("ends the stream when the exchange's shutdownSignal aborts: teardown, then the terminating chunk", async () => {
+    const shutdown = new AbortController();
     let torn = false;
     const writer = compile(NDJSONStreamingResponse.of(Chunk));
     const h = await serveWith(
@@ -210,24 +214,88 @@ describe('the stream writer (against the ResponseSink contract)', () => {
         }
         return new NDJSONStreamingResponse({ stream: lifecycle() });
       },
-      new Map([[STREAMS_FACT, registry]]),
+      shutdown.signal,
     );
     const response = get(h.url);
-    await waitFor(() => registry.size === 1);
-    await registry.stopAll();
+    await waitFor(() => getEventListeners(shutdown.signal, 'abort').length === 1);
+    await waitFor(() => h.starts.length === 1);
+    shutdown.abort();
     const res = await response;
     expect(res.body).toBe('{"text":"a"}\n'); // ended properly: 'end' fired, no cut
     expect(torn).toBe(true);
-    expect(registry.size).toBe(0);
+    expect(getEventListeners(shutdown.signal, 'abort')).toEqual([]);
     expect(h.log.lines).toEqual([]);
   });
 
-  it('warns once per route when no registry is there', async () => {
+  it('removes its shutdown listener whenever the stream ends: completed, failed setup, client gone', async () => {
+    const shutdown = new AbortController();
+    const listeners = (): number => getEventListeners(shutdown.signal, 'abort').length;
+    let mode: 'complete' | 'fail' | 'hang' | 'stuck' = 'complete';
+    let torn = 0;
     const writer = compile(NDJSONStreamingResponse.of(Chunk));
-    const h = await serveWith(writer, () => new NDJSONStreamingResponse({ stream: (async function* () {})() }));
-    await get(h.url);
-    await get(h.url);
-    expect(h.log.lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    const h = await serveWith(
+      writer,
+      () => {
+        const current = mode;
+        async function* lifecycle() {
+          if (current === 'fail') throw new Error('setup failed');
+          try {
+            yield (async function* () {
+              yield { text: current };
+              if (current === 'hang') await new Promise(() => undefined);
+            })();
+          } finally {
+            torn++;
+            if (current === 'stuck') await new Promise(() => undefined); // a teardown that never settles
+          }
+        }
+        return new NDJSONStreamingResponse({ stream: lifecycle() });
+      },
+      shutdown.signal,
+    );
+    expect((await get(h.url)).body).toBe('{"text":"complete"}\n');
+    await waitFor(() => listeners() === 0);
+    mode = 'fail';
+    expect((await get(h.url)).status).toBe(500);
+    await waitFor(() => listeners() === 0);
+    mode = 'hang';
+    const req = request(`${h.url}/s`);
+    req.on('error', () => undefined);
+    req.end();
+    await waitFor(() => h.starts.length === 2 && listeners() === 1);
+    req.destroy(); // the client leaves mid-stream
+    await waitFor(() => torn === 2 && listeners() === 0);
+    mode = 'stuck';
+    const stuck = request(`${h.url}/s`);
+    stuck.on('error', () => undefined);
+    stuck.end();
+    await waitFor(() => h.starts.length === 3 && listeners() === 1);
+    stuck.destroy(); // the client leaves; teardown never settles, the listener goes anyway
+    await waitFor(() => torn === 3 && listeners() === 0);
+  });
+
+  it('ends a stream that starts after shutdown began right after its first item', async () => {
+    const shutdown = new AbortController();
+    shutdown.abort();
+    let pulled = 0;
+    const writer = compile(NDJSONStreamingResponse.of(Chunk));
+    const h = await serveWith(
+      writer,
+      () =>
+        new NDJSONStreamingResponse({
+          stream: (async function* () {
+            for (;;) {
+              pulled++;
+              yield { text: 'late' };
+            }
+          })(),
+        }),
+      shutdown.signal,
+    );
+    const res = await get(h.url);
+    expect(res).toMatchObject({ status: 200, body: '{"text":"late"}\n' });
+    expect(pulled).toBe(1);
+    expect(getEventListeners(shutdown.signal, 'abort')).toEqual([]);
   });
 
   it('fails wiring of SSE on any method but GET', () => {

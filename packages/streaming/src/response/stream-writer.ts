@@ -1,7 +1,6 @@
 import type { CustomWriter, ResponseCompileContext, ResponseSink } from '@api/core/extension';
 import { Pump } from '../pump/pump';
 import { release } from '../pump/stream-source';
-import { registryOf } from '../extension/registry';
 import { StreamResponse } from './stream-response';
 
 /** What differs between the three wrappers' writers; everything else is shared. */
@@ -19,6 +18,11 @@ export interface StreamKind<TValue extends StreamResponse<unknown, unknown>> {
   readonly keepaliveMs?: (value: TValue) => number | undefined;
   /** The keepalive chunk. */
   readonly ping?: string;
+  /**
+   * What a lifecycle generator must get through before the head is sent: its setup alone (SSE)
+   * or its setup and first item (the default). A plain async iterable's first item, always.
+   */
+  readonly gate?: 'setup' | 'first-item';
 }
 
 function hasHeader(list: readonly string[], name: string): boolean {
@@ -35,7 +39,8 @@ function describe(value: unknown): string {
 /**
  * Compiles the writer shared by every streaming wrapper: headers through core's machinery
  * (typed, cookies, raw, Location/Link, then the route's tail in `start`), HEAD answered without
- * touching the stream, setup and the first item awaited before the head, then the pump.
+ * touching the stream, the gate (setup and the first item; a lifecycle generator's setup alone
+ * for SSE) awaited before the head, then the pump; the exchange's `shutdownSignal` stops it.
  *
  * @param ctx - the route being wired
  * @param kind - the wrapper's media type, encoder and keepalive
@@ -66,20 +71,28 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       release(response.stream);
       return;
     }
-    const registry = registryOf(sink);
     const pump = new Pump(sink.res, {
       encode: kind.encode,
       keepaliveMs: kind.keepaliveMs?.(response),
       ping: kind.ping,
       log: sink.log,
       label: `${sink.method} ${sink.exchange.path}`,
+      gate: kind.gate,
     });
-    if (registry) {
-      registry.add(pump);
-      // Not a finally: a client that leaves during setup may leave this writer waiting forever.
-      void pump.done.then(() => registry.delete(pump));
+    // Graceful shutdown: core aborts one app-wide signal as it begins; the pump then stops
+    // pulling, runs teardown and ends the body properly. The listener lives as long as the
+    // stream: `done` settles on every path (end, cut, disconnect, failed setup), and the
+    // response's 'close' covers a teardown that never settles after the client left.
+    const shutdown = sink.exchange.shutdownSignal;
+    if (shutdown.aborted) void pump.stop();
+    else {
+      const stop = (): void => void pump.stop();
+      const off = (): void => shutdown.removeEventListener('abort', stop);
+      shutdown.addEventListener('abort', stop, { once: true });
+      void pump.done.then(off);
+      sink.res.once('close', off);
     }
-    // Setup and the first item: a failure here rejects into the normal error funnel.
+    // The gate (setup, the first item): a failure here rejects into the normal error funnel.
     if (!(await pump.open(response.stream))) return;
     try {
       sink.start(status, headers);

@@ -2,9 +2,10 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import * as v from 'valibot';
 import { ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { Endpoint, Struct, WiringError } from '@api/core';
+import { Endpoint, HTTPError, NotFoundError, Struct, WiringError } from '@api/core';
 import { TestClient } from '@api/testing';
-import { rawRequest, start, TestApp, waitFor } from '../../test/wire';
+import { deferred } from '../../test/fakes';
+import { chunk, rawRequest, rawStream, start, TestApp, waitFor } from '../../test/wire';
 import { ServerSentEvent, SSEResponse } from '../index';
 
 const Notice = Struct('Notice', { message: v.string() });
@@ -99,6 +100,123 @@ class BadFirst extends Endpoint('/bad-first') {
     return new SSEResponse({ stream: events() });
   });
 }
+
+/** What the head-rule sources below did. */
+let gate = { setup: 0, teardown: 0, release: deferred() };
+function gated(
+  options: { failSetup?: () => never; failFirst?: () => never } = {},
+): () => AsyncGenerator<AsyncGenerator<{ message: string }>> {
+  return async function* () {
+    gate.setup++;
+    options.failSetup?.();
+    try {
+      yield (async function* () {
+        await gate.release.promise; // nothing to send until the test says so
+        options.failFirst?.();
+        yield { message: 'late' };
+        await new Promise(() => undefined);
+      })();
+    } finally {
+      gate.teardown++;
+    }
+  };
+}
+class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teapot', status: 418 }) {}
+class Quiet extends Endpoint('/quiet') {
+  get = this.operation({ returns: SSEResponse.of(Notice) }, () => new SSEResponse({ stream: gated()(), keepalive: 0.2 }));
+}
+class QuietFailing extends Endpoint('/quiet/fail') {
+  get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
+    const failFirst = (): never => {
+      throw new Error('the feed broke');
+    };
+    return new SSEResponse({ stream: gated({ failFirst })() });
+  });
+}
+class QuietSetupFails extends Endpoint('/quiet/setup') {
+  get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
+    const failSetup = (): never => {
+      throw new TeapotError();
+    };
+    return new SSEResponse({ stream: gated({ failSetup })() });
+  });
+}
+class PlainMissing extends Endpoint('/plain/missing') {
+  get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
+    // eslint-disable-next-line require-yield -- the first item fails
+    async function* events(): AsyncGenerator<{ message: string }> {
+      await gate.release.promise;
+      throw new NotFoundError();
+    }
+    return new SSEResponse({ stream: events() });
+  });
+}
+
+describe('the head of an SSE response', () => {
+  const SSE_HEAD =
+    /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/event-stream\r\ncache-control: no-cache\r\ndate: [^\r]+\r\n(?:connection: keep-alive\r\nkeep-alive: timeout=\d+\r\n)?transfer-encoding: chunked\r\n\r\n/i;
+
+  it('goes out as soon as a lifecycle generator\'s setup succeeded, with nothing to send yet; then pings, then items', async () => {
+    gate = { setup: 0, teardown: 0, release: deferred() };
+    const { client } = await start((a) => a.endpoint(new Quiet()));
+    const stream = rawStream(client.url, '/quiet');
+    try {
+      await stream.until(/\r\n\r\n/);
+      expect(stream.text()).toMatch(SSE_HEAD);
+      const head = SSE_HEAD.exec(stream.text())![0];
+      expect(stream.text()).toBe(head); // the head alone: no event, no ping yet
+      await stream.until(/(: ping\n\n\r\n[^]*){2}$/);
+      expect(stream.text()).toBe(head + chunk(': ping\n\n') + chunk(': ping\n\n'));
+      gate.release.resolve();
+      await stream.until(/late/);
+      const body = stream.text().slice(head.length);
+      expect(body.endsWith(chunk('data: {"message":"late"}\n\n'))).toBe(true);
+      expect(body.replaceAll(chunk(': ping\n\n'), '')).toBe(chunk('data: {"message":"late"}\n\n'));
+      expect(gate).toMatchObject({ setup: 1, teardown: 0 });
+    } finally {
+      stream.close();
+    }
+    await waitFor(() => gate.teardown === 1, 500);
+  });
+
+  it("makes a failure of the lifecycle's first item a mid-stream failure: one log line, cut, teardown ran", async () => {
+    gate = { setup: 0, teardown: 0, release: deferred() };
+    const { client, app } = await start((a) => a.endpoint(new QuietFailing()));
+    const stream = rawStream(client.url, '/quiet/fail');
+    await stream.until(/\r\n\r\n/);
+    expect(stream.text()).toMatch(SSE_HEAD);
+    gate.release.resolve();
+    await stream.closed;
+    const head = SSE_HEAD.exec(stream.text())![0];
+    expect(stream.text()).toBe(head); // no item, and no terminating chunk: the client sees a cut
+    await waitFor(() => gate.teardown === 1, 500);
+    const errors = app.log.lines.filter((l) => l.level === 'error');
+    expect(errors.map((l) => l.message)).toEqual(['error streaming response for GET /quiet/fail']);
+    expect((errors[0]?.error as Error).message).toBe('the feed broke');
+  });
+
+  it("still renders a lifecycle generator's setup failure as a normal error response", async () => {
+    gate = { setup: 0, teardown: 0, release: deferred() };
+    const { client } = await start((a) => a.endpoint(new QuietSetupFails()));
+    const res = await client.get('/quiet/setup');
+    expect(res.status).toBe(418);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(res.text).toBe('{"type":"teapot","title":"I am a teapot","status":418}');
+    expect(gate.setup).toBe(1);
+  });
+
+  it('waits for the first item of a plain async iterable: its NotFoundError is a 404', async () => {
+    gate = { setup: 0, teardown: 0, release: deferred() };
+    const { client } = await start((a) => a.endpoint(new PlainMissing()));
+    const stream = rawStream(client.url, '/plain/missing', { connection: 'close' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stream.text()).toBe(''); // no head while the first item is pending
+    gate.release.resolve();
+    await stream.closed;
+    expect(stream.text()).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(stream.text().endsWith('\r\n\r\n{"type":"not-found","title":"Not found","status":404}')).toBe(true);
+  });
+});
 
 describe('SSEResponse on the wire', () => {
   it('sends models, strings and every ServerSentEvent field, exactly', async () => {

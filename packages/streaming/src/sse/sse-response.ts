@@ -42,6 +42,11 @@ function sseEncoder(data: ItemEncoder): (item: unknown) => string {
  * `data`, line by line) or a `ServerSentEvent` with `event`, `id`, `retry`. With `keepalive`,
  * a `: ping` comment goes out after that many idle seconds.
  *
+ * The head: with a lifecycle generator, once its setup succeeded (so an `EventSource` opens
+ * even when nothing is due yet; a failure of the first item is then a mid-stream failure:
+ * logged, stream cut); with a plain async iterable, with its first item. A failure before the
+ * head is a normal error response.
+ *
  * @example
  * events = this.operation({ returns: SSEResponse.of(Notice) }, () =>
  *   new SSEResponse({ stream: notices(), keepalive: 15 }),
@@ -97,6 +102,8 @@ export class SSEResponse<T, THeaders = undefined> extends StreamResponse<SSEItem
           keepaliveMs: (response: SSEResponse<unknown, unknown>) =>
             response.keepalive === undefined ? undefined : response.keepalive * 1000,
           ping: PING,
+          // An EventSource opens on the head: once setup succeeded, send it, even with nothing due yet.
+          gate: 'setup',
         });
       },
     });

@@ -1,0 +1,133 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { compileSerializer, ResponseShapeError } from './serializer';
+import { Struct } from './struct';
+import { discriminatorOf } from './tagged-union';
+
+const Created = Struct('Created', { id: v.string(), name: v.string() }, { tag: true });
+const Deleted = Struct('Deleted', { id: v.string(), at: v.optional(v.number()) }, { tag: true });
+const Event = v.union([Created, Deleted]);
+
+function shapeError(run: () => unknown): ResponseShapeError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ResponseShapeError) return error;
+    throw error;
+  }
+  throw new Error('no ResponseShapeError');
+}
+
+describe('compileSerializer: unions of tagged Structs', () => {
+  it('dispatches on "type" to the member: the tag first, declared fields only, in declared order', () => {
+    const serialize = compileSerializer(Event, { strict: true });
+    expect(serialize({ name: 'w', secret: 'x', id: '1', type: 'Created' })).toBe(
+      '{"type":"Created","id":"1","name":"w"}',
+    );
+    expect(serialize({ id: '2', type: 'Deleted', name: 'dropped' })).toBe('{"type":"Deleted","id":"2"}');
+    expect(serialize({ id: '3', type: 'Deleted', at: 5 })).toBe('{"type":"Deleted","id":"3","at":5}');
+  });
+
+  it('dispatches inside arrays, objects and nullable wrappers', () => {
+    const Feed = Struct('Feed', { items: v.array(Event), last: v.nullable(Event) });
+    const serialize = compileSerializer(Feed, { strict: true });
+    expect(
+      serialize({
+        last: null,
+        items: [
+          { type: 'Deleted', id: 'a', name: 'x' },
+          { type: 'Created', id: 'b', name: 'y' },
+        ],
+      }),
+    ).toBe('{"items":[{"type":"Deleted","id":"a"},{"type":"Created","id":"b","name":"y"}],"last":null}');
+  });
+
+  it('does the same for v.variant on a literal key, tagged Structs or plain objects', () => {
+    expect(
+      compileSerializer(v.variant('type', [Created, Deleted]), { strict: true })({
+        type: 'Deleted',
+        id: '2',
+        x: 1,
+      }),
+    ).toBe('{"type":"Deleted","id":"2"}');
+    const Shape = v.variant('kind', [
+      v.object({ kind: v.literal('circle'), r: v.number() }),
+      v.object({ kind: v.literal('square'), side: v.number() }),
+    ]);
+    expect(compileSerializer(Shape, { strict: true })({ side: 2, kind: 'square', r: 9 })).toBe(
+      '{"kind":"square","side":2}',
+    );
+  });
+
+  it('strict: a tag naming no member is a ResponseShapeError at the tag, never quoting the value', () => {
+    const serialize = compileSerializer(v.array(Event), { strict: true });
+    const error = shapeError(() =>
+      serialize([
+        { type: 'Created', id: '1', name: 'n' },
+        { type: 'Renamed', id: '2' },
+      ]),
+    );
+    expect(error.path).toBe('$[1].type');
+    expect(error.message).toBe(
+      'the value at `$[1].type` does not match the declared response schema (expected "Created" | "Deleted" (the union\'s members), got another string)',
+    );
+    expect(shapeError(() => serialize([{ id: '1' }])).message).toContain('at `$[0].type`');
+    expect(shapeError(() => serialize([{ id: '1' }])).message).toContain('got nothing)');
+    expect(shapeError(() => serialize([{ type: 7 }])).message).toContain('got number)');
+    expect(shapeError(() => serialize([null])).message).toBe(
+      'the value at `$[0]` does not match the declared response schema (expected object, got null)',
+    );
+    expect(shapeError(() => serialize([[]])).message).toContain('(expected object, got array)');
+  });
+
+  it("strict: a member's own mismatch keeps its path", () => {
+    const error = shapeError(() => compileSerializer(Event, { strict: true })({ type: 'Created', id: '1' }));
+    expect(error.path).toBe('$.name');
+  });
+
+  it('strict: a tagged Struct alone refuses another tag', () => {
+    const serialize = compileSerializer(Created, { strict: true });
+    expect(serialize({ type: 'Created', id: '1', name: 'n' })).toBe('{"type":"Created","id":"1","name":"n"}');
+    expect(shapeError(() => serialize({ type: 'Deleted', id: '1', name: 'n' })).message).toBe(
+      'the value at `$.type` does not match the declared response schema (expected "Created", got another string)',
+    );
+  });
+
+  it('lenient (error bodies): a value naming no member is written as it is', () => {
+    const serialize = compileSerializer(Event);
+    expect(serialize({ type: 'Created', id: '1', name: 'n', x: 1 })).toBe(
+      '{"type":"Created","id":"1","name":"n"}',
+    );
+    expect(serialize({ type: 'Other', x: 1 })).toBe('{"type":"Other","x":1}');
+    expect(serialize(null)).toBe('null');
+  });
+
+  it('leaves untagged unions as they were (JSON.stringify): @api/openapi refuses them in responses', () => {
+    const A = Struct('A', { a: v.string() });
+    const B = Struct('B', { b: v.string() });
+    expect(discriminatorOf(v.union([A, B]))).toBeUndefined();
+    expect(discriminatorOf(v.union([Created, B]))).toBeUndefined();
+    expect(compileSerializer(v.union([A, B]), { strict: true })({ b: 'x', a: 'y' })).toBe(
+      '{"b":"x","a":"y"}',
+    );
+  });
+});
+
+describe('discriminatorOf', () => {
+  it('maps each tag to its member, decided once per schema', () => {
+    const found = discriminatorOf(Event);
+    expect(found?.key).toBe('type');
+    expect([...(found?.members.keys() ?? [])]).toEqual(['Created', 'Deleted']);
+    expect(found?.members.get('Deleted')).toBe(Deleted);
+    expect(discriminatorOf(Event)).toBe(found);
+    expect(discriminatorOf(Created)).toBeUndefined();
+  });
+
+  it('explains a refusal by the member the tag names (the equivalent variant)', () => {
+    const variant = discriminatorOf(Event)!.variant;
+    const result = v.safeParse(variant, { type: 'Created', id: '1' });
+    expect(result.success).toBe(false);
+    expect(result.issues?.[0]?.path?.map((p) => p.key)).toEqual(['name']);
+    expect(v.safeParse(variant, { type: 'Deleted', id: '1' }).output).toEqual({ type: 'Deleted', id: '1' });
+  });
+});
