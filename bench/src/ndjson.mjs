@@ -11,7 +11,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
 import {
   BENCH,
   ensureWrk,
@@ -21,6 +21,7 @@ import {
   parseFlags,
   pinSelf,
   r2,
+  runMeta,
   requireLinuxTwoCores,
   rotated,
   SERVER_CORE,
@@ -217,11 +218,7 @@ async function main() {
       cpuApiVsRaw: ratio('api', 'raw', 'cpuUsPerReq'),
     };
     const meta = {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: cpuModel(),
-      loadavgBefore: loadBefore,
-      loadavgAfter: os.loadavg(),
+      ...runMeta(loadBefore),
       lines: opts.lines,
       rounds: opts.rounds,
       duration: opts.duration,

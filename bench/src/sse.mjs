@@ -13,7 +13,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { cpuModel, sleep } from './sys.mjs';
+import { sleep } from './sys.mjs';
 import {
   alternatingRounds,
   answerCommands,
@@ -24,6 +24,7 @@ import {
   parseFlags,
   pinSelf,
   r2,
+  runMeta,
   requireLinuxTwoCores,
   SERVER_CORE,
   startCommandedServer,
@@ -305,11 +306,7 @@ async function main() {
     cleanup: summary.api.cleanupMsMax <= TARGETS.cleanupMs,
   };
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpuModel(),
-    loadavgBefore: loadBefore,
-    loadavgAfter: os.loadavg(),
+    ...runMeta(loadBefore),
     clients: opts.clients,
     events: opts.events,
     rounds: opts.rounds,

@@ -23,7 +23,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, readProcTicks, sleep } from './sys.mjs';
+import { CLK_TCK, readProcTicks, sleep } from './sys.mjs';
 import {
   alternatingRounds,
   answerCommands,
@@ -35,6 +35,7 @@ import {
   parseFlags,
   pinSelf,
   r2,
+  runMeta,
   requireLinuxTwoCores,
   SERVER_CORE,
   startCommandedServer,
@@ -429,11 +430,7 @@ async function main() {
     heapPerConnection: ratios.heapPerConnection <= TARGETS.heapPerConnection,
   };
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpuModel(),
-    loadavgBefore: loadBefore,
-    loadavgAfter: os.loadavg(),
+    ...runMeta(loadBefore),
     options: { ...opts, out: undefined },
     targets: TARGETS,
   };

@@ -38,4 +38,4 @@ export {
   waitQuietCores,
   waitQuietMachine,
 } from './load.mjs';
-export { fileStamp, int, kb, packageVersion, r2, writeResults } from './results.mjs';
+export { fileStamp, int, kb, packageVersion, r2, runMeta, writeResults } from './results.mjs';
