@@ -461,7 +461,9 @@ async function main() {
       waitQuiet: () => waitQuiet(servers),
       measure: (s) => timedRun(s, scenario, servers),
       onRetry: (s, sample) =>
-        log(`  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`),
+        log(
+          `  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
+        ),
       onSample: (sample, s) =>
         log(
           `  r${sample.round + 1} ${s.name.padEnd(8)} ${Math.round(sample.rps).toLocaleString('en-US').padStart(7)} req/s  ` +

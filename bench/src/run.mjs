@@ -126,7 +126,15 @@ function apiAvailable() {
 }
 
 function versions() {
-  const names = ['@api/core', 'fastify', 'hono', '@hono/node-server', '@hono/valibot-validator', 'express', 'valibot'];
+  const names = [
+    '@api/core',
+    'fastify',
+    'hono',
+    '@hono/node-server',
+    '@hono/valibot-validator',
+    'express',
+    'valibot',
+  ];
   return {
     node: process.version,
     ...Object.fromEntries(names.map((name) => [name, packageVersion(name)])),

@@ -41,7 +41,10 @@ export const pct = (x) => `${(x * 100).toFixed(0)}%`;
  * @param servers the running servers (their ticks are ours)
  * @param options `sampleMs`, `maxWaitMs`, `threshold`, `overBudget`, `stats` (`{ checks, waitedMs, gaveUp }`, counted when given)
  */
-export async function waitQuietCores(servers, { sampleMs, maxWaitMs, threshold, overBudget = () => false, stats }) {
+export async function waitQuietCores(
+  servers,
+  { sampleMs, maxWaitMs, threshold, overBudget = () => false, stats },
+) {
   const start = Date.now();
   for (;;) {
     const a = snapshot(servers);

@@ -48,7 +48,8 @@ export function argOf(argv, name, fallback) {
 /** Throws unless this is Linux (the harness reads /proc) with at least 2 cores (one pinned each side). */
 export function requireLinuxTwoCores() {
   if (os.platform() !== 'linux') throw new Error('the harness reads /proc: Linux only');
-  if (os.cpus().length < 2) throw new Error('needs 2 cores (servers on core 0, wrk and the harness on core 1)');
+  if (os.cpus().length < 2)
+    throw new Error('needs 2 cores (servers on core 0, wrk and the harness on core 1)');
 }
 
 /** Installs wrk with apt when it is missing; throws when that fails. */
