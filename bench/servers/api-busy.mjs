@@ -20,7 +20,7 @@ const timing = defineMiddleware({
   responseHeaders: (_request, status) => ({ 'x-status': String(status) }),
   observe: () => {},
 });
-const blocker = defineMiddleware({ intercept: () => undefined });
+const blocker = defineMiddleware({ intercept: () => undefined, interceptMethods: ['GET'] });
 
 class Guarded extends Endpoint('/guarded') {
   get = this.operation({ user: User, returns: Ok }, () => ({ ok: true }));

@@ -7,22 +7,40 @@
 //          [--no-startup] [--no-build] [--out DIR]
 // On a shared machine, prefer many short rounds (`--rounds 12 --duration 2 --quiet-wait 3 --retries 0`) and read
 // the paired ratios: each round's api sample divided by the same round's peer sample, median over rounds.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aggregate, median } from './report.mjs';
-import { CLK_TCK, cpuModel, has, readCpu, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import { CLK_TCK, cpuModel, readMem } from './sys.mjs';
+import {
+  BENCH,
+  ensureWrk,
+  fileStamp,
+  int,
+  interleavedRounds,
+  measured,
+  packageVersion,
+  parseFlags,
+  pct,
+  pinSelf,
+  r2,
+  requireLinuxTwoCores,
+  SERVER_CORE,
+  socketErrors,
+  startServer,
+  stopAll,
+  turboBuild,
+  waitQuietCores,
+  wrk,
+  wrkVersion,
+  writeResults,
+} from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const WORK = join(BENCH, '.work', 'assets');
-const SERVER_CORE = '0';
-const LOAD_CORE = '1';
 const SERVERS = ['api', 'fastify', 'raw'];
 const PATH = '/assets/site.css';
 const TARGETS = { 200: { fastify: 5, raw: 0.7 }, 304: { fastify: 3, raw: 0.7 } };
@@ -101,28 +119,20 @@ if (process.argv[2] === '--from') {
 
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
-  const o = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const val = () => argv[++i];
-    if (a === '--quick') o.quick = true;
-    else if (a === '--rounds') o.rounds = Number(val());
-    else if (a === '--duration') o.duration = Number(val());
-    else if (a === '--warmup') o.warmup = Number(val());
-    else if (a === '--connections') o.connections = Number(val());
-    else if (a === '--files') o.files = Number(val());
-    else if (a === '--repeat') o.repeat = Number(val());
-    else if (a === '--quiet-wait') o.quietMaxWaitMs = Number(val()) * 1000;
-    else if (a === '--retries') o.retries = Number(val());
-    else if (a === '--no-startup') o.startup = false;
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--out') o.out = val();
-    else if (a === '--') continue;
-    else {
-      console.error(`unknown option ${a}`);
-      process.exit(2);
-    }
-  }
+  const o = parseFlags(argv, {
+    '--quick': ['quick', true],
+    '--rounds': ['rounds', 'number'],
+    '--duration': ['duration', 'number'],
+    '--warmup': ['warmup', 'number'],
+    '--connections': ['connections', 'number'],
+    '--files': ['files', 'number'],
+    '--repeat': ['repeat', 'number'],
+    '--quiet-wait': ['quietMaxWaitMs', (v) => Number(v) * 1000],
+    '--retries': ['retries', 'number'],
+    '--no-startup': ['startup', false],
+    '--no-build': ['build', false],
+    '--out': ['out', 'string'],
+  });
   const d = o.quick
     ? { rounds: 2, duration: 2, warmup: 1, quietSampleMs: 300, quietMaxWaitMs: 5_000, retries: 1, repeat: 1 }
     : {
@@ -258,63 +268,12 @@ function writeFixtures() {
 }
 
 // ---------------------------------------------------------------- servers
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
+const startAssetsServer = (name, dir) =>
+  startServer({
+    name,
+    script: join(BENCH, 'servers', `assets-${name}.mjs`),
+    env: { HOST: '127.0.0.1', ASSETS_DIR: dir },
   });
-}
-const running = [];
-function stopAll() {
-  for (const s of running.splice(0)) {
-    try {
-      process.kill(s.pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-}
-process.on('exit', stopAll);
-for (const sig of ['SIGINT', 'SIGTERM'])
-  process.on(sig, () => {
-    stopAll();
-    process.exit(130);
-  });
-
-async function startServer(name, dir) {
-  const port = await freePort();
-  const child = spawn(
-    'taskset',
-    ['-c', SERVER_CORE, process.execPath, join(BENCH, 'servers', `assets-${name}.mjs`)],
-    {
-      cwd: BENCH,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ASSETS_DIR: dir },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const s = { name, port, pid: child.pid, url: `http://127.0.0.1:${port}` };
-  running.push(s);
-  await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: no "ready" within 20 s`)), 20_000);
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (/^ready$/m.test(buf)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name}: exited with ${code} before "ready"`));
-    });
-  });
-  return s;
-}
 
 /** A GET with exactly `headers` (no client defaults such as fetch's Accept-Encoding). */
 function get(url, headers = {}) {
@@ -350,80 +309,27 @@ async function check(server, expected) {
 }
 
 // ---------------------------------------------------------------- load and machine
-function snapshot(servers) {
-  const me = readProcTicks(process.pid);
-  const srv = {};
-  for (const s of servers) srv[s.name] = readProcTicks(s.pid)?.self ?? 0;
-  return { at: process.hrtime.bigint(), cpu: readCpu(), srv, me: me.self, kids: me.children };
-}
-function otherLoad(a, b, servers) {
-  const wallTicks = (Number(b.at - a.at) / 1e9) * CLK_TCK;
-  const d = (core) => b.cpu[core].busy - a.cpu[core].busy;
-  const serverTicks = servers.reduce((t, s) => t + (b.srv[s.name] - a.srv[s.name]), 0);
-  const loadTicks = b.me - a.me + (b.kids - a.kids);
-  return {
-    wallTicks,
-    core0: Math.max(0, d(SERVER_CORE) - serverTicks) / wallTicks,
-    core1: Math.max(0, d(LOAD_CORE) - loadTicks) / wallTicks,
-  };
-}
-async function waitQuiet(servers) {
-  const start = Date.now();
-  for (;;) {
-    const a = snapshot(servers);
-    await sleep(opts.quietSampleMs);
-    const l = otherLoad(a, snapshot(servers), servers);
-    if (Math.max(l.core0, l.core1) <= opts.threshold) return true;
-    if (Date.now() - start > opts.quietMaxWaitMs) return false;
-    log(`  machine busy (other load core0 ${pct(l.core0)}, core1 ${pct(l.core1)}), waiting…`);
-    await sleep(1000);
-  }
-}
-const pct = (x) => `${(x * 100).toFixed(0)}%`;
-
-function wrk(server, scenario, seconds) {
-  return new Promise((resolve, reject) => {
-    const headerArgs = scenario.headers(server).flatMap((h) => ['-H', h]);
-    const child = spawn(
-      'taskset',
-      [
-        '-c',
-        LOAD_CORE,
-        'wrk',
-        '-t1',
-        `-c${opts.connections}`,
-        `-d${seconds}s`,
-        '--timeout',
-        '5s',
-        ...headerArgs,
-        '-s',
-        join(BENCH, 'src/wrk.lua'),
-        server.url + PATH,
-      ],
-      {
-        env: { ...process.env, BENCH_METHOD: 'GET', BENCH_BODY: '', BENCH_AUTH: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('WRKJSON '));
-      if (code !== 0 || !line) reject(new Error(`wrk failed (${code}): ${err || out}`));
-      else resolve(JSON.parse(line.slice(8)));
-    });
+const waitQuiet = (servers) =>
+  waitQuietCores(servers, {
+    sampleMs: opts.quietSampleMs,
+    maxWaitMs: opts.quietMaxWaitMs,
+    threshold: opts.threshold,
   });
-}
+
+/** One wrk run of `GET <PATH>` with the scenario's headers for `server`. */
+const load = (server, scenario, seconds) =>
+  wrk({
+    url: server.url + PATH,
+    seconds,
+    connections: opts.connections,
+    timeout: '5s',
+    headers: scenario.headers(server),
+  });
 
 async function timedRun(server, scenario, servers) {
-  const rssReset = resetPeakRss(server.pid);
-  const a = snapshot(servers);
-  const w = await wrk(server, scenario, opts.duration);
-  const b = snapshot(servers);
-  const l = otherLoad(a, b, servers);
-  const cpuTicks = b.srv[server.name] - a.srv[server.name];
+  const { w, l, cpuTicks, rssReset } = await measured(server, servers, () =>
+    load(server, scenario, opts.duration),
+  );
   const bytesPerResponse = w.bytes / w.requests;
   // wrk cannot tell a 200 from a 304 without a Lua response hook (which costs wrk throughput), so
   // the response size tells: a 304 head is a few hundred bytes, a 200 carries the whole file.
@@ -444,7 +350,7 @@ async function timedRun(server, scenario, servers) {
     peakRssSinceStart: !rssReset,
     statusOk,
     statusErrors: w.errors.status,
-    socketErrors: w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout,
+    socketErrors: socketErrors(w),
     contaminated: Math.max(l.core0, l.core1) > opts.threshold,
   };
 }
@@ -504,23 +410,10 @@ function dirStats(dir) {
 
 // ---------------------------------------------------------------- main
 async function main() {
-  if (os.platform() !== 'linux') throw new Error('the harness reads /proc: Linux only');
-  if (os.cpus().length < 2) throw new Error('needs 2 cores (servers on core 0, wrk on core 1)');
-  if (!has('wrk')) {
-    log('wrk not found: apt-get update && apt-get install -y wrk');
-    const r = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y wrk'], { stdio: 'inherit' });
-    if (r.status !== 0 || !has('wrk')) throw new Error('could not install wrk');
-  }
-  if (opts.build) {
-    log('building @api/assets and what it depends on: turbo run build --filter=@api/assets...');
-    const built = spawnSync(
-      'pnpm',
-      ['exec', 'turbo', 'run', 'build', '--filter=@api/assets...', '--output-logs=errors-only'],
-      { cwd: ROOT, stdio: 'inherit' },
-    );
-    if (built.status !== 0) throw new Error('building @api/assets failed');
-  }
-  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  requireLinuxTwoCores();
+  ensureWrk();
+  if (opts.build) turboBuild(['@api/assets...'], '@api/assets and what it depends on');
+  pinSelf();
   const t0 = Date.now();
   const { site, many } = writeFixtures();
   const file = readFileSync(join(site, 'site.css'));
@@ -532,7 +425,7 @@ async function main() {
   const servers = [];
   const checks = {};
   for (const name of SERVERS) {
-    const s = await startServer(name, site);
+    const s = await startAssetsServer(name, site);
     const c = await check(s, file);
     checks[name] = c;
     if (c.failures.length) {
@@ -560,29 +453,27 @@ async function main() {
   const samples = [];
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
-    for (const s of servers) await wrk(s, scenario, opts.warmup);
-    for (let round = 0; round < opts.rounds; round++) {
-      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) {
-        let sample;
-        for (let attempt = 0; ; attempt++) {
-          const quiet = await waitQuiet(servers);
-          sample = { ...(await timedRun(s, scenario, servers)), round, attempt, quietBefore: quiet };
-          if (!sample.contaminated || attempt >= opts.retries) break;
-          log(
-            `  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
-          );
-        }
-        samples.push(sample);
+    for (const s of servers) await load(s, scenario, opts.warmup);
+    const timed = await interleavedRounds({
+      servers,
+      rounds: opts.rounds,
+      retries: opts.retries,
+      waitQuiet: () => waitQuiet(servers),
+      measure: (s) => timedRun(s, scenario, servers),
+      onRetry: (s, sample) =>
         log(
-          `  r${round + 1} ${s.name.padEnd(8)} ${Math.round(sample.rps).toLocaleString('en-US').padStart(7)} req/s  ` +
+          `  ${s.name}: contaminated (core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
+        ),
+      onSample: (sample, s) =>
+        log(
+          `  r${sample.round + 1} ${s.name.padEnd(8)} ${Math.round(sample.rps).toLocaleString('en-US').padStart(7)} req/s  ` +
             `cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req  ${Math.round(sample.bytesPerResponse)} B/resp` +
             (sample.contaminated ? '  [contaminated]' : '') +
             (sample.statusOk ? '' : '  [unexpected status or size]') +
             (sample.socketErrors ? `  [socket errors: ${sample.socketErrors}]` : ''),
-        );
-      }
-    }
+        ),
+    });
+    samples.push(...timed);
   }
   stopAll();
 
@@ -622,20 +513,13 @@ async function main() {
     notes,
     elapsedS: (Date.now() - t0) / 1000,
   };
-  mkdirSync(opts.out, { recursive: true });
-  const stamp = meta.date.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-  const base = join(opts.out, `assets-${stamp}${opts.quick ? '-quick' : ''}`);
-  writeFileSync(
-    `${base}.json`,
-    JSON.stringify(
-      { meta, rows, verdicts, startup: { dir: manyStats, rows: startupRows }, samples },
-      null,
-      2,
-    ),
+  const base = join(opts.out, `assets-${fileStamp(meta.date)}${opts.quick ? '-quick' : ''}`);
+  writeResults(
+    base,
+    { meta, rows, verdicts, startup: { dir: manyStats, rows: startupRows }, samples },
+    markdown(meta, scenarios, rows, verdicts, manyStats, startupRows),
   );
-  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, verdicts, manyStats, startupRows));
   log(`\nwrote ${relative(process.cwd(), `${base}.md`)}, ${relative(process.cwd(), `${base}.json`)}`);
-  const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   const startupApi = startupRows.find((r) => r.framework === 'api');
   const paired = (sc, peer) => r2(verdicts.find((v) => v.scenario === sc && v.peer === peer)?.pairedMedian);
   log(
@@ -702,28 +586,10 @@ function pairedRatios(samples, scenario, peer) {
 }
 
 function versionsOf(names) {
-  const out = {};
-  for (const n of names) {
-    try {
-      out[n] = JSON.parse(readFileSync(join(BENCH, 'node_modules', n, 'package.json'), 'utf8')).version;
-    } catch {
-      out[n] = 'n/a';
-    }
-  }
-  try {
-    out.wrk = spawnSync('wrk', ['-v'], { encoding: 'utf8' })
-      .stdout.split('\n')[0]
-      .split(' [')[0]
-      .replace(/^wrk /, '');
-  } catch {
-    out.wrk = 'n/a';
-  }
-  return out;
+  return { ...Object.fromEntries(names.map((n) => [n, packageVersion(n)])), wrk: wrkVersion() };
 }
 
 function markdown(meta, scenarios, rows, verdicts, manyStats, startupRows) {
-  const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
-  const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   const lines = [
     `# @api/assets benchmark — ${meta.date}${meta.quick ? ' (quick)' : ''}`,
     '',

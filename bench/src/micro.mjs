@@ -6,21 +6,17 @@
 //   raw-fake, api-fake            : the listener driven by minimal fake req/res objects (no light-my-request)
 //   lmr-noop                      : light-my-request with a do-nothing listener (its own cost; `net` rows subtract it)
 // Usage: pnpm --filter @api/bench micro [--iterations N] [--rounds N] [--targets raw,fastify,...] [--scenarios info,...]
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { EventEmitter } from 'node:events';
 import inject from 'light-my-request';
 import { SCENARIOS } from './scenarios.mjs';
 import { median } from './report.mjs';
+import { argOf, BENCH, pinSelfIfPossible, SERVER_CORE } from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? dflt : args[i + 1];
-};
+const arg = (name, dflt) => argOf(args, name, dflt);
 const ITER = Number(arg('iterations', 20_000));
 const ROUNDS = Number(arg('rounds', 5));
 const WARMUP = Math.max(1000, ITER >> 1);
@@ -28,11 +24,7 @@ const onlyTargets = arg('targets')?.split(',');
 const scenarios = SCENARIOS.filter((s) => !arg('scenarios') || arg('scenarios').split(',').includes(s.name));
 
 // Pin to one core for steadier numbers (best effort).
-try {
-  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-} catch {
-  /* not pinned */
-}
+pinSelfIfPossible(SERVER_CORE);
 
 const server = (name) => import(pathToFileURL(join(BENCH, 'servers', `${name}.mjs`)).href);
 

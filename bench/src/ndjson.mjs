@@ -7,20 +7,34 @@
 // Writes results/ndjson-<timestamp>.{md,json}.
 // Usage: pnpm --filter @api/bench ndjson [--lines 100] [--rounds 5] [--duration 4] [--warmup 2]
 //          [--connections 50] [--servers raw,fastify,api] [--no-build] [--out DIR]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, has, readCpu, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import {
+  BENCH,
+  ensureWrk,
+  fileStamp,
+  int,
+  LOAD_CORE,
+  parseFlags,
+  pinSelf,
+  r2,
+  runMeta,
+  requireLinuxTwoCores,
+  rotated,
+  SERVER_CORE,
+  socketErrors,
+  startServer,
+  stopAll,
+  turboBuild,
+  waitQuietMachine,
+  wrk,
+  writeResults,
+} from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const SELF = fileURLToPath(import.meta.url);
-const SERVER_CORE = '0';
-const LOAD_CORE = '1';
 const ALL = ['raw', 'fastify', 'api'];
 
 // ---------------------------------------------------------------- child mode: one server
@@ -91,33 +105,9 @@ const SERVERS = {
   },
 };
 
-// ---------------------------------------------------------------- machine load
-/**
- * Waits (up to `maxMs`) until both cores are quiet: busy ticks on each core, minus this harness's
- * and `pids`' own, ≤ 10% over a 500 ms sample. Resolves with the last sample's other load.
- */
-async function waitQuiet(pids = [], maxMs = 60_000) {
-  const started = Date.now();
-  for (;;) {
-    const ticks = () => [process.pid, ...pids].reduce((t, pid) => t + (readProcTicks(pid)?.self ?? 0), 0);
-    const a = readCpu();
-    const ownA = ticks();
-    const at = process.hrtime.bigint();
-    await sleep(500);
-    const b = readCpu();
-    const own = ticks() - ownA;
-    const wall = (Number(process.hrtime.bigint() - at) / 1e9) * CLK_TCK;
-    const other = Math.max(0, b[SERVER_CORE].busy - a[SERVER_CORE].busy + b[LOAD_CORE].busy - a[LOAD_CORE].busy - own) / (2 * wall);
-    if (other <= 0.1) return { quiet: true, other };
-    if (Date.now() - started > maxMs) return { quiet: false, other };
-    console.log(`  machine busy (other load ${(other * 100).toFixed(0)}% of both cores), waiting…`);
-    await sleep(2000);
-  }
-}
-
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
-  const o = {
+  return {
     lines: 100,
     rounds: 5,
     duration: 4,
@@ -126,55 +116,20 @@ function parseArgs(argv) {
     servers: ALL,
     build: true,
     out: join(BENCH, 'results'),
+    ...parseFlags(argv, {
+      '--lines': ['lines', 'number'],
+      '--rounds': ['rounds', 'number'],
+      '--duration': ['duration', 'number'],
+      '--warmup': ['warmup', 'number'],
+      '--connections': ['connections', 'number'],
+      '--servers': ['servers', 'list'],
+      '--no-build': ['build', false],
+      '--out': ['out', 'string'],
+    }),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const num = () => Number(argv[++i]);
-    if (a === '--lines') o.lines = num();
-    else if (a === '--rounds') o.rounds = num();
-    else if (a === '--duration') o.duration = num();
-    else if (a === '--warmup') o.warmup = num();
-    else if (a === '--connections') o.connections = num();
-    else if (a === '--servers') o.servers = argv[++i].split(',');
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--out') o.out = argv[++i];
-    else if (a === '--') continue;
-    else {
-      console.error(`unknown option ${a}`);
-      process.exit(2);
-    }
-  }
-  return o;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(name) {
-  const port = await freePort();
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, SELF, '--child', name], {
-    cwd: BENCH,
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (/^ready$/m.test(buf)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before "ready"`)));
-  });
-  return { name, port, pid: child.pid, child, url: `http://127.0.0.1:${port}` };
-}
+const startNdjsonServer = (name) => startServer({ name, script: SELF, args: ['--child', name] });
 
 /** The body every server must send for ?n=3, byte for byte. */
 async function check(server) {
@@ -187,32 +142,16 @@ async function check(server) {
     throw new Error(`${server.name}: /lines?n=3 answered ${res.status} ${type} ${JSON.stringify(body)}`);
 }
 
-function wrk(server, seconds, lines, connections) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'taskset',
-      ['-c', LOAD_CORE, 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '5s', '-s', join(BENCH, 'src/wrk.lua'), `${server.url}/lines?n=${lines}`],
-      { env: { ...process.env, BENCH_METHOD: 'GET', BENCH_BODY: '', BENCH_AUTH: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('WRKJSON '));
-      if (code !== 0 || !line) reject(new Error(`wrk failed (${code}): ${err || out}`));
-      else resolve(JSON.parse(line.slice(8)));
-    });
-  });
-}
+/** One wrk run of `GET /lines?n=<lines>`. */
+const load = (server, seconds, opts) =>
+  wrk({ url: `${server.url}/lines?n=${opts.lines}`, seconds, connections: opts.connections, timeout: '5s' });
 
 async function timed(server, opts) {
   resetPeakRss(server.pid);
   const before = readProcTicks(server.pid).self;
-  const w = await wrk(server, opts.duration, opts.lines, opts.connections);
+  const w = await load(server, opts.duration, opts);
   const ticks = readProcTicks(server.pid).self - before;
   const seconds = w.duration_us / 1e6;
-  const socketErrors = w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout;
   return {
     server: server.name,
     requests: w.requests,
@@ -224,43 +163,29 @@ async function timed(server, opts) {
     p50Us: w.latency_us.p50,
     p99Us: w.latency_us.p99,
     peakRssKb: readMem(server.pid).hwmKb,
-    errors: w.errors.status + socketErrors,
+    errors: w.errors.status + socketErrors(w),
   };
 }
 
-const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (os.platform() !== 'linux' || os.cpus().length < 2) throw new Error('Linux with 2 cores needed (reads /proc, pins with taskset)');
-  if (!has('wrk')) {
-    const r = spawnSync('sh', ['-c', 'apt-get update && apt-get install -y wrk'], { stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('could not install wrk');
-  }
-  if (opts.build && opts.servers.includes('api')) {
-    console.log('building @api/core and @api/streaming: turbo run build --filter=@api/streaming...');
-    const r = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@api/streaming...', '--output-logs=errors-only'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    if (r.status !== 0) throw new Error('build failed');
-  }
-  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  requireLinuxTwoCores();
+  ensureWrk();
+  if (opts.build && opts.servers.includes('api')) turboBuild(['@api/streaming...'], '@api/core and @api/streaming');
+  pinSelf();
   const loadBefore = os.loadavg();
   const servers = [];
   try {
     for (const name of opts.servers) {
-      const s = await startServer(name);
+      const s = await startNdjsonServer(name);
       servers.push(s);
       await check(s);
     }
-    for (const s of servers) await wrk(s, opts.warmup, opts.lines, opts.connections);
+    for (const s of servers) await load(s, opts.warmup, opts);
     const samples = [];
     for (let round = 0; round < opts.rounds; round++) {
-      const order = servers.map((_, i) => servers[(i + round) % servers.length]);
-      for (const s of order) {
-        const machine = await waitQuiet(servers.map((x) => x.pid));
+      for (const s of rotated(servers, round)) {
+        const machine = await waitQuietMachine(servers.map((x) => x.pid));
         const sample = { round, quietBefore: machine.quiet, otherLoadBefore: machine.other, ...(await timed(s, opts)) };
         samples.push(sample);
         console.log(
@@ -293,19 +218,13 @@ async function main() {
       cpuApiVsRaw: ratio('api', 'raw', 'cpuUsPerReq'),
     };
     const meta = {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpu: cpuModel(),
-      loadavgBefore: loadBefore,
-      loadavgAfter: os.loadavg(),
+      ...runMeta(loadBefore),
       lines: opts.lines,
       rounds: opts.rounds,
       duration: opts.duration,
       connections: opts.connections,
     };
-    mkdirSync(opts.out, { recursive: true });
-    const base = join(opts.out, `ndjson-${meta.date.replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z')}`);
-    writeFileSync(`${base}.json`, `${JSON.stringify({ meta, rows, ratios, samples }, null, 2)}\n`);
+    const base = join(opts.out, `ndjson-${fileStamp(meta.date)}`);
     const md = [
       `# NDJSON throughput: @api/streaming vs Fastify by hand vs raw node:http (${meta.date})`,
       '',
@@ -327,12 +246,12 @@ async function main() {
       `req/s @api/raw ${r2(ratios.rpsApiVsRaw)}, CPU per request @api/raw ${r2(ratios.cpuApiVsRaw)}.`,
       '',
     ].join('\n');
-    writeFileSync(`${base}.md`, md);
+    writeResults(base, { meta, rows, ratios, samples }, md);
     console.log(
       `ndjson: api/fastify req/s ${r2(ratios.rpsApiVsFastify)} cpu ${r2(ratios.cpuApiVsFastify)}; api/raw req/s ${r2(ratios.rpsApiVsRaw)} cpu ${r2(ratios.cpuApiVsRaw)} → ${base}.md`,
     );
   } finally {
-    for (const s of servers) s.child.kill('SIGKILL');
+    stopAll();
   }
 }
 

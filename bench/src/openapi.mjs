@@ -9,16 +9,14 @@
 // Writes results/openapi-<date>.{md,json}.
 // Usage: pnpm --filter @api/bench openapi [--operations 1000] [--repeat 5] [--no-build] [--out DIR]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { median } from './report.mjs';
 import { cpuModel } from './sys.mjs';
+import { argOf, BENCH, fileStamp, packageVersion, ROOT, turboBuild, writeResults } from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const SELF = fileURLToPath(import.meta.url);
 const TARGET_MS = 100;
 // bench/RESULTS.md, "Startup": core wires 1,000 plain routes in 57.6 ms on this machine when quiet.
@@ -139,32 +137,14 @@ const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1], Number(args[2]));
 
 // ---------------------------------------------------------------- parent
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? dflt : args[i + 1];
-};
+const arg = (name, dflt) => argOf(args, name, dflt);
 const operations = Number(arg('operations', 1000));
 const repeat = Number(arg('repeat', 5));
 const out = arg('out', join(BENCH, 'results'));
 const log = (m) => console.log(m);
 
-if (!args.includes('--no-build')) {
-  log('building @api/openapi and what it depends on: turbo run build --filter=@api/openapi...');
-  const built = spawnSync(
-    'pnpm',
-    [
-      'exec',
-      'turbo',
-      'run',
-      'build',
-      '--filter=@api/openapi...',
-      '--filter=@api/auth...',
-      '--output-logs=errors-only',
-    ],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  if (built.status !== 0) throw new Error('building @api/openapi failed');
-}
+if (!args.includes('--no-build'))
+  turboBuild(['@api/openapi...', '@api/auth...'], '@api/openapi and what it depends on');
 
 const t0 = Date.now();
 const loadBefore = os.loadavg()[0];
@@ -231,17 +211,11 @@ const meta = {
   loadAverage1m: { before: loadBefore, after: loadAfter },
   machine: { cpu: cpuModel(), cores: os.cpus().length, kernel: os.release(), node: process.version },
   versions: Object.fromEntries(
-    ['@api/core', '@api/openapi', '@valibot/to-json-schema'].map((n) => {
-      try {
-        const dir =
-          n === '@valibot/to-json-schema'
-            ? join(ROOT, 'packages', 'openapi', 'node_modules', n)
-            : join(BENCH, 'node_modules', n);
-        return [n, JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version];
-      } catch {
-        return [n, 'n/a'];
-      }
-    }),
+    ['@api/core', '@api/openapi', '@valibot/to-json-schema'].map((n) => [
+      n,
+      // @valibot/to-json-schema is @api/openapi's own dependency, not the bench's.
+      packageVersion(n, n === '@valibot/to-json-schema' ? join(ROOT, 'packages', 'openapi') : BENCH),
+    ]),
   ),
   elapsedS: (Date.now() - t0) / 1000,
 };
@@ -282,25 +256,19 @@ Versions: ${Object.entries(meta.versions)
   .map(([k, v]) => `${k} ${v}`)
   .join(', ')}.
 `;
-mkdirSync(out, { recursive: true });
-const stamp = date.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
-const base = join(out, `openapi-${stamp}`);
-writeFileSync(
-  `${base}.json`,
-  JSON.stringify(
-    {
-      meta,
-      rows,
-      build,
-      calibration: { quietStartupMs: QUIET_STARTUP_MS, startupMs, load, runs: calibration },
-      target: { addedWiringMs: TARGET_MS, measuredMs: addedMs, estimatedQuietMs, verdict },
-      runs,
-    },
-    null,
-    2,
-  ),
+const base = join(out, `openapi-${fileStamp(date)}`);
+writeResults(
+  base,
+  {
+    meta,
+    rows,
+    build,
+    calibration: { quietStartupMs: QUIET_STARTUP_MS, startupMs, load, runs: calibration },
+    target: { addedWiringMs: TARGET_MS, measuredMs: addedMs, estimatedQuietMs, verdict },
+    runs,
+  },
+  md,
 );
-writeFileSync(`${base}.md`, md);
 log(md);
 log(`wrote ${relative(process.cwd(), `${base}.md`)}, ${relative(process.cwd(), `${base}.json`)}`);
 if (verdict === 'missed') process.exitCode = 1;

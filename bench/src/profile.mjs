@@ -4,18 +4,14 @@
 // Options: --server api|raw|fastify|hono|express (default api), --scenario info|movies|items|notfound|invalid,
 //          --duration S (default 10), --top N (default 25). Writes bench/results/profile-<server>-<scenario>-<ts>.md
 //          and keeps the .cpuprofile next to it (open it in Chrome DevTools → Performance, or speedscope).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SCENARIOS } from './scenarios.mjs';
+import { argOf, BENCH, fileStamp, startServer, wrk } from './harness/index.mjs';
 
-const BENCH = fileURLToPath(new URL('..', import.meta.url));
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? fallback : process.argv[i + 1];
-};
+const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const SERVER = arg('server', 'api');
 const SCENARIO = arg('scenario', arg('profile', 'movies'));
 const DURATION = Number(arg('duration', 10));
@@ -39,37 +35,26 @@ mkdirSync(dir, { recursive: true });
 const preload = join(dir, 'exit-on-signal.mjs');
 writeFileSync(preload, "process.on('SIGINT', () => process.exit(0));\n");
 
-const child = spawn(
-  'taskset',
-  ['-c', '0', process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload, join(BENCH, 'servers', `${SERVER}.mjs`)],
-  { env: { ...process.env, PORT: String(PORT), NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-await new Promise((resolve, reject) => {
-  child.stdout.on('data', (d) => (String(d).includes('ready') ? resolve() : undefined));
-  child.on('exit', (code) => reject(new Error(`${SERVER} exited with ${code}`)));
+const { child } = await startServer({
+  name: SERVER,
+  script: join(BENCH, 'servers', `${SERVER}.mjs`),
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload],
+  port: PORT,
 });
 
-function wrk(seconds) {
-  const r = spawnSync(
-    'taskset',
-    ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', join(BENCH, 'src/wrk.lua'), `http://127.0.0.1:${PORT}${scenario.path}`],
-    {
-      encoding: 'utf8',
-      env: {
-        ...process.env,
-        BENCH_METHOD: scenario.method,
-        BENCH_BODY: scenario.body === undefined ? '' : JSON.stringify(scenario.body),
-        BENCH_AUTH: scenario.auth ?? '',
-      },
-    },
-  );
-  const line = r.stdout.split('\n').find((l) => l.startsWith('WRKJSON '));
-  return line ? JSON.parse(line.slice(8)) : undefined;
-}
+/** One `wrk -t1 -c50` run (wrk's default timeout); `undefined` when wrk reports nothing. */
+const load = (seconds) =>
+  wrk({
+    url: `http://127.0.0.1:${PORT}${scenario.path}`,
+    seconds,
+    method: scenario.method,
+    body: scenario.body,
+    auth: scenario.auth,
+  }).catch(() => undefined);
 
 console.log(`profiling ${SERVER} on ${SCENARIO} for ${DURATION} s (server on core 0, wrk on core 1)…`);
-wrk(2); // warm-up: optimised code, not the interpreter, is what we profile
-const run = wrk(DURATION);
+await load(2); // warm-up: optimised code, not the interpreter, is what we profile
+const run = await load(DURATION);
 child.kill('SIGINT');
 await new Promise((resolve) => child.once('exit', resolve));
 
@@ -115,7 +100,7 @@ for (const [id, t] of self) {
 }
 const pct = (t) => `${((100 * t) / busy).toFixed(1)}%`;
 const rows = [...fns].sort((a, b) => b[1] - a[1]).slice(0, TOP);
-const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19) + 'Z';
+const stamp = fileStamp(new Date().toISOString());
 const lines = [
   `# CPU profile: ${SERVER} on ${SCENARIO}`,
   '',

@@ -8,20 +8,32 @@
 // Writes results/sse-<timestamp>.{md,json}. Targets: heap ≤ 2× raw, fan-out ≤ 1.5× raw, cleanup ≤ 1 s.
 // Usage: pnpm --filter @api/bench sse [--clients 2000] [--events 20] [--rounds 3] [--servers raw,api]
 //          [--no-build] [--out DIR]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, readCpu, readProcTicks, sleep } from './sys.mjs';
+import { sleep } from './sys.mjs';
+import {
+  alternatingRounds,
+  answerCommands,
+  BENCH,
+  fileStamp,
+  kb,
+  LOAD_CORE,
+  parseFlags,
+  pinSelf,
+  r2,
+  runMeta,
+  requireLinuxTwoCores,
+  SERVER_CORE,
+  startCommandedServer,
+  turboBuild,
+  waitQuietMachine,
+  writeResults,
+} from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const SELF = fileURLToPath(import.meta.url);
-const SERVER_CORE = '0';
-const LOAD_CORE = '1';
 const SERVERS = ['raw', 'api'];
 const TARGETS = { heapPerConnection: 2, fanOut: 1.5, cleanupMs: 1000 };
 const PRIMER = 'retry: 5000\n\n'; // both servers open every stream with it, so the head goes out at once
@@ -129,99 +141,30 @@ function resources() {
   return counts;
 }
 
-// ---------------------------------------------------------------- machine load
-/**
- * Waits (up to `maxMs`) until both cores are quiet: busy ticks on each core, minus this harness's
- * and `pids`' own, ≤ 10% over a 500 ms sample. Resolves with the last sample's other load.
- */
-async function waitQuiet(pids = [], maxMs = 60_000) {
-  const started = Date.now();
-  for (;;) {
-    const ticks = () => [process.pid, ...pids].reduce((t, pid) => t + (readProcTicks(pid)?.self ?? 0), 0);
-    const a = readCpu();
-    const ownA = ticks();
-    const at = process.hrtime.bigint();
-    await sleep(500);
-    const b = readCpu();
-    const own = ticks() - ownA;
-    const wall = (Number(process.hrtime.bigint() - at) / 1e9) * CLK_TCK;
-    const other = Math.max(0, b[SERVER_CORE].busy - a[SERVER_CORE].busy + b[LOAD_CORE].busy - a[LOAD_CORE].busy - own) / (2 * wall);
-    if (other <= 0.1) return { quiet: true, other };
-    if (Date.now() - started > maxMs) return { quiet: false, other };
-    console.log(`  machine busy (other load ${(other * 100).toFixed(0)}% of both cores), waiting…`);
-    await sleep(2000);
-  }
-}
-
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
-  const o = { clients: 2000, events: 20, rounds: 3, build: true, out: join(BENCH, 'results'), servers: SERVERS };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--clients') o.clients = Number(argv[++i]);
-    else if (a === '--events') o.events = Number(argv[++i]);
-    else if (a === '--rounds') o.rounds = Number(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--servers') o.servers = argv[++i].split(',');
-    else if (a === '--out') o.out = argv[++i];
-    else if (a === '--') continue;
-    else {
-      console.error(`unknown option ${a}`);
-      process.exit(2);
-    }
-  }
-  return o;
+  return {
+    clients: 2000,
+    events: 20,
+    rounds: 3,
+    build: true,
+    out: join(BENCH, 'results'),
+    servers: SERVERS,
+    ...parseFlags(argv, {
+      '--clients': ['clients', 'number'],
+      '--events': ['events', 'number'],
+      '--rounds': ['rounds', 'number'],
+      '--no-build': ['build', false],
+      '--servers': ['servers', 'list'],
+      '--out': ['out', 'string'],
+    }),
+  };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
+/** One server in its own `--expose-gc` process, driven over IPC: `stats(gc)` and `broadcast(seq)`. */
 async function startChild(kind) {
-  const port = await freePort();
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, '--expose-gc', SELF, '--child', kind], {
-    cwd: BENCH,
-    env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (/^ready$/m.test(buf)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} exited with ${code} before "ready"`)));
-  });
-  let next = 0;
-  const stats = (gc = false) =>
-    new Promise((resolve) => {
-      const id = ++next;
-      const onMessage = (msg) => {
-        if (msg.id !== id) return;
-        child.off('message', onMessage);
-        resolve(msg);
-      };
-      child.on('message', onMessage);
-      child.send({ cmd: 'stats', id, gc });
-    });
-  const broadcast = (seq) =>
-    new Promise((resolve) => {
-      const onMessage = (msg) => {
-        if (msg.id !== `b${seq}`) return;
-        child.off('message', onMessage);
-        resolve(msg);
-      };
-      child.on('message', onMessage);
-      child.send({ cmd: 'broadcast', seq });
-    });
-  return { kind, port, child, stats, broadcast };
+  const server = await startCommandedServer(kind, SELF);
+  return { ...server, broadcast: (seq) => server.ask('broadcast', { seq }) };
 }
 
 /** One client: a raw socket that reads the stream and reports each event `seq` it sees. */
@@ -247,7 +190,7 @@ function openClient(port, onSeq) {
 }
 
 async function runOnce(kind, opts) {
-  const machine = await waitQuiet();
+  const machine = await waitQuietMachine();
   const server = await startChild(kind);
   try {
     await sleep(300);
@@ -321,38 +264,24 @@ async function runOnce(kind, opts) {
   }
 }
 
-function build() {
-  console.log('building @api/core and @api/streaming: turbo run build --filter=@api/streaming...');
-  const r = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@api/streaming...', '--output-logs=errors-only'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error('build failed');
-}
-
-const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const kb = (bytes) => (bytes / 1024).toFixed(2);
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (os.platform() !== 'linux' || os.cpus().length < 2) throw new Error('Linux with 2 cores needed (reads /proc, pins with taskset)');
-  if (opts.build) build();
-  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  requireLinuxTwoCores();
+  if (opts.build) turboBuild(['@api/streaming...'], '@api/core and @api/streaming');
+  pinSelf();
   const loadBefore = os.loadavg();
-  const runs = [];
-  for (let round = 0; round < opts.rounds; round++) {
-    const order = round % 2 === 0 ? opts.servers : [...opts.servers].reverse();
-    for (const kind of order) {
-      const r = await runOnce(kind, opts);
-      runs.push({ round, ...r });
+  const runs = await alternatingRounds({
+    kinds: opts.servers,
+    rounds: opts.rounds,
+    run: (kind) => runOnce(kind, opts),
+    onRun: (r) =>
       console.log(
-        `r${round + 1} ${kind.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
+        `r${r.round + 1} ${r.server.padEnd(4)} heap/conn ${kb(r.heapPerConnection)} KiB  fan-out median ${r2(r.fanOutMedianMs)} ms` +
           `  (server ${r2(r.serverMedianMs)} ms, cpu ${r2(r.serverCpuMedianMs)} ms)` +
           `  cleanup ${Number.isFinite(r.cleanupMs) ? `${r.cleanupMs.toFixed(0)} ms` : 'NOT within 3 s'}` +
           (r.quietBefore ? '' : `  [machine busy before: ${(r.otherLoadBefore * 100).toFixed(0)}%]`),
-      );
-    }
-  }
+      ),
+  });
   if (opts.servers.length < 2) return; // a smoke run of one server: no ratios, no report
   const of = (kind, key) => median(runs.filter((r) => r.server === kind).map((r) => r[key]));
   const summary = {};
@@ -377,19 +306,13 @@ async function main() {
     cleanup: summary.api.cleanupMsMax <= TARGETS.cleanupMs,
   };
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpuModel(),
-    loadavgBefore: loadBefore,
-    loadavgAfter: os.loadavg(),
+    ...runMeta(loadBefore),
     clients: opts.clients,
     events: opts.events,
     rounds: opts.rounds,
     targets: TARGETS,
   };
-  mkdirSync(opts.out, { recursive: true });
-  const base = join(opts.out, `sse-${meta.date.replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z')}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify({ meta, summary, ratios, verdicts, runs }, null, 2)}\n`);
+  const base = join(opts.out, `sse-${fileStamp(meta.date)}`);
   const md = [
     `# SSE fan-out: @api/streaming vs raw node:http (${meta.date})`,
     '',
@@ -420,7 +343,7 @@ async function main() {
     ),
     '',
   ].join('\n');
-  writeFileSync(`${base}.md`, md);
+  writeResults(base, { meta, summary, ratios, verdicts, runs }, md);
   console.log(
     `sse: heap/conn api/raw ${r2(ratios.heapPerConnection)}; fan-out api/raw ${r2(ratios.fanOut)}; cleanup ${summary.api.cleanupMsMax.toFixed(0)} ms → ${base}.md`,
   );
@@ -431,8 +354,8 @@ async function main() {
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const server = await (kind === 'api' ? apiServer : rawServer)(Number(process.env.PORT));
-  process.on('message', (msg) => {
-    if (msg.cmd === 'broadcast') {
+  answerCommands({
+    broadcast(msg, reply) {
       // Server-side cost of one fan-out: from the command to the end of everything it queued
       // (writes, microtasks, uncorks), wall time and CPU time.
       const t0 = performance.now();
@@ -440,27 +363,13 @@ if (process.argv[2] === '--child') {
       server.broadcast(msg.seq);
       setImmediate(() => {
         const cpu = process.cpuUsage(c0);
-        process.send({ id: `b${msg.seq}`, serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
+        reply({ serverMs: performance.now() - t0, serverCpuMs: (cpu.user + cpu.system) / 1000 });
       });
-    }
-    else if (msg.cmd === 'exit') process.exit(0); // lets `--cpu-prof` write its profile
-    else if (msg.cmd === 'stats') {
-      if (msg.gc) {
-        globalThis.gc();
-        globalThis.gc();
-      }
+    },
+    stats() {
       const r = resources();
-      const mem = process.memoryUsage();
-      process.send({
-        id: msg.id,
-        heapUsed: mem.heapUsed,
-        external: mem.external,
-        rss: mem.rss,
-        timers: r.Timeout ?? 0,
-        sockets: r.TCPSocketWrap ?? 0,
-        subscribers: server.subscribers(),
-      });
-    }
+      return { timers: r.Timeout ?? 0, sockets: r.TCPSocketWrap ?? 0, subscribers: server.subscribers() };
+    },
   });
   console.log('ready');
 } else await main();

@@ -4,17 +4,14 @@
 // Usage: pnpm --filter @api/bench startup [--sizes 10,100,1000] [--repeat 3] [--frameworks api,fastify,...]
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
+import { argOf, BENCH } from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? dflt : args[i + 1];
-};
+const arg = (name, dflt) => argOf(args, name, dflt);
 
 // ---------------------------------------------------------------- child: wire N routes, report
 /** Each wirer imports its framework, then returns the wiring step: N GET routes `/r{i}/items/{item_id}` with a validated integer path slot, ready to serve. */

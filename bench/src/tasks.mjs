@@ -7,42 +7,32 @@
 //
 // Writes bench/results/tasks-<timestamp>.md and .json. Run on a quiet machine (it records `uptime`).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { median } from './report.mjs';
+import {
+  argOf,
+  BENCH,
+  fileStamp,
+  freePort,
+  pinSelfIfPossible,
+  SERVER_CORE,
+  turboBuild,
+  writeResults,
+} from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const args = process.argv.slice(2);
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i === -1 ? dflt : args[i + 1];
-};
+const arg = (name, dflt) => argOf(args, name, dflt);
 const N = Number(arg('items', 200_000));
 const ROUNDS = Number(arg('rounds', 7));
 const BULL_N = Number(arg('bull-items', 20_000));
 const MAXSIZE = 1024;
 
-if (!args.includes('--no-build')) {
-  // Measure the built package, never a stale dist (turbo caches unchanged builds).
-  execFileSync(
-    'pnpm',
-    ['exec', 'turbo', 'run', 'build', '--filter=@api/tasks...', '--output-logs=errors-only'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
-}
+// Measure the built package, never a stale dist (turbo caches unchanged builds).
+if (!args.includes('--no-build')) turboBuild(['@api/tasks...'], '@api/tasks and what it depends on');
 // Pin to one core (best effort), as the micro-benchmark does.
-try {
-  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-} catch {
-  /* not pinned */
-}
+pinSelfIfPossible(SERVER_CORE);
 
 const v = await import('valibot');
 const { Struct } = await import('@api/core');
@@ -164,17 +154,6 @@ const result = Object.fromEntries(
 );
 
 // ---------------------------------------------------------------- BullMQ backend
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function bullmqRun() {
   let redisPath;
   try {
@@ -239,10 +218,7 @@ const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).j
 
 // ---------------------------------------------------------------- report
 const ratio = result.tasks.median / result.bare.median;
-const ts = new Date()
-  .toISOString()
-  .replace(/:/g, '-')
-  .replace(/\.\d+Z$/, 'Z');
+const ts = fileStamp(new Date().toISOString());
 const machine = {
   node: process.version,
   cpu: cpus()[0]?.model ?? 'unknown',
@@ -292,7 +268,5 @@ const md = [
   '',
 ].join('\n');
 const outDir = arg('out', join(BENCH, 'results'));
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, `tasks-${ts}.json`), `${JSON.stringify(json, null, 2)}\n`);
-writeFileSync(join(outDir, `tasks-${ts}.md`), md);
+writeResults(join(outDir, `tasks-${ts}`), json, md);
 console.log(`\n${md}\nwritten: ${join(outDir, `tasks-${ts}`)}.md / .json`);

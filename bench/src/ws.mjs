@@ -18,20 +18,32 @@
 // Usage: pnpm --filter @api/bench ws [--rounds 3] [--seconds 3] [--echo-clients 16] [--window 32]
 //          [--fanout-clients 1000] [--messages 100] [--idle-clients 2000] [--servers raw,api]
 //          [--no-build] [--out DIR]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, cpuModel, readProcTicks, sleep } from './sys.mjs';
+import { CLK_TCK, readProcTicks, sleep } from './sys.mjs';
+import {
+  alternatingRounds,
+  answerCommands,
+  BENCH,
+  fileStamp,
+  int as k,
+  kb,
+  LOAD_CORE,
+  parseFlags,
+  pinSelf,
+  r2,
+  runMeta,
+  requireLinuxTwoCores,
+  SERVER_CORE,
+  startCommandedServer,
+  turboBuild,
+  writeResults,
+} from './harness/index.mjs';
 
-const BENCH = join(dirname(fileURLToPath(import.meta.url)), '..');
-const ROOT = join(BENCH, '..');
 const SELF = fileURLToPath(import.meta.url);
-const SERVER_CORE = '0';
-const LOAD_CORE = '1';
 const SERVERS = ['raw', 'api'];
 const TARGETS = { echo: 0.7, fanOut: 0.8, heapPerConnection: 2 };
 const ECHO_TEXT = 'hello from the benchmark';
@@ -219,7 +231,7 @@ async function openMany(port, path, count) {
 
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
-  const o = {
+  return {
     rounds: 3,
     seconds: 3,
     echoClients: 16,
@@ -230,79 +242,25 @@ function parseArgs(argv) {
     build: true,
     out: join(BENCH, 'results'),
     servers: SERVERS,
+    ...parseFlags(argv, {
+      '--rounds': ['rounds', 'number'],
+      '--seconds': ['seconds', 'number'],
+      '--echo-clients': ['echoClients', 'number'],
+      '--window': ['window', 'number'],
+      '--fanout-clients': ['fanoutClients', 'number'],
+      '--messages': ['messages', 'number'],
+      '--idle-clients': ['idleClients', 'number'],
+      '--no-build': ['build', false],
+      '--servers': ['servers', 'list'],
+      '--out': ['out', 'string'],
+    }),
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--rounds') o.rounds = Number(argv[++i]);
-    else if (a === '--seconds') o.seconds = Number(argv[++i]);
-    else if (a === '--echo-clients') o.echoClients = Number(argv[++i]);
-    else if (a === '--window') o.window = Number(argv[++i]);
-    else if (a === '--fanout-clients') o.fanoutClients = Number(argv[++i]);
-    else if (a === '--messages') o.messages = Number(argv[++i]);
-    else if (a === '--idle-clients') o.idleClients = Number(argv[++i]);
-    else if (a === '--no-build') o.build = false;
-    else if (a === '--servers') o.servers = argv[++i].split(',');
-    else if (a === '--out') o.out = argv[++i];
-    else if (a === '--') continue;
-    else {
-      console.error(`unknown option ${a}`);
-      process.exit(2);
-    }
-  }
-  return o;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createNetServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
+/** One server in its own `--expose-gc` process, driven over IPC: `stats(gc)` and `broadcast(count)`. */
 async function startChild(kind) {
-  const port = await freePort();
-  const child = spawn(
-    'taskset',
-    ['-c', SERVER_CORE, process.execPath, '--expose-gc', SELF, '--child', kind],
-    {
-      cwd: BENCH,
-      env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    },
-  );
-  await new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      if (/^ready$/m.test(buf)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} exited with ${code} before "ready"`)));
-  });
-  let next = 0;
-  const ask = (cmd, extra = {}) =>
-    new Promise((resolve) => {
-      const id = ++next;
-      const onMessage = (msg) => {
-        if (msg.id !== id) return;
-        child.off('message', onMessage);
-        resolve(msg);
-      };
-      child.on('message', onMessage);
-      child.send({ cmd, id, ...extra });
-    });
-  // `taskset` execs node, so the child's pid is node's.
-  return {
-    kind,
-    port,
-    child,
-    pid: child.pid,
-    stats: (gc = false) => ask('stats', { gc }),
-    broadcast: (count) => ask('broadcast', { count }),
-  };
+  const server = await startCommandedServer(kind, SELF);
+  return { ...server, broadcast: (count) => server.ask('broadcast', { count }) };
 }
 
 const ticks = (pid) => readProcTicks(pid)?.self ?? NaN;
@@ -344,62 +302,60 @@ async function echo(server, opts) {
   return { echoPerSecond: counted / elapsed, echoCpuUs: cpu / counted };
 }
 
+/**
+ * Counts the frames `conns` receive from now on: `all` resolves with the time the `total`-th
+ * arrived; `off()` stops counting.
+ */
+function delivered(conns, total) {
+  let remaining = total;
+  let done;
+  const all = new Promise((resolve) => (done = resolve));
+  const listeners = conns.map(({ socket }) => {
+    const count = frameCounter();
+    const onData = (chunk) => {
+      remaining -= count(chunk);
+      if (remaining === 0) done(performance.now());
+    };
+    socket.on('data', onData);
+    return () => socket.off('data', onData);
+  });
+  return { all, off: () => listeners.forEach((stop) => stop()) };
+}
+
 /** Fan-out: the server sends `messages` messages to every one of `clients`; time to all delivered. */
 async function fanOut(server, opts) {
   const conns = await openMany(server.port, '/feed', opts.fanoutClients);
   while ((await server.stats()).subscribers < opts.fanoutClients) await sleep(20);
   const samples = [];
   for (let rep = 0; rep < 5; rep++) {
-    let remaining = opts.fanoutClients * opts.messages;
-    let done;
-    const all = new Promise((resolve) => (done = resolve));
-    const listeners = conns.map(({ socket }) => {
-      const count = frameCounter();
-      const onData = (chunk) => {
-        remaining -= count(chunk);
-        if (remaining === 0) done(performance.now());
-      };
-      socket.on('data', onData);
-      return () => socket.off('data', onData);
-    });
+    const { all, off } = delivered(conns, opts.fanoutClients * opts.messages);
     const c0 = ticks(server.pid);
     const t0 = performance.now();
     await server.broadcast(opts.messages);
     const t1 = await all;
     const cpu = ((ticks(server.pid) - c0) / CLK_TCK) * 1e6;
-    listeners.forEach((off) => off());
+    off();
     samples.push({ ms: t1 - t0, cpuUs: cpu });
     await sleep(100);
   }
   // One message at a time: latency until every client has it (no burst for corking to batch).
   const single = [];
   for (let rep = 0; rep < 20; rep++) {
-    let remaining = opts.fanoutClients;
-    let done;
-    const all = new Promise((resolve) => (done = resolve));
-    const listeners = conns.map(({ socket }) => {
-      const count = frameCounter();
-      const onData = (chunk) => {
-        remaining -= count(chunk);
-        if (remaining === 0) done(performance.now());
-      };
-      socket.on('data', onData);
-      return () => socket.off('data', onData);
-    });
+    const { all, off } = delivered(conns, opts.fanoutClients);
     const t0 = performance.now();
     await server.broadcast(1);
     single.push((await all) - t0);
-    listeners.forEach((off) => off());
+    off();
     await sleep(20);
   }
   for (const { socket } of conns) socket.destroy();
   const ms = median(samples.map((s) => s.ms));
-  const delivered = opts.fanoutClients * opts.messages;
+  const deliveries = opts.fanoutClients * opts.messages;
   return {
     fanOutOneMs: median(single),
     fanOutMs: ms,
-    fanOutPerSecond: delivered / (ms / 1000),
-    fanOutCpuUsPerDelivery: median(samples.map((s) => s.cpuUs)) / delivered,
+    fanOutPerSecond: deliveries / (ms / 1000),
+    fanOutCpuUsPerDelivery: median(samples.map((s) => s.cpuUs)) / deliveries,
   };
 }
 
@@ -432,42 +388,22 @@ async function runOnce(kind, opts) {
   }
 }
 
-function build() {
-  console.log('building @api/ws and what it needs: turbo run build --filter=@api/ws...');
-  const r = spawnSync(
-    'pnpm',
-    ['exec', 'turbo', 'run', 'build', '--filter=@api/ws...', '--output-logs=errors-only'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
-  if (r.status !== 0) throw new Error('build failed');
-}
-
-const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
-const k = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
-const kb = (bytes) => (bytes / 1024).toFixed(2);
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  if (os.platform() !== 'linux' || os.cpus().length < 2)
-    throw new Error('Linux with 2 cores needed (reads /proc, pins with taskset)');
-  if (opts.build) build();
-  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CORE, String(process.pid)], { stdio: 'ignore' });
+  requireLinuxTwoCores();
+  if (opts.build) turboBuild(['@api/ws...'], '@api/ws and what it needs');
+  pinSelf();
   const loadBefore = os.loadavg();
-  const runs = [];
-  for (let round = 0; round < opts.rounds; round++) {
-    const order = round % 2 === 0 ? opts.servers : [...opts.servers].reverse();
-    for (const kind of order) {
-      const r = await runOnce(kind, opts);
-      runs.push({ round, ...r });
+  const runs = await alternatingRounds({
+    kinds: opts.servers,
+    rounds: opts.rounds,
+    run: (kind) => runOnce(kind, opts),
+    onRun: (r) =>
       console.log(
-        `r${round + 1} ${kind.padEnd(4)} echo ${k(r.echoPerSecond)}/s (${r2(r.echoCpuUs)} µs cpu)` +
+        `r${r.round + 1} ${r.server.padEnd(4)} echo ${k(r.echoPerSecond)}/s (${r2(r.echoCpuUs)} µs cpu)` +
           `  fan-out ${k(r.fanOutPerSecond)}/s (${r2(r.fanOutMs)} ms; one ${r2(r.fanOutOneMs)} ms)  heap/conn ${kb(r.heapPerConnection)} KiB`,
-      );
-    }
-  }
+      ),
+  });
   if (opts.servers.length < 2) return;
   const of = (kind, key) => median(runs.filter((r) => r.server === kind).map((r) => r[key]));
   const keys = [
@@ -494,17 +430,11 @@ async function main() {
     heapPerConnection: ratios.heapPerConnection <= TARGETS.heapPerConnection,
   };
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpu: cpuModel(),
-    loadavgBefore: loadBefore,
-    loadavgAfter: os.loadavg(),
+    ...runMeta(loadBefore),
     options: { ...opts, out: undefined },
     targets: TARGETS,
   };
-  mkdirSync(opts.out, { recursive: true });
-  const base = join(opts.out, `ws-${meta.date.replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z')}`);
-  writeFileSync(`${base}.json`, `${JSON.stringify({ meta, summary, ratios, verdicts, runs }, null, 2)}\n`);
+  const base = join(opts.out, `ws-${fileStamp(meta.date)}`);
   const md = [
     `# WebSockets: @api/ws vs plain ws (${meta.date})`,
     '',
@@ -541,7 +471,7 @@ async function main() {
     ),
     '',
   ].join('\n');
-  writeFileSync(`${base}.md`, md);
+  writeResults(base, { meta, summary, ratios, verdicts, runs }, md);
   console.log(
     `ws: echo api/raw ${r2(ratios.echo)}; fan-out api/raw ${r2(ratios.fanOut)}; heap/conn api/raw ${r2(ratios.heapPerConnection)} → ${base}.md`,
   );
@@ -552,24 +482,12 @@ async function main() {
 if (process.argv[2] === '--child') {
   const kind = process.argv[3];
   const server = await (kind === 'api' ? apiServer : rawServer)(Number(process.env.PORT));
-  process.on('message', (msg) => {
-    if (msg.cmd === 'broadcast') {
+  answerCommands({
+    broadcast(msg, reply) {
       server.broadcast(msg.count);
-      process.send({ id: msg.id });
-    } else if (msg.cmd === 'stats') {
-      if (msg.gc) {
-        globalThis.gc();
-        globalThis.gc();
-      }
-      const mem = process.memoryUsage();
-      process.send({
-        id: msg.id,
-        heapUsed: mem.heapUsed,
-        external: mem.external,
-        rss: mem.rss,
-        subscribers: server.subscribers(),
-      });
-    }
+      reply();
+    },
+    stats: () => ({ subscribers: server.subscribers() }),
   });
   console.log('ready');
 } else await main();

@@ -1,11 +1,10 @@
 // The demo's WebSockets, in process: WS /websocket/{client_id} (bearer ping) and WS /chat
 // (session cookie, Origin allow-list = same origin plus DEMO_CORS_ORIGINS, broadcast Channel).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestClient } from '@api/testing';
+import { WebSocketDenied } from '@api/testing';
 import { ChatMessage, PingRequest, PingResponse, SendMessage } from '../src/models';
 import { LOBBY } from '../src/operations/sockets';
 import { startDemo, until, type Demo } from './helpers/demo';
-import { openWebSocket, WebSocketDenied } from './helpers/websocket';
 
 const ALLOWED = 'https://app.example';
 const demos: Demo<true>[] = [];
@@ -45,7 +44,7 @@ function lobby(d: Demo<true>): () => number {
 describe('WS /websocket/{client_id} (bearer)', () => {
   it('answers ping-request with ping-response carrying the client id and the bearer user', async () => {
     const { client } = await demo();
-    await using ws = await openWebSocket(client, '/websocket/client-1', {
+    await using ws = await client.websocket('/websocket/client-1', {
       ...ping,
       headers: { authorization: 'Bearer token' },
     });
@@ -70,7 +69,7 @@ describe('WS /websocket/{client_id} (bearer)', () => {
 
   it('refuses the handshake without a token (401 authentication-required) or with a bad one (401 invalid-token)', async () => {
     const { client } = await demo();
-    const none = await denied(openWebSocket(client, '/websocket/client-1', ping));
+    const none = await denied(client.websocket('/websocket/client-1', ping));
     expect(none.status).toBe(401);
     expect(none.response.headers.get('content-type')).toBe('application/problem+json');
     expect(none.response.headers.get('www-authenticate')).toBe('Bearer');
@@ -80,7 +79,7 @@ describe('WS /websocket/{client_id} (bearer)', () => {
       status: 401,
     });
     const bad = await denied(
-      openWebSocket(client, '/websocket/client-1', { ...ping, headers: { authorization: 'Bearer nope' } }),
+      client.websocket('/websocket/client-1', { ...ping, headers: { authorization: 'Bearer nope' } }),
     );
     expect(bad.status).toBe(401);
     expect(bad.response.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
@@ -88,7 +87,7 @@ describe('WS /websocket/{client_id} (bearer)', () => {
 
   it('does not check Origin on the bearer mount: a foreign Origin is accepted (101)', async () => {
     const { client } = await demo();
-    await using ws = await openWebSocket(client, '/websocket/c2', {
+    await using ws = await client.websocket('/websocket/c2', {
       ...ping,
       headers: { authorization: 'Bearer token', origin: 'https://evil.example' },
     });
@@ -105,13 +104,13 @@ describe('WS /websocket/{client_id} (bearer)', () => {
   it('closes with 1008 on a schema-invalid message, 1007 on malformed JSON', async () => {
     const { client } = await demo();
     const headers = { authorization: 'Bearer token' };
-    const invalid = await openWebSocket(client, '/websocket/c3', { ...ping, headers });
+    const invalid = await client.websocket('/websocket/c3', { ...ping, headers });
     await invalid.sendRaw(JSON.stringify({ type: 'ping-request', requestId: 1, message: 'x' }));
     expect(await invalid.closed).toEqual({
       code: 1008,
       reason: 'Expected string, got number at `$.requestId`',
     });
-    const malformed = await openWebSocket(client, '/websocket/c3', { ...ping, headers });
+    const malformed = await client.websocket('/websocket/c3', { ...ping, headers });
     await malformed.sendRaw('{"type":');
     expect((await malformed.closed).code).toBe(1007);
   });
@@ -121,8 +120,8 @@ describe('WS /chat (session cookie)', () => {
   it('broadcasts every send-message to every connected client as chat-message {text, from}', async () => {
     const d = await demo();
     d.client.cookieJar.set('session_id', 'token');
-    await using a = await openWebSocket(d.client, '/chat', chat);
-    await using b = await openWebSocket(d.client, '/chat', {
+    await using a = await d.client.websocket('/chat', chat);
+    await using b = await d.client.websocket('/chat', {
       ...chat,
       cookies: { session_id: 'no-spotlight-token' },
     });
@@ -138,7 +137,7 @@ describe('WS /chat (session cookie)', () => {
   it('refuses the handshake without a session (401) whatever the Origin', async () => {
     const { client } = await demo();
     const error = await denied(
-      openWebSocket(client, '/chat', { ...chat, headers: { origin: 'https://evil.example' } }),
+      client.websocket('/chat', { ...chat, headers: { origin: 'https://evil.example' } }),
     );
     expect(error.status).toBe(401);
     expect(error.response.json()).toEqual({
@@ -175,7 +174,7 @@ describe('WS /chat Origin allow-list: same origin plus DEMO_CORS_ORIGINS', () =>
         : origin === 'other-port'
           ? `http://${host.replace(/:\d+$/, ':1')}`
           : origin;
-    const opening = openWebSocket(d.client, '/chat', {
+    const opening = d.client.websocket('/chat', {
       ...chat,
       cookies: { session_id: 'token' },
       ...(value === undefined ? {} : { headers: { origin: value } }),
@@ -202,18 +201,18 @@ describe('WS /chat Origin allow-list: same origin plus DEMO_CORS_ORIGINS', () =>
     const d = await startDemo({ cookieJar: true, env: {} });
     demos.push(d);
     const error = await denied(
-      openWebSocket(d.client, '/chat', {
+      d.client.websocket('/chat', {
         ...chat,
         cookies: { session_id: 'token' },
         headers: { origin: ALLOWED },
       }),
     );
     expect(error.status).toBe(403);
-    await using ws = await openWebSocket(d.client, '/chat', {
+    await using ws = await d.client.websocket('/chat', {
       ...chat,
       cookies: { session_id: 'token' },
       headers: { origin: `http://${new URL(d.client.url).host}` },
     });
-    expect(ws.raw.readyState).toBe(1);
+    expect(ws.readyState).toBe(1);
   });
 });

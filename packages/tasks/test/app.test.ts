@@ -4,57 +4,26 @@ import { describe, expect, it } from 'vitest';
 import { BaseApp, BaseFactory, Endpoint, serve, Struct, type AppOptions } from '@api/core';
 import { TestClient } from '@api/testing';
 import { backgroundTasks, TasksClosedError, type BackgroundTasks } from '../src/index';
-import { TasksDemoApp } from '../examples/demo/app';
+import { QueueApp } from './fixtures/queue-app';
 import { MemoryLog, sleep, until } from './helpers';
 
-describe('backgroundTasks() in an app: the demo pieces', () => {
-  it('POST /widgets then shutdown: the event was recorded as ["created:<id>"]', async () => {
-    const taskLog: string[] = [];
-    const app = new TasksDemoApp({ taskLog });
-    const client = await TestClient.start(app);
-    const res = await client.post('/widgets', { json: { name: 'a', priceCents: 1 } });
-    expect(res.status).toBe(201);
-    const id = res.json<{ id: string }>().id;
-    await client.close();
-    expect(taskLog).toEqual([`created:${id}`]);
-  });
-
+// The demo's own queue tests (created:<id> after POST /widgets, the 202/503 of reindex with
+// retry-after and its Problem body) live in apps/demo/test/tasks.test.ts; here, the queue's place
+// in an app's lifecycle, on a minimal app (test/fixtures/queue-app.ts).
+describe('backgroundTasks() in an app', () => {
   it('drains before a factory resource opened earlier is closed (logged order)', async () => {
-    const lifecycle: string[] = [];
+    const lines: string[] = [];
     // Slow reindex work: still running when shutdown starts.
-    const app = new TasksDemoApp({ lifecycle, taskLog: lifecycle, reindexDelayMs: 100 });
+    const app = new QueueApp({ lines, reindexDelayMs: 100 });
     const client = await TestClient.start(app);
     expect((await client.post('/widgets', { json: { name: 'a', priceCents: 1 } })).status).toBe(201);
     expect((await client.post('/widgets/w1/reindex')).status).toBe(202);
     await client.close();
-    expect(lifecycle).toEqual(['store opened', 'created:w1', 'reindexed:w1', 'store closed']);
-  });
-
-  it('POST /widgets/{widget_id}/reindex: 202, then 503 + retry-after + Problem when the queue is full', async () => {
-    const taskLog: string[] = [];
-    const app = new TasksDemoApp({ taskLog, tasks: { maxsize: 2, drainTimeout: 5 }, reindexDelayMs: 150 });
-    const client = await TestClient.start(app);
-    const accepted = await client.post('/widgets/w1/reindex');
-    expect(accepted.status).toBe(202);
-    expect(accepted.json()).toEqual({ widgetId: 'w1', queued: true });
-    await until(() => app.tasks!.stats().inFlight === 1); // the worker holds w1
-    expect((await client.post('/widgets/w2/reindex')).status).toBe(202);
-    expect((await client.post('/widgets/w3/reindex')).status).toBe(202);
-    const full = await client.post('/widgets/w4/reindex');
-    expect(full.status).toBe(503);
-    expect(full.headers.get('retry-after')).toBe('1');
-    expect(full.json()).toEqual({
-      type: 'service-unavailable',
-      title: 'Service unavailable',
-      status: 503,
-      detail: 'The background queue is full. Retry after the number of seconds in retry-after.',
-    });
-    await client.close();
-    expect(taskLog).toEqual(['reindexed:w1', 'reindexed:w2', 'reindexed:w3']);
+    expect(lines).toEqual(['store opened', 'created:w1', 'reindexed:w1', 'store closed']);
   });
 
   it('the queue refuses adds once the app has shut down', async () => {
-    const app = new TasksDemoApp();
+    const app = new QueueApp();
     const client = await TestClient.start(app);
     await client.close();
     await expect(app.tasks!.add(Struct('Late', { n: v.number() }), { n: 1 })).rejects.toBeInstanceOf(
@@ -236,7 +205,7 @@ describe('SIGTERM through serve() (a child process)', () => {
   it('an item added 1 ms before SIGTERM is processed before the factory resource opened earlier is closed', async () => {
     const { spawn } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
-    const fixture = fileURLToPath(new URL('./fixtures/serve-demo.ts', import.meta.url));
+    const fixture = fileURLToPath(new URL('./fixtures/serve-queue-app.ts', import.meta.url));
     const child = spawn(process.execPath, ['--conditions=@api/source', '--import', 'tsx', fixture], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, REINDEX_MS: '200' },

@@ -1,6 +1,7 @@
 // @api/testing — in-process test helpers for @api apps. Curated exports only.
 
-export { TestClient, type CookieJarOf, type TestableApp, type TestClientOptions } from './client/test-client';
+export { TestClient } from './client/test-client';
+export type { CookieJarOf, TestableApp, TestClientOptions } from './client/client-options';
 export { StreamSession } from './client/stream-session';
 export { ResponseHead, ResponseHeaders, TestResponse, type HeaderPairs } from './client/test-response';
 export {
@@ -29,6 +30,10 @@ export {
 export { parseSSE, SSEDecoder, type ServerSentEventRecord } from './stream/parse-sse';
 export { parseNDJSON, NDJSONDecoder } from './stream/parse-ndjson';
 export { FactoryHarness, type OpenableFactory } from './harness/factory-harness';
+export type { WebSocketFraming, WebSocketReceive, WebSocketSend } from './websocket/framing';
+export type { WebSocketSessionOptions } from './websocket/websocket-options';
+export type { SendRawOptions, WebSocketClose, WebSocketSession } from './websocket/websocket-session';
+export { WebSocketDenied } from './websocket/websocket-denied';
 
 /** The package version. */
 export const version = '0.1.0';

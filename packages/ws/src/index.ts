@@ -24,13 +24,9 @@ export {
 export { WebSocketClosedError, type WebSocket } from './socket/websocket';
 export { CloseCode, MAX_REASON_BYTES } from './socket/close-codes';
 export type { Framing, InboundMessage, OutboundMessage, TaggedSchema } from './framing/framing';
-export {
-  Channel,
-  Subscriber,
-  type ChannelOptions,
-  type Overflow,
-  type SubscriberStats,
-} from './channel/channel';
+export { Channel, type ChannelOptions } from './channel/channel';
+export { Subscriber, type SubscriberStats } from './channel/subscriber';
+export type { Overflow } from './channel/bounded-writer';
 export type { Backplane } from './channel/backplane';
 export { redisBackplane, type RedisBackplaneOptions, type RedisConnection } from './channel/redis-backplane';
 export { UpgradeRequiredError } from './errors';

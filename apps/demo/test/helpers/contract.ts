@@ -1,7 +1,7 @@
 // The OpenAPI contract check over the responses a test file produced: every recorded response
 // must match what the demo's own /openapi.json declares for its operation, status and media type.
 import {
-  ContractChecker,
+  checkContract as checkAgainstDocument,
   fetchDocument,
   type ContractReport,
   type Document,
@@ -21,10 +21,5 @@ export async function demoDocument(): Promise<Document> {
 
 /** Checks `exchanges` against the demo's served document. */
 export async function checkContract(exchanges: readonly RecordedExchange[]): Promise<ContractReport> {
-  const checker = new ContractChecker(await demoDocument());
-  try {
-    return await checker.check(exchanges);
-  } finally {
-    checker.dispose();
-  }
+  return checkAgainstDocument(await demoDocument(), exchanges);
 }

@@ -53,3 +53,10 @@ export function objectEntries(schema: SchemaNode): Readonly<Record<string, Schem
 export function pointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
+
+/** The schema of raw bytes (copy it before adding to a document: `{ ...BINARY }`). */
+export const BINARY: Readonly<JsonSchema> = {
+  type: 'string',
+  format: 'binary',
+  contentMediaType: 'application/octet-stream',
+};

@@ -375,3 +375,21 @@ export class ContractChecker {
     return { checked, skipped, violations, covered };
   }
 }
+
+/**
+ * Checks `exchanges` against `document` with a checker made for the call (and disposed after it).
+ *
+ * @param document the served document
+ * @param exchanges what `recordingApp`, `recordingListener` or `recordingFetch` recorded
+ */
+export async function checkContract(
+  document: Document,
+  exchanges: readonly RecordedExchange[],
+): Promise<ContractReport> {
+  const checker = new ContractChecker(document);
+  try {
+    return await checker.check(exchanges);
+  } finally {
+    checker.dispose();
+  }
+}

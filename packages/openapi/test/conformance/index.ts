@@ -1,5 +1,6 @@
 // Conformance checks for any app that serves an @api/openapi document, by base URL: the demo's
-// tests use these too. Nothing here knows the test app.
+// tests use these too (through apps/demo/test/helpers/conformance.ts). Nothing here knows the test
+// app; expectations.ts turns the common checks into vitest tests and assertions.
 //
 //   const exchanges: RecordedExchange[] = [];
 //   const client = await TestClient.start(recordingApp(new DemoApp(…), exchanges)); // records every response
@@ -9,9 +10,7 @@
 //   const types = await generateTypes(`${client.url}/openapi.json`);               // openapi-typescript
 //   expect((await typecheckClient(types, clientSource)).diagnostics).toBe('');      // openapi-fetch + tsc
 //   … run the suite's requests through `client` (or an openapi-fetch client with recordingFetch) …
-//   const checker = new ContractChecker(doc);
-//   expect((await checker.check(exchanges)).violations).toEqual([]);                // status, media type, schema
-//   checker.dispose();
+//   expect((await checkContract(doc, exchanges)).violations).toEqual([]);          // status, media type, schema
 //   const page = await checkDocsPage(`${client.url}/docs`, { expectText: '/widgets', screenshot: 'docs/docs-page.png' });
 //   expect([page.aborted, page.cspViolations, page.consoleErrors]).toEqual([[], [], []]);
 export {
@@ -25,6 +24,7 @@ export {
 export { redoclyLint, REDOCLY_CONFIG, type LintProblem, type LintReport } from './redocly';
 export { generateTypes, typecheckClient, type TypecheckReport } from './client';
 export {
+  checkContract,
   ContractChecker,
   recordingApp,
   recordingFetch,
@@ -40,3 +40,9 @@ export {
   type DocsPageOptions,
   type DocsPageReport,
 } from './docs-page';
+export {
+  documentConformanceTests,
+  expectClientTypechecks,
+  expectOfflineDocsPage,
+  type DocumentConformanceOptions,
+} from './expectations';

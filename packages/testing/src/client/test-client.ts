@@ -1,41 +1,22 @@
-import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { Agent } from 'node:http';
 import { buffer } from 'node:stream/consumers';
-import { serve, type BaseApp, type RunningServer } from '@api/core';
-import { isExpiredCookie, parseSetCookie } from '../cookies/parse-set-cookie';
-import { buildMultipart, headerPairs, type HeaderInit } from '../multipart/build-multipart';
+import { serve, type RunningServer } from '@api/core';
+import type { HeaderInit } from '../multipart/build-multipart';
+import type { WebSocketFraming, WebSocketReceive, WebSocketSend } from '../websocket/framing';
+import { openWebSocket, type HandshakeTarget } from '../websocket/open-websocket';
+import type { WebSocketSessionOptions } from '../websocket/websocket-options';
+import type { WebSocketSession } from '../websocket/websocket-session';
 import {
-  withQuery,
-  type RequestOptions,
-  type RequestWithBodyOptions,
-  type RequestWithoutBodyOptions,
-} from './request-options';
+  checkClientArguments,
+  type CookieJarOf,
+  type TestableApp,
+  type TestClientOptions,
+} from './client-options';
+import { cookieHeader, rememberCookies } from './cookie-jar';
+import { checkBodiless, prepareRequest, sendRequest, type PreparedRequest } from './prepare-request';
+import type { RequestWithBodyOptions, RequestWithoutBodyOptions } from './request-options';
 import { StreamSession } from './stream-session';
 import { pairRawHeaders, TestResponse } from './test-response';
-
-/** What the client drives: any app (it is served with core's own `serve()`). */
-export type TestableApp = BaseApp<unknown>;
-
-/** Options of `TestClient`. */
-export interface TestClientOptions<TJar extends boolean = boolean> {
-  /**
-   * Keep a cookie jar: store every response's `Set-Cookie` values in `client.cookieJar`
-   * (name → value, no path or domain scoping) and send them with later requests. Default false.
-   */
-  readonly cookieJar?: TJar;
-}
-
-/** The client's cookie jar type: a `Map` when enabled, `undefined` otherwise. */
-export type CookieJarOf<TJar extends boolean> = TJar extends true ? Map<string, string> : undefined;
-
-interface Prepared {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Array<readonly [string, string]>;
-  readonly body: Buffer | undefined;
-}
-
-const BODY_KEYS = ['json', 'content', 'data', 'files'] as const;
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * An in-process client for an app: it starts the app (runs `wire()`), serves it on
@@ -57,19 +38,22 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
   readonly cookieJar: CookieJarOf<TJar>;
   readonly #agent = new Agent({ keepAlive: true });
   readonly #sessions = new Set<StreamSession>();
+  readonly #websockets = new Set<WebSocketSession<unknown, unknown>>();
   #server: RunningServer | undefined;
   #port = 0;
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
   /**
-   * @param app - The app to drive; it is started on `start()` or the first request.
+   * @param app - The app to drive (an instance, not the class); it is started on `start()` or the first request.
    * @param options - `cookieJar` (default false).
+   * @throws WiringError - When `app` is not a `BaseApp` instance or an option is unknown or mistyped.
    */
   constructor(app: TestableApp, options: TestClientOptions<TJar> = {}) {
+    const checked = checkClientArguments(app, options);
     this.app = app;
     this.cookieJar = (
-      options.cookieJar === true ? new Map<string, string>() : undefined
+      checked.cookieJar === true ? new Map<string, string>() : undefined
     ) as CookieJarOf<TJar>;
   }
 
@@ -78,6 +62,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    *
    * @param app - The app to drive.
    * @param options - `cookieJar` (default false).
+   * @throws WiringError - As the constructor does (a rejected promise).
    * @example
    * await using client = await TestClient.start(new App());
    */
@@ -117,8 +102,10 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
   /**
    * Shuts down: closes open stream sessions, then the server exactly as `serve()` does on
    * SIGTERM (stop accepting, before-close hooks, in-flight requests bounded by the app's
-   * `shutdownTimeoutMs`, drain hooks, the app's teardown). Idempotent; a client
-   * that never started only waits for nothing.
+   * `shutdownTimeoutMs`, drain hooks, the app's teardown). Open WebSocket sessions are left to
+   * the server's shutdown, so they see what a real client sees (`@api/ws` closes them with 1001);
+   * any still open afterwards are cut. Idempotent; a client that never started only waits for
+   * nothing.
    */
   close(): Promise<void> {
     this.#closing ??= this.#close();
@@ -137,6 +124,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     this.#agent.destroy();
     // Stop accepting → before-close → in-flight (capped) → drain → the app's exit stack.
     await this.#server?.close();
+    await Promise.all([...this.#websockets].map((ws) => ws.terminate()));
   }
 
   /** Same as `close()`, for `await using`. */
@@ -156,19 +144,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    * const cookie = client.cookieHeaderFor({ session_id: 'abc' }); // 'theme=dark; session_id=abc'
    */
   cookieHeaderFor(cookies?: Readonly<Record<string, string>>, headers?: HeaderInit): string | undefined {
-    const explicit = headerPairs(headers).some(([name]) => name.toLowerCase() === 'cookie');
-    if (explicit) {
-      if (cookies !== undefined) {
-        throw new TypeError(
-          'TestClient: both `cookies` and an explicit Cookie header were given, which is ambiguous. Fix: pass the cookies one way.',
-        );
-      }
-      return undefined;
-    }
-    const merged = new Map<string, string>(this.cookieJar ?? []);
-    for (const [name, value] of Object.entries(cookies ?? {})) merged.set(name, value);
-    if (merged.size === 0) return undefined;
-    return [...merged].map(([name, value]) => `${name}=${value}`).join('; ');
+    return cookieHeader(this.cookieJar, cookies, headers);
   }
 
   /**
@@ -183,7 +159,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
   async request(method: string, path: string, options: RequestWithBodyOptions = {}): Promise<TestResponse> {
     const prepared = this.#prepare(method, path, options);
     await this.start();
-    const { res } = await this.#send(prepared, this.#agent);
+    const { res } = await sendRequest(prepared, this.#port, this.#agent);
     const body = await buffer(res);
     const response = new TestResponse(
       res.statusCode ?? 0,
@@ -191,7 +167,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
       pairRawHeaders(res.rawHeaders),
       body,
     );
-    this.#remember(response.headers.getSetCookie());
+    rememberCookies(this.cookieJar, response.headers.getSetCookie());
     return response;
   }
 
@@ -285,10 +261,10 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     const prepared = this.#prepare(method, path, options);
     await this.start();
     // agent: false gives the session a connection of its own, safe to destroy at any point.
-    const { req, res } = await this.#send(prepared, false);
+    const { req, res } = await sendRequest(prepared, this.#port, false);
     const session = new StreamSession(req, res, (s) => this.#sessions.delete(s));
     this.#sessions.add(session);
-    this.#remember(session.headers.getSetCookie());
+    rememberCookies(this.cookieJar, session.headers.getSetCookie());
     return session;
   }
 
@@ -299,7 +275,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    * @param options - `params`, `headers`, `cookies` (no body).
    */
   async streamGet(path: string, options?: RequestWithoutBodyOptions): Promise<StreamSession> {
-    return this.streamRequest('GET', path, this.#checkBodiless('streamGet', options));
+    return this.streamRequest('GET', path, checkBodiless('streamGet', options));
   }
 
   /**
@@ -309,7 +285,7 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
    * @param options - `params`, `headers`, `cookies` (no body).
    */
   async streamDelete(path: string, options?: RequestWithoutBodyOptions): Promise<StreamSession> {
-    return this.streamRequest('DELETE', path, this.#checkBodiless('streamDelete', options));
+    return this.streamRequest('DELETE', path, checkBodiless('streamDelete', options));
   }
 
   /**
@@ -342,100 +318,57 @@ export class TestClient<TJar extends boolean = boolean> implements AsyncDisposab
     return this.streamRequest('PATCH', path, options);
   }
 
+  /**
+   * Opens a WebSocket to the app, typed from the endpoint's framings: `send` takes what
+   * `inbound` accepts, `receive` gives what `outbound` sends (validated on arrival). The
+   * handshake carries the cookie jar merged with `cookies` (which win on a name collision; an
+   * explicit `Cookie` header suppresses the jar), `headers` and `params`; `Set-Cookie` lines of
+   * the handshake response reach the jar. Resolves once open; a refused handshake rejects with
+   * `WebSocketDenied` (status, headers and body of the HTTP answer). Wrong arguments reject
+   * with a `WiringError`.
+   *
+   * @param path - The endpoint path (starting with `/`, may carry a query).
+   * @param options - `inbound` and `outbound` (required); `params`, `headers`, `cookies`, `protocols` (default none).
+   * @example
+   * await using ws = await client.websocket('/websocket/c1', {
+   *   inbound: PingRequest,
+   *   outbound: PingResponse,
+   *   headers: { authorization: 'Bearer token' },
+   * });
+   * await ws.send({ type: 'ping-request', requestId: 'r1', message: 'hi' });
+   * const pong = await ws.receive(); // typed from PingResponse
+   */
+  websocket<const TIn extends WebSocketFraming, const TOut extends WebSocketFraming>(
+    path: string,
+    options: WebSocketSessionOptions<TIn, TOut>,
+  ): Promise<WebSocketSession<WebSocketSend<TIn>, WebSocketReceive<TOut>>> {
+    return openWebSocket(this.#handshake, path, options);
+  }
+
   // ---------------------------------------------------------------- internals
+
+  /** The client's side of a WebSocket handshake (see `openWebSocket`). */
+  readonly #handshake: HandshakeTarget = {
+    origin: async () => (await this.start()).url,
+    cookieHeader: (cookies, headers) => this.cookieHeaderFor(cookies, headers),
+    remember: (setCookies) => rememberCookies(this.cookieJar, setCookies),
+    track: (session) => {
+      this.#websockets.add(session);
+      void session.closed.then(() => this.#websockets.delete(session));
+    },
+  };
 
   async #bodiless(
     method: string,
     path: string,
     options: RequestWithoutBodyOptions | undefined,
   ): Promise<TestResponse> {
-    return this.request(method, path, this.#checkBodiless(method.toLowerCase(), options));
+    return this.request(method, path, checkBodiless(method.toLowerCase(), options));
   }
 
-  #checkBodiless(name: string, options: RequestWithoutBodyOptions | undefined): RequestOptions {
-    const given = BODY_KEYS.find((key) => options?.[key] !== undefined);
-    if (given)
-      throw new TypeError(
-        `TestClient.${name}: takes no body (got \`${given}\`). Fix: use request() with an explicit method to send one.`,
-      );
-    return options ?? {};
-  }
-
-  #prepare(method: string, path: string, options: RequestWithBodyOptions): Prepared {
-    const upper = method.toUpperCase();
-    if (!path.startsWith('/'))
-      throw new TypeError(`TestClient: the path must start with "/" (got ${JSON.stringify(path)})`);
-    const bodies = [
-      options.json !== undefined && 'json',
-      options.content !== undefined && 'content',
-      (options.data !== undefined || options.files !== undefined) && 'data/files',
-    ].filter((x): x is string => typeof x === 'string');
-    if (bodies.length > 1)
-      throw new TypeError(`TestClient.request: give one body, not ${bodies.join(' and ')}`);
-    const headers = headerPairs(options.headers);
-    const has = (name: string): boolean => headers.some(([k]) => k.toLowerCase() === name);
-    let body: Buffer | undefined;
-    let contentType: string | undefined;
-    if (options.json !== undefined) {
-      body = Buffer.from(JSON.stringify(options.json), 'utf8');
-      contentType = 'application/json';
-    } else if (options.content !== undefined) {
-      body =
-        typeof options.content === 'string'
-          ? Buffer.from(options.content, 'utf8')
-          : Buffer.from(options.content);
-    } else if (options.data !== undefined || options.files !== undefined) {
-      const built = buildMultipart(options.data, options.files);
-      body = built.body;
-      contentType = built.contentType;
-    }
-    const cookie = this.cookieHeaderFor(options.cookies, options.headers);
-    const extra: Array<readonly [string, string]> = [];
-    if (contentType !== undefined && !has('content-type')) extra.push(['content-type', contentType]);
-    if (cookie !== undefined) extra.push(['cookie', cookie]);
-    if (
-      !has('content-length') &&
-      !has('transfer-encoding') &&
-      (body !== undefined || BODY_METHODS.has(upper))
-    ) {
-      extra.push(['content-length', String(body?.length ?? 0)]);
-    }
-    return { method: upper, path: withQuery(path, options.params), headers: [...headers, ...extra], body };
-  }
-
-  #send(prepared: Prepared, agent: Agent | false): Promise<{ req: ClientRequest; res: IncomingMessage }> {
-    const headers = prepared.headers.some(([k]) => k.toLowerCase() === 'host')
-      ? prepared.headers
-      : [['host', `127.0.0.1:${this.#port}`] as const, ...prepared.headers];
-    return new Promise((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: this.#port,
-          method: prepared.method,
-          path: prepared.path,
-          headers: headers.flat(),
-          agent,
-        },
-        (res) => {
-          // Errors after the head (a reset mid-body) surface from reading the body instead.
-          req.on('error', () => undefined);
-          resolve({ req, res });
-        },
-      );
-      req.once('error', reject);
-      req.end(prepared.body);
-    });
-  }
-
-  #remember(setCookies: readonly string[]): void {
-    const jar = this.cookieJar;
-    if (!jar) return;
-    for (const line of setCookies) {
-      const cookie = parseSetCookie(line);
-      if (!cookie) continue;
-      if (isExpiredCookie(cookie)) jar.delete(cookie.name);
-      else jar.set(cookie.name, cookie.value);
-    }
+  #prepare(method: string, path: string, options: RequestWithBodyOptions): PreparedRequest {
+    return prepareRequest(method, path, options, (cookies, headers) =>
+      this.cookieHeaderFor(cookies, headers),
+    );
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BaseFactory } from '@api/core';
+import { BaseFactory, ExitStacks, WiringError } from '@api/core';
 import { FactoryHarness } from './factory-harness';
 
 function factoryClass(events: string[]) {
@@ -54,5 +54,44 @@ describe('FactoryHarness', () => {
 
   it('closes a harness that never opened without error', async () => {
     await expect(new FactoryHarness(factoryClass([])).close()).resolves.toBeUndefined();
+  });
+});
+
+describe('FactoryHarness arguments', () => {
+  const build = (factoryClass: unknown): unknown =>
+    new (FactoryHarness as unknown as new (factoryClass: unknown) => unknown)(factoryClass);
+  const thrown = (run: () => unknown): WiringError => {
+    let error: unknown;
+    try {
+      run();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(WiringError);
+    return error as WiringError;
+  };
+
+  it('refuses a factory instance in place of its class, naming the fix', () => {
+    const Factory = factoryClass([]);
+    expect(thrown(() => build(new Factory(new ExitStacks()))).message).toBe(
+      'FactoryHarness: expected a factory class (a subclass of BaseFactory), got an instance of Factory. Fix: pass the class itself: `new FactoryHarness(Factory)`; the harness builds it.',
+    );
+  });
+
+  it.each([
+    ['undefined', undefined, 'undefined'],
+    ['a class that is not a factory', class Store {}, 'the class Store'],
+    ['a function returning a factory', () => factoryClass([]), 'a function'],
+    ['an object', { createStore() {} }, 'an object'],
+  ])('refuses %s', (_label, value, got) => {
+    expect(thrown(() => build(value)).message).toBe(
+      `FactoryHarness: expected a factory class (a subclass of BaseFactory), got ${got}. Fix: declare \`class Factory extends BaseFactory { … }\` and pass \`Factory\`.`,
+    );
+  });
+
+  it('rejects FactoryHarness.open with the same WiringError', async () => {
+    const open = FactoryHarness.open as unknown as (factoryClass: unknown) => Promise<unknown>;
+    await expect(open(null)).rejects.toBeInstanceOf(WiringError);
+    await expect(open(null)).rejects.toThrow(/got null/);
   });
 });

@@ -1,4 +1,5 @@
-import { ExitStacks, type BaseFactory, type FactoryClass } from '@api/core';
+import { BaseFactory, ExitStacks, type FactoryClass } from '@api/core';
+import { wrongArgument } from '../arguments/arguments';
 
 /** A factory class that `FactoryHarness` can build: a `BaseFactory` subclass. */
 export type OpenableFactory<TFactory extends BaseFactory> = FactoryClass<TFactory>;
@@ -20,8 +21,12 @@ export class FactoryHarness<TFactory extends BaseFactory> implements AsyncDispos
   readonly #factory: TFactory;
   #closing: Promise<void> | undefined;
 
-  /** @param factoryClass - The factory class; built immediately. */
+  /**
+   * @param factoryClass - The factory class (not an instance); built immediately.
+   * @throws WiringError - When `factoryClass` is not a `BaseFactory` subclass.
+   */
   constructor(factoryClass: OpenableFactory<TFactory>) {
+    checkFactoryClass(factoryClass);
     this.#name = factoryClass.name;
     this.#factory = new factoryClass(this.#stacks);
   }
@@ -30,6 +35,7 @@ export class FactoryHarness<TFactory extends BaseFactory> implements AsyncDispos
    * Builds a harness (kept for symmetry with `Factory.open()`).
    *
    * @param factoryClass - The factory class.
+   * @throws WiringError - As the constructor does (a rejected promise).
    * @example
    * await using harness = await FactoryHarness.open(Factory);
    */
@@ -73,4 +79,18 @@ export class FactoryHarness<TFactory extends BaseFactory> implements AsyncDispos
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }
+}
+
+/** A `WiringError` naming what was expected when `factoryClass` is not a `BaseFactory` subclass. */
+function checkFactoryClass(factoryClass: unknown): void {
+  if (typeof factoryClass === 'function' && factoryClass.prototype instanceof BaseFactory) return;
+  const instance = factoryClass instanceof BaseFactory;
+  throw wrongArgument(
+    'FactoryHarness',
+    'a factory class (a subclass of BaseFactory)',
+    factoryClass,
+    instance
+      ? `pass the class itself: \`new FactoryHarness(${factoryClass.constructor.name})\`; the harness builds it`
+      : 'declare `class Factory extends BaseFactory { … }` and pass `Factory`',
+  );
 }

@@ -1,0 +1,211 @@
+// Processes under test and the load on them: servers that print `ready` (pinned to the server
+// core, killed when the harness exits), commands to them over IPC, and wrk runs through src/wrk.lua
+// (pinned to the load core).
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { BENCH, LOAD_CORE, SERVER_CORE } from './setup.mjs';
+
+const WRK_LUA = join(BENCH, 'src/wrk.lua');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set();
+let cleanupInstalled = false;
+
+/** Kills every server process started here that is still running. */
+export function stopAll() {
+  for (const s of running) {
+    try {
+      process.kill(s.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  running.clear();
+}
+
+function installCleanup() {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.on('exit', stopAll);
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.on(sig, () => {
+      stopAll();
+      process.exit(130);
+    });
+  }
+}
+
+/**
+ * Starts `node [nodeArgs] script [args]` pinned to the server core (`taskset` execs node, so the
+ * child's pid is node's) with `PORT`, `NODE_ENV=production` and `env`; resolves once it prints a
+ * line `ready`. Every server is killed when this process exits.
+ *
+ * @param options `name` (for messages), `script`, `args`, `nodeArgs`, `env`, `port` (default: a
+ *   free one), `ipc` (a message channel, for servers driven by commands)
+ * @returns `{ name, port, pid, child, url }`
+ */
+export async function startServer({ name, script, args = [], nodeArgs = [], env = {}, port, ipc = false }) {
+  installCleanup();
+  const listen = port ?? (await freePort());
+  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, ...nodeArgs, script, ...args], {
+    cwd: BENCH,
+    env: { ...process.env, PORT: String(listen), NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],
+  });
+  const s = { name, port: listen, pid: child.pid, child, url: `http://127.0.0.1:${listen}` };
+  running.add(s);
+  child.once('exit', () => running.delete(s));
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name}: no "ready" within 20 s`)), 20_000);
+    let buf = '';
+    const onData = (d) => {
+      buf += d;
+      if (/^ready$/m.test(buf)) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name}: exited with ${code} before "ready"`));
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
+  child.stdout.resume();
+  return s;
+}
+
+/** Commands to a server started with `ipc`: `ask(cmd, extra)` resolves with its answer (same `id`). */
+export function ipcClient(child) {
+  let next = 0;
+  return (cmd, extra = {}) =>
+    new Promise((resolve) => {
+      const id = ++next;
+      const onMessage = (msg) => {
+        if (msg.id !== id) return;
+        child.off('message', onMessage);
+        resolve(msg);
+      };
+      child.on('message', onMessage);
+      child.send({ cmd, id, ...extra });
+    });
+}
+
+/**
+ * Starts `script --child <kind>` (the script's own server mode) with `--expose-gc` and a message
+ * channel; `ask(cmd, extra)` sends it a command (see `answerCommands`).
+ *
+ * @returns `{ kind, port, pid, child, ask, stats(gc) }`
+ */
+export async function startCommandedServer(kind, script) {
+  const { port, pid, child } = await startServer({
+    name: kind,
+    script,
+    args: ['--child', kind],
+    nodeArgs: ['--expose-gc'],
+    ipc: true,
+  });
+  const ask = ipcClient(child);
+  return { kind, port, pid, child, ask, stats: (gc = false) => ask('stats', { gc }) };
+}
+
+/** In a server started with `--expose-gc`: heap, external and RSS bytes, after two collections when `gc`. */
+export function memoryStats(gc) {
+  if (gc) {
+    globalThis.gc();
+    globalThis.gc();
+  }
+  const mem = process.memoryUsage();
+  return { heapUsed: mem.heapUsed, external: mem.external, rss: mem.rss };
+}
+
+/**
+ * In a server started by `startCommandedServer`: answers `stats` (memory after an optional gc,
+ * plus `stats()`'s fields), `exit` (a normal exit, so `--cpu-prof` writes its profile), and every
+ * other command through `handlers[cmd](msg, reply)`.
+ */
+export function answerCommands({ stats, ...handlers }) {
+  process.on('message', (msg) => {
+    const reply = (answer = {}) => process.send({ id: msg.id, ...answer });
+    if (msg.cmd === 'stats') reply({ ...memoryStats(msg.gc), ...stats() });
+    else if (msg.cmd === 'exit') process.exit(0);
+    else handlers[msg.cmd]?.(msg, reply);
+  });
+}
+
+/** The request shape src/wrk.lua reads from the environment. */
+function requestEnv({ method = 'GET', body, auth }) {
+  return {
+    BENCH_METHOD: method,
+    BENCH_BODY: body === undefined ? '' : JSON.stringify(body),
+    BENCH_AUTH: auth ?? '',
+  };
+}
+
+/**
+ * One `wrk -t1` run pinned to the load core, with src/wrk.lua (request shape from `method`, `body`,
+ * `auth`; summary as one JSON line). Resolves with that summary.
+ *
+ * @param options `url`, `seconds`, `connections` (default 50), `timeout` (wrk's `--timeout`, e.g.
+ *   `'5s'`; default wrk's own), `headers` (`'Name: value'` lines), `method`, `body`, `auth`
+ */
+export function wrk({ url, seconds, connections = 50, timeout, headers = [], ...request }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'taskset',
+      [
+        '-c',
+        LOAD_CORE,
+        'wrk',
+        '-t1',
+        `-c${connections}`,
+        `-d${seconds}s`,
+        ...(timeout ? ['--timeout', timeout] : []),
+        ...headers.flatMap((h) => ['-H', h]),
+        '-s',
+        WRK_LUA,
+        url,
+      ],
+      { env: { ...process.env, ...requestEnv(request) }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('WRKJSON '));
+      if (code !== 0 || !line) reject(new Error(`wrk failed (${code}): ${err || out}`));
+      else resolve(JSON.parse(line.slice(8)));
+    });
+  });
+}
+
+/** Connect, read, write and timeout errors of a wrk summary. */
+export const socketErrors = (w) => w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout;
+
+/** wrk's version, or `n/a`. */
+export function wrkVersion() {
+  try {
+    return spawnSync('wrk', ['-v'], { encoding: 'utf8' })
+      .stdout.split('\n')[0]
+      .split(' [')[0]
+      .replace(/^wrk /, '');
+  } catch {
+    return 'n/a';
+  }
+}
