@@ -35,8 +35,13 @@ class PetResource extends Resource('/pets') {
   readOne = this.operation({ path: PetPath, returns: Pet }, ({ path }) => pet(path.pet_id));
 }
 
+class PetIntake extends Endpoint('/pets/intake') {
+  post = this.operation({ json: Pet, returns: Pet }, ({ json }) => json);
+}
+
 class App extends BaseApp {
   protected override async wire(): Promise<void> {
+    this.includeEndpoint(new PetIntake());
     this.includeEndpoint(new PetResponses());
     this.includeEndpoint(new PetPlain());
     this.includeResource(new PetResource());
@@ -108,5 +113,21 @@ describe('a union of tagged Structs as a response body', () => {
       'error GET /pets/untagged/plain: the handler\'s value is not its declared response: the value at `$.type` does not match the declared response schema (expected "Cat" | "Dog" (the union\'s members), got nothing)',
       "error GET /pets/half/response: the handler's value is not its declared response: the value at `$.goodBoy` does not match the declared response schema (expected a value (required field), got undefined)",
     ]);
+  });
+});
+
+describe('a union of tagged Structs as a request body', () => {
+  it('binds either member, and a refusal names the member field that is wrong', async () => {
+    const { client } = await start();
+    const cat = await client.post('/pets/intake', { json: { type: 'Cat', name: 'Tom', lives: 9, extra: 1 } });
+    expect(cat.status).toBe(200);
+    expect(cat.text).toBe(CAT);
+    const missing = await client.post('/pets/intake', { json: { type: 'Dog', name: 'Rex' } });
+    expect(missing.status).toBe(422);
+    expect(missing.json()).toMatchObject({ status: 422, detail: 'Missing required field at `$.goodBoy`' });
+    const unknown = await client.post('/pets/intake', { json: { type: 'Fish', name: 'Nemo' } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.json()).toMatchObject({ status: 422 });
+    expect((unknown.json() as { detail: string }).detail).toContain('`$.type`');
   });
 });

@@ -16,6 +16,7 @@ import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
+import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
@@ -34,13 +35,16 @@ export type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
 export function validator(schema: v.GenericSchema): Validate {
   const config = v.getGlobalConfig({ abortEarly: false });
   const fast = compileFastValidator(schema);
+  // A union of tagged Structs is checked as the equivalent variant: it accepts the same values,
+  // and its issues name the member's field ("$.name") instead of "Expected Object at $".
+  const explained = discriminatorOf(schema)?.variant ?? schema;
   // A schema's integer is a safe integer unless it says otherwise: past 2^53 is refused, never stored.
   const unsafe = compileUnsafeIntegerFinder(schema);
   const slow: Validate =
     unsafe === undefined
-      ? (input) => v.safeParse(schema, input, config)
+      ? (input) => v.safeParse(explained, input, config)
       : (input) => {
-          const result = v.safeParse(schema, input, config);
+          const result = v.safeParse(explained, input, config);
           const path = result.success ? unsafe(result.output) : undefined;
           if (path === undefined) return result;
           return { typed: false, success: false, output: input, issues: [unsafeIntegerIssue(path)] } as never;
