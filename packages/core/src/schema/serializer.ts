@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { isOptional, node, unwrap, type SchemaNode } from './introspect';
+import { generateStrictObjectSerializer, jsonString } from './generated-serializer';
 import { discriminatorOf, type Discriminator } from './tagged-union';
 
 /** Encodes a value to JSON text, emitting only what its schema declares. */
@@ -61,14 +62,14 @@ const number: Serializer = (value) =>
       : stringify(value);
 const boolean: Serializer = (value) =>
   value === true ? 'true' : value === false ? 'false' : stringify(value);
-const string: Serializer = (value) => (typeof value === 'string' ? JSON.stringify(value) : stringify(value));
+const string: Serializer = (value) => (typeof value === 'string' ? jsonString(value) : stringify(value));
 
 const strictNumber: Serializer = (value) =>
   typeof value === 'number' && Number.isFinite(value) ? '' + value : mismatch('a finite number', value);
 const strictBoolean: Serializer = (value) =>
   value === true ? 'true' : value === false ? 'false' : mismatch('boolean', value);
 const strictString: Serializer = (value) =>
-  typeof value === 'string' ? JSON.stringify(value) : mismatch('string', value);
+  typeof value === 'string' ? jsonString(value) : mismatch('string', value);
 
 function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, strict = false): Serializer {
   const cached = seen.get(schema);
@@ -175,6 +176,16 @@ function compileObject(
   strict: boolean,
 ): Serializer {
   const keys = Object.keys(entries);
+  if (strict) {
+    const generated = generateStrictObjectSerializer({
+      entries,
+      nested: (schema) => compileNode(schema, seen, strict),
+      notObject: (value) => mismatch('object', value),
+      failure: (i, value, expected) => new ResponseShapeError(expected, kindOf(value)).at(keys[i]!),
+      at: (error, i) => (error instanceof ResponseShapeError ? error.at(keys[i]!) : error),
+    });
+    if (generated) return generated;
+  }
   const prefixes = keys.map((k) => JSON.stringify(k) + ':');
   const fields = keys.map((k) => compileNode(entries[k]!, seen, strict));
   const required = keys.map((k) => strict && !isOptional(entries[k]!));
