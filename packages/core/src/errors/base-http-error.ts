@@ -1,4 +1,4 @@
-import { WiringError } from './wiring-error';
+import { describeValue, WiringError } from './wiring-error';
 
 /** A rendered error body, ready for the wire. */
 export interface RenderedError {
@@ -75,11 +75,41 @@ export abstract class BaseHTTPError extends StacklessError {
   }
 }
 
+/** The option keys of `HTTPError.define`. */
+export const HTTP_ERROR_KEYS: readonly string[] = ['type', 'title', 'status', 'docs'];
+
+/**
+ * Checks the class options of a Problem error at definition: an object with a non-empty `type` and
+ * `title`, an error `status`, an optional string `docs`, and no unknown key (a typo would silently
+ * drop what it meant to set). Every mistake is a `WiringError` naming `factory` and the fix.
+ */
+export function checkErrorOptions(factory: string, options: unknown, keys: readonly string[]): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { ${keys.join(', ')} }.`,
+    );
+  const o = options as Record<string, unknown>;
+  const where = `${factory}({ type: ${typeof o.type === 'string' ? `'${o.type}'` : '?'} })`;
+  for (const key of Object.keys(o))
+    if (!keys.includes(key))
+      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+  for (const key of ['type', 'title'])
+    if (typeof o[key] !== 'string' || o[key] === '')
+      throw new WiringError(
+        `${where}: "${key}" must be a non-empty string, got ${describeValue(o[key])}. Fix: e.g. ${key === 'type' ? "type: 'widget-not-found'" : "title: 'Widget not found'"}.`,
+      );
+  if (o.docs !== undefined && typeof o.docs !== 'string')
+    throw new WiringError(
+      `${where}: "docs" must be a URL string, got ${describeValue(o.docs)}. Fix: docs: 'https://docs.example/errors/…', or leave it out.`,
+    );
+  checkStatus(where, o.status as number);
+}
+
 /** Fails wiring unless `status` is an error status (400–599). */
 export function checkStatus(where: string, status: number): void {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
     throw new WiringError(
-      `${where}: status ${status} is not an error status. Fix: use an integer from 400 to 599.`,
+      `${where}: status ${typeof status === 'number' ? status : describeValue(status)} is not an error status. Fix: use an integer from 400 to 599.`,
     );
   }
 }
