@@ -56,7 +56,11 @@ async function answerFor(value: ExceptionResponse<unknown, unknown>) {
 describe('exception handler results', () => {
   it('encodes with the ExceptionResponse.of pinned to the status (typed headers, declared fields only)', async () => {
     const { res } = await answerFor(
-      new ExceptionResponse({ statusCode: 503, json: { retryIn: 3, extra: 'x' }, headers: { retryAfter: 3 } }),
+      new ExceptionResponse({
+        statusCode: 503,
+        json: { retryIn: 3, extra: 'x' },
+        headers: { retryAfter: 3 },
+      }),
     );
     expect(res.status).toBe(503);
     expect(res.text).toBe('{"retryIn":3}');
@@ -64,14 +68,18 @@ describe('exception handler results', () => {
   });
 
   it('encodes a Struct error class body at its status', async () => {
-    const { res } = await answerFor(new ExceptionResponse({ statusCode: 410, json: { code: 'E410', more: 1 } }));
+    const { res } = await answerFor(
+      new ExceptionResponse({ statusCode: 410, json: { code: 'E410', more: 1 } }),
+    );
     expect(res.status).toBe(410);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.text).toBe('{"code":"E410"}');
   });
 
   it('falls back to the unpinned ExceptionResponse.of at any other status', async () => {
-    const { res } = await answerFor(new ExceptionResponse({ statusCode: 502, json: { reason: 'down', x: 1 } }));
+    const { res } = await answerFor(
+      new ExceptionResponse({ statusCode: 502, json: { reason: 'down', x: 1 } }),
+    );
     expect(res.status).toBe(502);
     expect(res.text).toBe('{"reason":"down"}');
   });
@@ -86,7 +94,11 @@ describe('exception handler results', () => {
   it('answers 500 and logs when the body fits no declared schema', async () => {
     const { res, logger } = await answerFor(new ExceptionResponse({ statusCode: 503, json: { nope: true } }));
     expect(res.status).toBe(500);
-    expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+    expect(res.json()).toEqual({
+      type: 'internal-server-error',
+      title: 'Internal server error',
+      status: 500,
+    });
     expect(logger.lines).toEqual([
       'error GET /raise: the exception handler failed while handling UpstreamError',
     ]);

@@ -77,7 +77,8 @@ describe('defineExceptionHandler with returns', () => {
       exception: UpstreamError,
       returns: [ExceptionResponse.of(Problem)],
       // headers stay optional
-      handleException: () => new ExceptionResponse({ statusCode: 502, json: { type: 'upstream', detail: 'x' } }),
+      handleException: () =>
+        new ExceptionResponse({ statusCode: 502, json: { type: 'upstream', detail: 'x' } }),
     });
     defineExceptionHandler({
       exception: UpstreamError,
@@ -96,7 +97,11 @@ describe('defineExceptionHandler with returns', () => {
       returns: [ExceptionResponse.of(Problem, { headers: Retry })],
       handleException: () =>
         // @ts-expect-error the typed header is a number
-        new ExceptionResponse({ statusCode: 502, json: { type: 'upstream', detail: 'x' }, headers: { retryAfter: 'soon' } }),
+        new ExceptionResponse({
+          statusCode: 502,
+          json: { type: 'upstream', detail: 'x' },
+          headers: { retryAfter: 'soon' },
+        }),
     });
   });
 
@@ -113,14 +118,16 @@ describe('defineExceptionHandler with returns', () => {
     defineExceptionHandler({
       exception: UpstreamError,
       returns: [ExceptionResponse.of(Problem, { status: 502 }), ExceptionResponse.of(Busy, { status: 503 })],
-      // @ts-expect-error 503 carries Busy, not Problem
-      handleException: () => new ExceptionResponse({ statusCode: 503, json: { type: 'upstream', detail: 'x' } }),
+      handleException: () =>
+        // @ts-expect-error 503 carries Busy, not Problem
+        new ExceptionResponse({ statusCode: 503, json: { type: 'upstream', detail: 'x' } }),
     });
     defineExceptionHandler({
       exception: UpstreamError,
       returns: [ExceptionResponse.of(Problem, { status: 502 })],
-      // @ts-expect-error no declared member answers 500
-      handleException: () => new ExceptionResponse({ statusCode: 500, json: { type: 'upstream', detail: 'x' } }),
+      handleException: () =>
+        // @ts-expect-error no declared member answers 500
+        new ExceptionResponse({ statusCode: 500, json: { type: 'upstream', detail: 'x' } }),
     });
     // @ts-expect-error a pinned status is an error status
     ExceptionResponse.of(Problem, { status: 302 });
@@ -141,14 +148,16 @@ describe('defineExceptionHandler with returns', () => {
     defineExceptionHandler({
       exception: UpstreamError,
       returns: [LegacyGone, ConflictError],
-      // @ts-expect-error 410 is LegacyGone: its body is LegacyBody
-      handleException: () => new ExceptionResponse({ statusCode: 410, json: { type: 'conflict', title: 'x', status: 410 } }),
+      handleException: () =>
+        // @ts-expect-error 410 is LegacyGone: its body is LegacyBody
+        new ExceptionResponse({ statusCode: 410, json: { type: 'conflict', title: 'x', status: 410 } }),
     });
     defineExceptionHandler({
       exception: UpstreamError,
       returns: [ConflictError],
-      // @ts-expect-error a 409 Problem says status 409
-      handleException: () => new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'x', status: 410 } }),
+      handleException: () =>
+        // @ts-expect-error a 409 Problem says status 409
+        new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'x', status: 410 } }),
     });
     defineExceptionHandler({
       exception: UpstreamError,

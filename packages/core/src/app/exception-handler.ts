@@ -104,7 +104,7 @@ export function defineExceptionHandler<
   const TReturns extends readonly ExceptionHandlerReturn[] = readonly [],
 >(handler: ExceptionHandlerDefinition<TError, TReturns>): ExceptionHandler<TError> {
   checkHandlerShape('defineExceptionHandler', handler, true);
-  return handler as ExceptionHandler<TError>;
+  return handler;
 }
 
 const HANDLER_KEYS: readonly string[] = ['exception', 'returns', 'handleException'];
@@ -154,4 +154,3 @@ export function checkHandlerShape(where: string, handler: unknown, strictKeys: b
 export function isErrorClass(entry: unknown): entry is typeof BaseHTTPError {
   return typeof entry === 'function' && entry.prototype instanceof BaseHTTPError;
 }
-

@@ -116,7 +116,7 @@ export abstract class HTTPError extends BaseHTTPError implements ProblemView {
         super(message);
       }
     }
-    return Defined as unknown as HTTPErrorClass<TStatus, TType>;
+    return Defined;
   }
 }
 

@@ -34,7 +34,11 @@ export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
 }
 
 /** A `StructHTTPError` class produced by `StructHTTPError.define`. */
-export interface StructHTTPErrorClass<TBody extends v.ObjectEntries, TParams, TStatus extends number = number> {
+export interface StructHTTPErrorClass<
+  TBody extends v.ObjectEntries,
+  TParams,
+  TStatus extends number = number,
+> {
   new (params: TParams): StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>>;
   /** The status, as a literal type (an exception handler's `returns` ties it to the body). */
   readonly status: TStatus;
@@ -204,6 +208,10 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
       static override readonly statusField = options.statusField;
       static override readonly paramsField = options.paramsField;
     }
-    return Defined as unknown as StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>, TOptions['status']>;
+    return Defined as unknown as StructHTTPErrorClass<
+      TBody,
+      RaiseParams<TBody, TOptions>,
+      TOptions['status']
+    >;
   }
 }

@@ -234,10 +234,24 @@ export interface Wiring {
   enter<T extends Closeable>(resource: T): T;
   /** Opens an async resource on the app's exit stack. */
   aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T>;
-  /** Adds an exact route. */
+  /**
+   * Adds an exact route. A method and path already answered (by an operation or another
+   * extension route; slot names do not tell paths apart) fails here with a `WiringError` naming
+   * both; check `hasRoute` first to report a clash in your own terms.
+   */
   addRoute(route: CustomRoute): void;
-  /** Adds an upgrade (WebSocket) route. */
+  /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
   addUpgradeRoute(route: UpgradeRoute): void;
+  /**
+   * Whether a route added so far answers `method` at `path` (a template; slot names ignored).
+   * Routes mounted later in `wire()` are not known yet.
+   *
+   * @example
+   * if (wiring.hasRoute('GET', '/openapi.json')) wiring.fail(where, 'GET /openapi.json is taken', 'pass another path');
+   */
+  hasRoute(method: string, path: string): boolean;
+  /** The catalogue entry of the route answering `method` at `path` so far (see `hasRoute`), to name it. */
+  findRoute(method: string, path: string): RouteInfo | undefined;
   /** Adds a contributor consulted for every route when wiring finishes. */
   addContributor(contributor: RouteContributor): void;
   /** Adds an app-wide intercept that runs before routing. */

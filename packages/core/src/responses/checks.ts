@@ -5,12 +5,7 @@ import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/
 import { Link, Location } from './location';
 
 /** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */
-export function checkOf(
-  factory: string,
-  schema: unknown,
-  options: unknown,
-  keys: readonly string[],
-): void {
+export function checkOf(factory: string, schema: unknown, options: unknown, keys: readonly string[]): void {
   if (schema !== NO_SCHEMA && !isSchema(schema))
     throw new WiringError(
       `${factory}: the body schema must be a valibot schema, got ${describeValue(schema)}. Fix: pass a Struct or a v.* schema, e.g. ${factory}(Widget).`,
@@ -48,7 +43,10 @@ export function checkFields(wrapper: string, init: unknown): void {
     );
   const f = init as Record<string, unknown>;
   const status = f.statusCode;
-  if (status !== undefined && (typeof status !== 'number' || !(status >= 200 && status <= 599) || status % 1 !== 0))
+  if (
+    status !== undefined &&
+    (typeof status !== 'number' || !(status >= 200 && status <= 599) || status % 1 !== 0)
+  )
     throw new WiringError(
       `new ${wrapper}: statusCode must be an integer from 200 to 599, got ${typeof status === 'number' ? status : describeValue(status)}. Fix: e.g. statusCode: 201, or leave it out for the operation's default.`,
     );

@@ -309,5 +309,5 @@ export function adHocException(value: ExceptionResponse<unknown, unknown>): Enco
   const out: HeaderList = ['content-type', JSON_TYPE];
   pushUntypedHeaders(value.headers, out);
   if (value.cookies) pushCookies(value.cookies, out);
-  return { headers: out, body: JSON.stringify(value.json as unknown) ?? 'null' };
+  return { headers: out, body: JSON.stringify(value.json) ?? 'null' };
 }

@@ -113,7 +113,7 @@ export class Router<R> {
     const existing = entry.methods.get(method);
     if (existing !== undefined) {
       throw new WiringError(
-        `${describe(existing)} and another route both answer ${method} ${template}. Fix: mount one of them at another path, or split methods so each is answered once.`,
+        `${describe(route)}: ${method} ${template} is already answered by ${describe(existing)}. Fix: mount one of them at another path, or split methods so each is answered once.`,
       );
     }
     entry.methods.set(method, route);

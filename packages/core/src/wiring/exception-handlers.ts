@@ -20,7 +20,6 @@ export function checkExceptionHandler(
   }
 }
 
-
 /** One declared result that can encode an `ExceptionResponse`. */
 interface Candidate {
   /** The status it answers; undefined: any error status (an unpinned `ExceptionResponse.of`). */
@@ -40,7 +39,9 @@ type HandlerWriter = (value: ExceptionResponse<unknown, unknown>, ex: Exchange) 
  * error classes of its status, or nothing declared for it). A body that fits none of the schemas
  * tried is the first one's `ResponseShapeError` (the funnel answers 500 and logs it).
  */
-export function compileHandlerWriters(handlers: Iterable<ExceptionHandler>): Map<ExceptionHandler, HandlerWriter> {
+export function compileHandlerWriters(
+  handlers: Iterable<ExceptionHandler>,
+): Map<ExceptionHandler, HandlerWriter> {
   const writers = new Map<ExceptionHandler, HandlerWriter>();
   for (const handler of handlers) {
     const candidates: Candidate[] = [];
@@ -79,7 +80,7 @@ function dispatch(candidates: readonly Candidate[], problemStatuses: ReadonlySet
   const anyStatus = candidates.filter((c) => c.status === undefined);
   return (value, ex) => {
     const tries = [...(byStatus.get(value.statusCode) ?? []), ...anyStatus];
-    let first: unknown;
+    let first: ResponseShapeError | undefined;
     for (const candidate of tries) {
       try {
         const encoded = candidate.encode(value);

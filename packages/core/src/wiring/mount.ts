@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
-import { mergeLimits, type MountLimits } from '../app/limits';
+import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
 import { pathBinder } from '../binding/binders';
 import { mountOption, type MountOptionValue } from '../extension/types';
 import type { Middleware } from '../middleware/middleware';
@@ -66,9 +66,14 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       );
     }
   }
-  const mountMiddleware = options.middleware ?? [];
+  const givenMiddleware: unknown = options.middleware ?? [];
+  if (!Array.isArray(givenMiddleware))
+    throw new WiringError(
+      `${appName}.${method}(${cls.name}): mount option "middleware" must be a list, got ${describeValue(givenMiddleware)}. Fix: middleware: [myMiddleware].`,
+    );
+  const mountMiddleware = givenMiddleware as readonly Middleware[];
   mountMiddleware.forEach((mw) => checkMiddleware(`${cls.name} mount middleware`, mw));
-  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits);
+  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
   const { slots } = parseTemplate(info.path);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
   checkOperationNames(cls.name, instance, Object.keys(table));
