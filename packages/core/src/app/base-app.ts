@@ -110,7 +110,7 @@ export abstract class BaseApp<TFactory = undefined> {
   constructor(options: AppOptions<TFactory> = {}) {
     checkAppOptions(this.constructor.name, options);
     this.#log = options.logger ?? consoleLogger;
-    this.#limits = mergeLimits(this.constructor.name, defaultLimits, options.limits);
+    this.#limits = mergeLimits(`new ${this.constructor.name}({ limits })`, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
       appName: this.constructor.name,
       limits: this.#limits,

@@ -65,9 +65,15 @@ export abstract class BaseHTTPError extends StacklessError {
    */
   withHeaders(headers: Readonly<Record<string, string>>): this {
     const pairs: [string, string][] = [];
+    if (typeof headers !== 'object' || headers === null)
+      throw new WiringError(
+        `${this.constructor.name}.withHeaders: expected an object of header name → value, got ${describeValue(headers)}. Fix: e.g. withHeaders({ 'retry-after': '30' }).`,
+      );
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-        throw new TypeError(`${this.constructor.name}.withHeaders: header "${name}" cannot be sent`);
+        throw new WiringError(
+          `${this.constructor.name}.withHeaders: header "${name}" cannot be sent. Fix: a token name and a string value without CR, LF or NUL.`,
+        );
       pairs.push([name.toLowerCase(), value]);
     }
     (this as { responseHeaders: ReadonlyArray<readonly [string, string]> }).responseHeaders = pairs;

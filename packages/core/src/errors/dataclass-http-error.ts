@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
+import { structInfo } from '../schema/struct';
 import { describeValue, isSchema, WiringError } from './wiring-error';
 import { checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 import { HTTPError, type HTTPErrorOptions } from './http-error';
@@ -51,6 +52,10 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
 
   constructor(params: TParams) {
     super();
+    if (typeof params !== 'object' || params === null)
+      throw new WiringError(
+        `new ${new.target.name}(params): expected the params object, got ${describeValue(params)}. Fix: pass the fields of ${structInfo(new.target.paramsSchema)?.name ?? 'its params Struct'}, e.g. new ${new.target.name}({ … }).`,
+      );
     (this as { params: TParams }).params = params;
     this.renderedDetail = undefined;
   }

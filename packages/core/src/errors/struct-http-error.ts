@@ -86,6 +86,10 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
 
   constructor(params: object) {
     super();
+    if (typeof params !== 'object' || params === null)
+      throw new WiringError(
+        `new ${new.target.name}(params): expected the raise-time params object, got ${describeValue(params)}. Fix: e.g. new ${new.target.name}({ thing: 'widget' }), or {} when every field has its source.`,
+      );
     this.#params = { ...params };
     this.message = `${this.constructor.name} (${this.status})`;
   }

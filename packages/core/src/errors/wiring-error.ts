@@ -7,7 +7,7 @@
  * throw new WiringError('WidgetResource.readOne: path field "widget_id" has a default; remove it.');
  */
 export class WiringError extends TypeError {
-  override readonly name = 'WiringError';
+  override readonly name: string = 'WiringError';
 }
 
 /** Formats `Owner.operation: problem. Fix: fix` consistently for every wiring message. */
@@ -25,6 +25,7 @@ export function describeValue(value: unknown): string {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
     return typeof name === 'string' && name !== 'Object' ? `an instance of ${name}` : 'an object';
   }
+  if (value === '') return 'an empty string';
   return `a ${typeof value}`;
 }
 

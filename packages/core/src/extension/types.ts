@@ -10,6 +10,7 @@ import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
 import type { Limits } from '../app/limits';
 import type { ObjectSchemaLike } from '../schema/object-schema';
+import { describeValue, WiringError } from '../errors/wiring-error';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
 export type HeaderList = string[];
@@ -301,8 +302,32 @@ export interface Extension<T = void> {
   setup(wiring: Wiring): T;
 }
 
-/** Declares an extension (identity, for inference). */
+/**
+ * Declares an extension (identity, for inference): `{ name, setup(wiring) }`, checked here so a
+ * wrong one fails where it is written, not at `include`.
+ *
+ * @example
+ * export const meta = defineExtension({ name: 'meta', setup(wiring) { wiring.addRoute({ … }) } });
+ */
 export function defineExtension<T>(extension: Extension<T>): Extension<T> {
+  if (typeof extension !== 'object' || extension === null)
+    throw new WiringError(
+      `defineExtension: expected { name, setup(wiring) }, got ${describeValue(extension)}. Fix: defineExtension({ name: 'my-extension', setup(wiring) { … } }).`,
+    );
+  const given = extension as unknown as Partial<Record<string, unknown>>;
+  if (typeof given.name !== 'string' || given.name === '')
+    throw new WiringError(
+      `defineExtension: "name" must be a non-empty string (it names the extension in wiring errors), got ${describeValue(given.name)}. Fix: name: 'my-extension'.`,
+    );
+  if (typeof given.setup !== 'function')
+    throw new WiringError(
+      `defineExtension(${given.name}): "setup" must be a function (wiring) => value, got ${describeValue(given.setup)}. Fix: setup(wiring) { … }.`,
+    );
+  for (const key of Object.keys(given))
+    if (key !== 'name' && key !== 'setup')
+      throw new WiringError(
+        `defineExtension(${given.name}): unknown key "${key}". Fix: an extension is { name, setup(wiring) }; do the rest inside setup.`,
+      );
   return extension;
 }
 

@@ -37,26 +37,55 @@ export const NO_SCHEMA: unique symbol = Symbol('no schema');
  * response) when the response is written.
  */
 export function checkFields(wrapper: string, init: unknown): void {
-  if (typeof init !== 'object' || init === null)
-    throw new WiringError(
-      `new ${wrapper}(init): expected an object of response fields, got ${describeValue(init)}. Fix: e.g. new ${wrapper}({ json: value }).`,
-    );
-  const f = init as Record<string, unknown>;
+  if (typeof init !== 'object' || init === null) badInit(wrapper, init);
+  const f = init as Fields;
   const status = f.statusCode;
   if (
     status !== undefined &&
-    (typeof status !== 'number' || !(status >= 200 && status <= 599) || status % 1 !== 0)
+    !(typeof status === 'number' && status >= 200 && status <= 599 && status % 1 === 0)
   )
-    throw new WiringError(
-      `new ${wrapper}: statusCode must be an integer from 200 to 599, got ${typeof status === 'number' ? status : describeValue(status)}. Fix: e.g. statusCode: 201, or leave it out for the operation's default.`,
-    );
+    badStatus(wrapper, status);
+  // The common response sets none of these: one combined test, the rest only when one is set.
+  if (
+    f.cookies !== undefined ||
+    f.location !== undefined ||
+    f.links !== undefined ||
+    f.rawHeaders !== undefined ||
+    f.headers !== undefined
+  )
+    checkExtras(wrapper, f);
+}
+
+// Cold paths out of line, so the check itself stays small enough to inline.
+function badInit(wrapper: string, init: unknown): never {
+  throw new WiringError(
+    `new ${wrapper}(init): expected an object of response fields, got ${describeValue(init)}. Fix: e.g. new ${wrapper}({ json: value }).`,
+  );
+}
+
+function badStatus(wrapper: string, status: unknown): never {
+  throw new WiringError(
+    `new ${wrapper}: statusCode must be an integer from 200 to 599, got ${typeof status === 'number' ? status : describeValue(status)}. Fix: e.g. statusCode: 201, or leave it out for the operation's default.`,
+  );
+}
+
+interface Fields {
+  readonly statusCode?: unknown;
+  readonly cookies?: unknown;
+  readonly location?: unknown;
+  readonly links?: unknown;
+  readonly rawHeaders?: unknown;
+  readonly headers?: unknown;
+}
+
+function checkExtras(wrapper: string, f: Fields): void {
   const cookies = f.cookies;
   if (cookies !== undefined) {
     if (!Array.isArray(cookies))
       throw new WiringError(
         `new ${wrapper}: cookies must be an array of SetCookie, got ${describeValue(cookies)}. Fix: cookies: [new SetCookie('name', 'value')].`,
       );
-    for (const cookie of cookies)
+    for (const cookie of cookies as unknown[])
       if (!(cookie instanceof SetCookie))
         throw new WiringError(
           `new ${wrapper}: cookies holds ${describeValue(cookie)}, not a SetCookie. Fix: cookies: [new SetCookie('name', 'value')].`,
@@ -82,4 +111,40 @@ export function checkFields(wrapper: string, init: unknown): void {
     throw new WiringError(
       `new ${wrapper}: headers must be an object of typed header values, got ${describeValue(f.headers)}. Fix: headers: { xTraceId: '…' }.`,
     );
+}
+
+/** Checks an extension's response kind declaration (`defineResponseKind`). */
+export function checkResponseKind(info: unknown): void {
+  const where = 'defineResponseKind';
+  if (typeof info !== 'object' || info === null)
+    throw new WiringError(
+      `${where}: expected { kind, cls, schema, headers, status, contentType, compile }, got ${describeValue(info)}. Fix: see the CsvRows example in docs/extensions.md.`,
+    );
+  const i = info as Record<string, unknown>;
+  const fail = (field: string, expected: string, fix: string): never => {
+    throw new WiringError(
+      `${where}(${typeof i.kind === 'string' ? i.kind : '?'}): "${field}" must be ${expected}, got ${describeValue(i[field])}. Fix: ${fix}.`,
+    );
+  };
+  if (typeof i.kind !== 'string' || i.kind === '') fail('kind', 'a non-empty string', "kind: 'csv'");
+  if (typeof i.compile !== 'function')
+    fail('compile', 'a function (ctx) => writer', 'compile: (ctx) => (value, sink) => { … }');
+  if (i.cls !== undefined && typeof i.cls !== 'function')
+    fail('cls', 'the class a returned value is an instance of, or undefined', 'cls: Csv');
+  if (i.schema !== undefined && !isSchema(i.schema))
+    fail('schema', 'a valibot schema or undefined', 'schema: Struct(…), or undefined');
+  if (i.headers !== undefined && !isObjectSchema(i.headers))
+    fail('headers', 'an object schema or undefined', "headers: Struct('Headers', { … }), or undefined");
+  const status = i.status;
+  if (
+    status !== undefined &&
+    !(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599)
+  )
+    fail(
+      'status',
+      'an integer from 100 to 599 or undefined',
+      'status: 200, or undefined for the operation default',
+    );
+  if (i.contentType !== undefined && typeof i.contentType !== 'string')
+    fail('contentType', 'a media type string or undefined', "contentType: 'text/csv'");
 }

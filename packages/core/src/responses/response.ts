@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
-import { checkFields, checkOf, NO_SCHEMA } from './checks';
+import { checkFields, checkOf, checkResponseKind, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
 
 /** Raw response headers: as-written names, repeats allowed. */
@@ -308,7 +308,9 @@ export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus 
     const status = init.statusCode;
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
       throw new WiringError(
-        `ExceptionResponse: statusCode ${typeof status === 'number' ? status : describeValue(status)} is outside 400–599. Fix: an exception handler answers with an error status.`,
+        typeof status === 'number'
+          ? `ExceptionResponse: statusCode ${status} is outside 400–599. Fix: an exception handler answers with an error status.`
+          : `ExceptionResponse: statusCode must be an integer from 400 to 599, got ${describeValue(status)}. Fix: e.g. statusCode: 409.`,
       );
     }
     if (init.cookies !== undefined || init.headers !== undefined)
@@ -372,6 +374,7 @@ export function plainJson<TSchema extends v.GenericSchema>(
 export function defineResponseKind<TValue>(
   info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler },
 ): ResponseSpec<TValue> {
+  checkResponseKind(info);
   return spec(info);
 }
 

@@ -15,7 +15,7 @@ import type {
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/compile';
+import { checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
