@@ -75,6 +75,13 @@ describe('defineExceptionHandler with returns', () => {
     });
     defineExceptionHandler({
       exception: UpstreamError,
+      returns: [ExceptionResponse.of(Problem, { headers: Retry })],
+      // typed headers declared, and still optional
+      handleException: () =>
+        new ExceptionResponse({ statusCode: 502, json: { type: 'upstream', detail: 'x' } }),
+    });
+    defineExceptionHandler({
+      exception: UpstreamError,
       returns: [ExceptionResponse.of(Problem)],
       // headers stay optional
       handleException: () =>

@@ -57,7 +57,8 @@ export type DeepReadonly<T> = T extends (...args: never[]) => unknown
 /** What one declared member lets the handler return. */
 type ResultOf<M> =
   M extends ResponseSpec<ExceptionResponse<infer B, infer H, infer S>>
-    ? ExceptionResponse<DeepReadonly<B>, H, S>
+    ? // `| undefined`: typed headers stay optional (a response without them infers `undefined`).
+      ExceptionResponse<DeepReadonly<B>, H | undefined, S>
     : M extends abstract new (...args: never[]) => infer I
       ? I | ExceptionResponse<DeepReadonly<ErrorBodyOf<M>>, unknown, StatusOf<M>>
       : never;
