@@ -16,6 +16,7 @@ interface Door {
   mount(route: object, options?: unknown): void;
   include(setup: (wiring: Wiring) => void): void;
   enter(resource: unknown): void;
+  adapter(adapter: unknown): void;
 }
 
 /** Starts an app whose wire() runs `wire` and returns the WiringError it fails with. */
@@ -26,6 +27,7 @@ async function startError(wire: (door: Door) => void | Promise<void>): Promise<W
         mount: (route, options) => this.includeEndpoint(route as H, any(options)),
         include: (setup) => this.include(defineExtension({ name: 'probe', setup })),
         enter: (resource) => this.enter(any(resource)),
+        adapter: (adapter) => this.includeErrorAdapter(any(adapter)),
       });
     }
   }
@@ -128,6 +130,16 @@ describe('mounts, enter and the wiring surface', () => {
       'enter() of something with no close',
       (d: Door) => d.enter({ open() {} }),
       'App.enter: an object has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',
+    ],
+    [
+      'an error adapter with a misspelt key (was silently ignored)',
+      (d: Door) =>
+        d.adapter({
+          schema: Struct('House', { error: v.string() }),
+          compose: () => ({ error: '' }),
+          statusfield: 'code',
+        }),
+      'App.includeErrorAdapter: unknown adapter key "statusfield". Fix: an adapter is { schema, compose(error), statusField? }.',
     ],
     [
       'addRoute with a relative path',

@@ -21,6 +21,7 @@ import {
   Location,
   MalformedRequestError,
   NoContent,
+  RawHeadersView,
   Resource,
   SetCookie,
   Struct,
@@ -291,6 +292,11 @@ export const rows: [string, () => unknown, string][] = [
     'defineResponseKind(csv): "compile" must be a function (ctx) => writer, got undefined. Fix: compile: (ctx) => (value, sink) => { … }.',
   ],
   // models, routes, forms, extension helpers
+  [
+    'new RawHeadersView(a header object)',
+    () => new RawHeadersView(any({ 'x-id': '1' })),
+    "new RawHeadersView(flat): expected alternating names and values (an array, as IncomingMessage.rawHeaders), got an object. Fix: new RawHeadersView(['X-Id', '1']).",
+  ],
   [
     'new Tag(empty)',
     () => new Tag(''),

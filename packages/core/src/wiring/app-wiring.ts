@@ -111,7 +111,7 @@ export class AppWiring {
         `${where}: an error adapter is already registered. Fix: register one adapter per app.`,
       );
     // Compiled now so a bad adapter fails here, naming the call.
-    compileAdapter(adapter, () => undefined);
+    compileAdapter(adapter, () => undefined, where);
     this.adapter = adapter;
   }
 
