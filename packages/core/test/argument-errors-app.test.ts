@@ -170,6 +170,16 @@ describe('mounts, enter and the wiring surface', () => {
       'wiring.addSource(requestId): expected compile(ctx) returning a resolver, got undefined. Fix: pass a function.',
     ],
     [
+      'addRoute from onWired (was silently never routed)',
+      (d: Door) =>
+        d.include((w) =>
+          w.onWired(() =>
+            w.addRoute({ method: 'GET', path: '/late', owner: 'probe', operation: 'x', handle() {} }),
+          ),
+        ),
+      'wiring.addRoute: called after the routes were compiled (from onWired or later), so it would never take effect. Fix: call addRoute in setup (an async setup may await first).',
+    ],
+    [
       'wiring.enter of a plain value',
       (d: Door) => d.include((w) => w.enter(any('pool'))),
       'wiring.enter: a string has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',

@@ -42,6 +42,8 @@ export class AppWiring {
   readonly beforeClose: Hook[] = [];
   readonly drain: Hook[] = [];
   adapter: ErrorBodyAdapter | undefined;
+  /** Set when the routes are compiled: what an extension adds after that would never take effect. */
+  compiled = false;
   readonly #stacks: ExitStacks;
   readonly #assertWiring: (method: string) => void;
   #api: Wiring | undefined;
@@ -190,6 +192,7 @@ export class AppWiring {
 
   /** Compiles every record into a plan and builds the runtime and the catalogue. */
   async finish(): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
+    this.compiled = true;
     const built = buildRuntime(this, this.env);
     for (const callback of this.wired) await callback(built.catalogue);
     return built;

@@ -33,6 +33,7 @@ export interface WiringTarget {
   readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[];
   readonly beforeClose: Hook[];
   readonly drain: Hook[];
+  readonly compiled: boolean;
   findRoute(method: string, path: string): RouteInfo | undefined;
   addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void;
 }
@@ -74,6 +75,16 @@ export function createWiringApi(
   const fail = (where: string, problem: string, fix: string): never => {
     throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
   };
+  // Routes, sources, contributors and intercepts are compiled once wire() and every async setup
+  // are done: one added later (from onWired) would silently never take effect.
+  const open = (member: string): void => {
+    if (target.compiled)
+      fail(
+        `wiring.${member}`,
+        'called after the routes were compiled (from onWired or later), so it would never take effect',
+        `call ${member} in setup (an async setup may await first)`,
+      );
+  };
   return {
     appName: target.appName,
     limits: target.limits,
@@ -90,16 +101,19 @@ export function createWiringApi(
     },
     addRoute: (route) => {
       assertWiring('include (addRoute)');
+      open('addRoute');
       target.addExtensionRoute('custom', route);
     },
     addUpgradeRoute: (route) => {
       assertWiring('include (addUpgradeRoute)');
+      open('addUpgradeRoute');
       target.addExtensionRoute('upgrade', route);
     },
     hasRoute: (method, path) => target.findRoute(String(method), String(path)) !== undefined,
     findRoute: (method, path) => target.findRoute(String(method), String(path)),
     addSource: (source) => {
       assertWiring('include (addSource)');
+      open('addSource');
       if (
         typeof source !== 'object' ||
         source === null ||
@@ -125,10 +139,12 @@ export function createWiringApi(
       target.sources.set(source.name, source);
     },
     addContributor: (contributor) => {
+      open('addContributor');
       callback('addContributor', 'a function (route) => contribution', contributor);
       target.contributors.push(contributor);
     },
     addIntercept: (intercept) => {
+      open('addIntercept');
       if (typeof intercept !== 'object' || intercept === null)
         fail(
           'wiring.addIntercept',
