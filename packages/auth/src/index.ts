@@ -1,23 +1,19 @@
 // @api/auth — authenticators as a typed mount option, through core's public extension point only.
-import type { AuthFor, DeclaredUsers } from './authenticator';
+import type { AuthFor, DeclaredUsers } from './types';
 
-export {
-  auth,
-  basicAuth,
-  bearerAuth,
-  cookieAuth,
-  hybridAuth,
-  type AnyGating,
-  type AuthFacts,
-  type AuthFor,
-  type AuthKind,
-  type AuthOptions,
-  type Authenticator,
-  type CookieAuthOptions,
-  type HybridAuthOptions,
-  type IsNullable,
-  type UserSchema,
-} from './authenticator';
+export { auth, basicAuth, bearerAuth, cookieAuth, hybridAuth } from './authenticator';
+export type {
+  AnyGating,
+  AuthFacts,
+  AuthFor,
+  AuthKind,
+  AuthOptions,
+  Authenticator,
+  CookieAuthOptions,
+  HybridAuthOptions,
+  IsNullable,
+  UserSchema,
+} from './types';
 export { SecurityScheme, type ApiKeyLocation, type SecuritySchemeObject } from './security-scheme';
 
 declare module '@api/core' {

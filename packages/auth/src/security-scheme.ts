@@ -1,3 +1,5 @@
+import { WiringError } from '@api/core/extension';
+
 /** Where an API key travels. */
 export type ApiKeyLocation = 'header' | 'query' | 'cookie';
 
@@ -24,6 +26,7 @@ export class SecurityScheme {
   static httpBearer(
     options: { bearerFormat?: string; description?: string; schemeName?: string } = {},
   ): SecurityScheme {
+    checkSchemeOptions('SecurityScheme.httpBearer', options, ['bearerFormat', 'description', 'schemeName']);
     return new SecurityScheme(options.schemeName ?? 'bearerAuth', {
       type: 'http',
       scheme: 'bearer',
@@ -34,6 +37,7 @@ export class SecurityScheme {
 
   /** HTTP basic; scheme name `basicAuth` by default. */
   static httpBasic(options: { description?: string; schemeName?: string } = {}): SecurityScheme {
+    checkSchemeOptions('SecurityScheme.httpBasic', options, ['description', 'schemeName']);
     return new SecurityScheme(options.schemeName ?? 'basicAuth', {
       type: 'http',
       scheme: 'basic',
@@ -48,12 +52,17 @@ export class SecurityScheme {
     description?: string;
     schemeName?: string;
   }): SecurityScheme {
+    const where = 'SecurityScheme.apiKey';
+    checkSchemeOptions(where, options, ['name', 'location', 'description', 'schemeName']);
     if (!['header', 'query', 'cookie'].includes(options.location)) {
-      throw new TypeError(
-        `SecurityScheme.apiKey: location must be header, query or cookie (got ${JSON.stringify(options.location)})`,
+      throw new WiringError(
+        `${where}: location must be header, query or cookie (got ${JSON.stringify(options.location) ?? 'undefined'}). Fix: e.g. location: 'cookie'.`,
       );
     }
-    if (!options.name) throw new TypeError('SecurityScheme.apiKey: name is required');
+    if (typeof options.name !== 'string' || options.name === '')
+      throw new WiringError(
+        `${where}: name is required (the header, query parameter or cookie that carries the key). Fix: e.g. name: 'session_id'.`,
+      );
     return new SecurityScheme(options.schemeName ?? 'apiKeyAuth', {
       type: 'apiKey',
       name: options.name,
@@ -65,5 +74,21 @@ export class SecurityScheme {
   /** The `components.securitySchemes` entry. */
   toOpenapi(): SecuritySchemeObject {
     return { ...this.object };
+  }
+}
+
+/** Every option is a non-empty string and known: a typo would silently publish the wrong scheme. */
+function checkSchemeOptions(where: string, options: unknown, keys: readonly string[]): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${where}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : `a ${typeof options}`}. Fix: pass { ${keys.join(', ')} }.`,
+    );
+  for (const [key, value] of Object.entries(options)) {
+    if (!keys.includes(key))
+      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+    if (key !== 'location' && value !== undefined && (typeof value !== 'string' || value === ''))
+      throw new WiringError(
+        `${where}: ${key} must be a non-empty string, got ${value === null ? 'null' : `a ${typeof value}`}. Fix: e.g. ${key}: '${key === 'schemeName' ? 'tokenAuth' : key === 'bearerFormat' ? 'JWT' : key === 'name' ? 'session_id' : 'How callers authenticate'}'.`,
+      );
   }
 }

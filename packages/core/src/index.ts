@@ -23,6 +23,10 @@ export {
   defineExceptionHandler,
   type ExceptionHandler,
   type ExceptionHandlerResult,
+  type ExceptionHandlerReturn,
+  type ExceptionHandlerDefinition,
+  type DeclaredExceptionResult,
+  type ProblemBody,
 } from './app/exception-handler';
 export { serve, type RunningServer, type ServeOptions } from './server/serve';
 

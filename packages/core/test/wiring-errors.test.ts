@@ -97,7 +97,9 @@ describe('WiringError', () => {
       a.mountEndpoint(new A());
       a.mountEndpoint(new B());
     });
-    expect(e.message).toMatch(/^A\.get and another route both answer GET \/x\. Fix:/);
+    expect(e.message).toBe(
+      'B.get: GET /x is already answered by A.get. Fix: mount one of them at another path, split methods so each is answered once, or (in an extension) check wiring.hasRoute(method, path) before adding.',
+    );
   });
 
   it('a class mounted with the wrong include, and a class with no operation', async () => {
@@ -184,5 +186,150 @@ describe('WiringError', () => {
     expect(e.message).toBe('x extension: it is misconfigured. Fix: configure it.');
     // A type error too (route-class.test-d.ts); at run time the class declaration itself fails.
     expect(() => Endpoint('/a/{Bad}' as string)).toThrow(/slot "\{Bad\}" is not snake_case/);
+  });
+});
+
+describe('extension routes: duplicates fail at addRoute', () => {
+  const route = (owner: string, path = '/x') => ({
+    method: 'GET',
+    path,
+    owner,
+    operation: 'handle',
+    handle: () => undefined,
+  });
+  const FIX =
+    'Fix: mount one of them at another path, split methods so each is answered once, or (in an extension) check wiring.hasRoute(method, path) before adding.';
+  class X extends Endpoint('/x') {
+    get = this.operation({ returns: Health }, () => ({ status: '' }));
+  }
+
+  it('knows the routes added so far (hasRoute, findRoute) and refuses a second one at once, naming both', async () => {
+    const seen: unknown[] = [];
+    const e = await wiringError((a) => {
+      a.mountEndpoint(new X());
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({
+          name: 'late',
+          setup: (w) => {
+            seen.push(w.hasRoute('GET', '/x'), w.hasRoute('get', '/x'), w.hasRoute('POST', '/x'));
+            seen.push(w.hasRoute('GET', '/y'), w.findRoute('GET', '/x')?.owner);
+            w.addRoute(route('late', '/y'));
+            seen.push(w.hasRoute('GET', '/y'), w.findRoute('GET', '/y')?.kind);
+            try {
+              w.addRoute(route('late'));
+            } catch (error) {
+              seen.push('thrown by addRoute');
+              throw error;
+            }
+          },
+        }),
+      );
+    });
+    expect(seen).toEqual([true, true, false, false, 'X', true, 'custom', 'thrown by addRoute']);
+    expect(e.message).toBe(`late.handle (custom route): GET /x is already answered by X.get. ${FIX}`);
+  });
+
+  it('two extensions on one path (slot names ignored), and an upgrade route on an operation', async () => {
+    const e = await wiringError((a) => {
+      const include = (a.raw as unknown as { include(x: unknown): void }).include.bind(a.raw);
+      include(defineExtension({ name: 'one', setup: (w) => w.addRoute(route('one', '/w/{a}')) }));
+      include(defineExtension({ name: 'two', setup: (w) => w.addRoute(route('two', '/w/{b}')) }));
+    });
+    expect(e.message).toBe(
+      `two.handle (custom route): GET /w/{b} is already answered by one.handle (custom route) (as /w/{a}). ${FIX}`,
+    );
+    const u = await wiringError((a) => {
+      a.mountEndpoint(new X());
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({
+          name: 'ws',
+          setup: (w) => w.addUpgradeRoute({ path: '/x', owner: 'Socket', handle: () => undefined }),
+        }),
+      );
+    });
+    expect(u.message).toBe(`Socket.handle (upgrade route): GET /x is already answered by X.get. ${FIX}`);
+  });
+
+  it('an operation mounted after an extension route still fails wiring, naming both', async () => {
+    const e = await wiringError((a) => {
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({ name: 'first', setup: (w) => w.addRoute(route('first')) }),
+      );
+      a.mountEndpoint(new X());
+    });
+    expect(e.message).toBe(
+      'X.get: GET /x is already answered by first.handle (custom route). Fix: mount one of them at another path, or split methods so each is answered once.',
+    );
+  });
+});
+
+describe('include() with an async setup', () => {
+  async function start(wire: (include: (x: unknown) => unknown) => Promise<void>) {
+    const logger = memoryLogger();
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        await wire((x) => (this as unknown as { include(x: unknown): unknown }).include(x));
+      }
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const error = await new App({ logger }).start().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { error, unhandled, logger };
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  }
+  const failing = (name: string, error: unknown, ms = 0) =>
+    defineExtension({
+      name,
+      setup: () => new Promise<void>((_resolve, reject) => setTimeout(() => reject(error), ms)),
+    });
+
+  it('a rejected setup nobody awaits fails start once, as a WiringError naming the extension', async () => {
+    const boom = new Error('queue store unreachable');
+    const { error, unhandled } = await start(async (include) => {
+      void include(failing('queue', boom));
+    });
+    expect(unhandled).toEqual([]);
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as WiringError).message).toBe(
+      "App.include(queue): the extension's async setup failed: queue store unreachable. Fix: correct what the cause reports (error.cause), then start again.",
+    );
+    expect((error as WiringError).cause).toBe(boom);
+  });
+
+  it('a WiringError from an async setup is surfaced as it is', async () => {
+    const wiring = new WiringError('queue: bad option. Fix: fix it.');
+    const { error } = await start(async (include) => {
+      void include(failing('queue', wiring));
+    });
+    expect(error).toBe(wiring);
+  });
+
+  it('when wire() fails meanwhile, its error wins; the setup failure is logged, never unhandled', async () => {
+    const wireError = new WiringError('App.wire: broken. Fix: none.');
+    const { error, unhandled, logger } = await start(async (include) => {
+      void include(failing('queue', new Error('late'), 5));
+      throw wireError;
+    });
+    expect(error).toBe(wireError);
+    expect(unhandled).toEqual([]);
+    expect(logger.lines).toEqual(['error App.include(queue): async setup also failed']);
+  });
+
+  it('a setup that wire() awaits fails with its own error, once', async () => {
+    const boom = new Error('awaited');
+    const { error, unhandled, logger } = await start(async (include) => {
+      await include(failing('queue', boom));
+    });
+    expect(error).toBe(boom);
+    expect(unhandled).toEqual([]);
+    expect(logger.lines).toEqual([]);
   });
 });

@@ -210,6 +210,14 @@ function checkOptions(where: string, options: unknown): asserts options is CORSO
     if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string')))
       throw new WiringError(`${where}: ${key} must be a list of strings. Fix: e.g. ${key}: ['…'].`);
   }
+  if (options.allowCredentials !== undefined && typeof options.allowCredentials !== 'boolean')
+    throw new WiringError(
+      `${where}: allowCredentials must be true or false, got ${describe(options.allowCredentials)}. Fix: allowCredentials: true (with a list of exact origins), or leave it out.`,
+    );
+  if (options.maxAge !== undefined && typeof options.maxAge !== 'number')
+    throw new WiringError(
+      `${where}: maxAge must be a whole number of seconds, got ${describe(options.maxAge)}. Fix: e.g. maxAge: 600.`,
+    );
   const origins = options.allowOrigins;
   if (origins !== undefined && origins !== '*' && !Array.isArray(origins))
     throw new WiringError(

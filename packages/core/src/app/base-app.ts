@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import type { Extension, Logger, RouteCatalogue } from '../extension/types';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
@@ -13,6 +13,8 @@ import type { EndpointOperations, ResourceOperations } from '../routes/route-cla
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
+import { checkCloseable } from '../wiring/wiring-api';
+import { checkAppOptions, includeFailure, isThenable } from './app-checks';
 import type { ExceptionHandler } from './exception-handler';
 import { defaultLimits, mergeLimits, type Limits, type LimitsOptions, type MountLimits } from './limits';
 
@@ -101,11 +103,14 @@ export abstract class BaseApp<TFactory = undefined> {
   #closing: Promise<void> | undefined;
   #runtime: Runtime | undefined;
   #catalogue: RouteCatalogue | undefined;
-  readonly #includes: Promise<unknown>[] = [];
+  /** Async extension setups still running; each settles (never rejects): failures are recorded. */
+  readonly #includes: Promise<void>[] = [];
+  readonly #includeFailures: { readonly where: string; readonly error: unknown }[] = [];
 
   constructor(options: AppOptions<TFactory> = {}) {
+    checkAppOptions(this.constructor.name, options);
     this.#log = options.logger ?? consoleLogger;
-    this.#limits = mergeLimits(this.constructor.name, defaultLimits, options.limits);
+    this.#limits = mergeLimits(`new ${this.constructor.name}({ limits })`, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
       appName: this.constructor.name,
       limits: this.#limits,
@@ -153,12 +158,15 @@ export abstract class BaseApp<TFactory = undefined> {
 
   /** Opens a sync resource; it closes at shutdown, in exact reverse order of opening. */
   protected enter<T extends Closeable>(resource: T): T {
+    checkCloseable(`${this.constructor.name}.enter`, resource);
     return this.#stacks.sync.push(resource, `${this.constructor.name}.enter`);
   }
 
   /** Opens an async resource; it closes at shutdown, in exact reverse order of opening. */
   protected async aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T> {
-    return this.#stacks.async.push(await resource, `${this.constructor.name}.aenter`);
+    const opened = await resource;
+    checkCloseable(`${this.constructor.name}.aenter`, opened);
+    return this.#stacks.async.push(opened, `${this.constructor.name}.aenter`);
   }
 
   #assertWiring(method: string): void {
@@ -193,6 +201,10 @@ export abstract class BaseApp<TFactory = undefined> {
       throw new WiringError(
         `${this.constructor.name}.${method}: expected an instance of a ${kind === 'resource' ? 'Resource' : 'Endpoint'} class, got ${instance === null ? 'null' : typeof instance}. Fix: pass \`new MyRoute()\`.`,
       );
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
+      throw new WiringError(
+        `${this.constructor.name}.${method}(${instance.constructor.name}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
+      );
     const records = mountRouteClass({
       appName: this.constructor.name,
       appLimits: this.#limits,
@@ -211,8 +223,25 @@ export abstract class BaseApp<TFactory = undefined> {
         `${this.constructor.name}.include: expected an extension ({ name, setup(wiring) }). Fix: pass what the package's factory returns, e.g. include(cors(policy)).`,
       );
     const result = extension.setup(this.#wiring.api());
-    if (result instanceof Promise) this.#includes.push(result);
+    if (isThenable(result)) {
+      // A rejection handler is attached at once: a failing async setup is a startup failure
+      // (surfaced once by start()), never an unhandled rejection, whether wire() awaits it or not.
+      const where = `${this.constructor.name}.include(${typeof extension.name === 'string' ? extension.name : 'extension'})`;
+      this.#includes.push(
+        Promise.resolve(result).then(
+          () => undefined,
+          (error: unknown) => {
+            this.#includeFailures.push({ where, error });
+          },
+        ),
+      );
+    }
     return result;
+  }
+
+  /** Waits for every async extension setup started so far (and those they start). */
+  async #settleIncludes(): Promise<void> {
+    while (this.#includes.length > 0) await Promise.all(this.#includes.splice(0));
   }
 
   /** Registers app-wide middleware (runs before routing; covers every route). */
@@ -263,13 +292,19 @@ export abstract class BaseApp<TFactory = undefined> {
     this.#state = 'starting';
     try {
       await this.wire();
-      while (this.#includes.length > 0) await Promise.all(this.#includes.splice(0));
+      await this.#settleIncludes();
+      const failed = this.#includeFailures.shift();
+      if (failed) throw includeFailure(failed.where, failed.error);
       const { runtime, catalogue } = await this.#wiring.finish();
       this.#runtime = runtime;
       this.#catalogue = catalogue;
       this.#state = 'serving';
     } catch (error) {
       this.#state = 'failed';
+      // Setups still running finish before the exit stack unwinds what they may have opened.
+      await this.#settleIncludes();
+      for (const other of this.#includeFailures.splice(0))
+        if (other.error !== error) this.#log.error(`${other.where}: async setup also failed`, other.error);
       try {
         await this.#stacks.unwind();
       } catch (teardown) {

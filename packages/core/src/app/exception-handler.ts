@@ -1,9 +1,14 @@
-import type { BaseHTTPError } from '../errors';
-import type { ExceptionResponse, ResponseSpec } from '../responses/response';
+import type * as v from 'valibot';
+import { BaseHTTPError } from '../errors';
+import { describeValue, WiringError } from '../errors/wiring-error';
+import { ExceptionResponse, responseInfo, type ResponseSpec } from '../responses/response';
 import type { ErrorClass } from '../meta/meta';
 
 /** What a handler may return: a response that replaces the exception, an HTTP error, or nothing. */
 export type ExceptionHandlerResult = ExceptionResponse<unknown, unknown> | BaseHTTPError | undefined | void;
+
+/** One declared result of an exception handler: `ExceptionResponse.of(...)` or an HTTP error class. */
+export type ExceptionHandlerReturn = ResponseSpec<ExceptionResponse<unknown, unknown>> | ErrorClass;
 
 /**
  * A custom exception handler: one typed `handleException` for one exception class (and its
@@ -13,22 +18,140 @@ export interface ExceptionHandler<TError extends Error = Error> {
   /** The exception class this handler owns. */
   readonly exception: abstract new (...args: never[]) => TError;
   /** Declared results, validated at wiring: `ExceptionResponse.of(...)` specs and/or HTTP error classes. */
-  readonly returns?: readonly (ResponseSpec<ExceptionResponse<unknown, unknown>> | ErrorClass)[];
+  readonly returns?: readonly ExceptionHandlerReturn[];
   /** Returns a replacement response, an HTTP error to render, or `undefined` for default handling. */
   handleException(error: TError): ExceptionHandlerResult | Promise<ExceptionHandlerResult>;
 }
 
 /**
- * Declares an exception handler with `error` typed from `exception`.
+ * The Problem body (RFC 9457) an `ExceptionResponse` sends when it stands in for a Problem-family
+ * error class: `type` and `status` are the class's own.
+ */
+export interface ProblemBody<TStatus extends number = number, TType extends string = string> {
+  readonly type: TType;
+  readonly title: string;
+  readonly status: TStatus;
+  readonly docs?: string;
+  readonly detail?: string;
+  readonly params?: unknown;
+}
+
+/** The body an `ExceptionResponse` standing in for error class `C` carries: its Struct body, or a Problem. */
+type ErrorBodyOf<C> = C extends { readonly bodySchema: infer B extends v.GenericSchema }
+  ? v.InferOutput<B>
+  : C extends { readonly type: infer T extends string; readonly status: infer S extends number }
+    ? ProblemBody<S, T>
+    : never;
+type StatusOf<C> = C extends { readonly status: infer S extends number } ? S : number;
+
+/**
+ * A body as the `ExceptionResponse` constructor infers it: literal and read-only (its type
+ * parameters are `const`, so `type: 'conflict'` stays a literal without `as const`).
+ */
+export type DeepReadonly<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** What one declared member lets the handler return. */
+type ResultOf<M> =
+  M extends ResponseSpec<ExceptionResponse<infer B, infer H, infer S>>
+    ? // `| undefined`: typed headers stay optional (a response without them infers `undefined`).
+      ExceptionResponse<DeepReadonly<B>, H | undefined, S>
+    : M extends abstract new (...args: never[]) => infer I
+      ? I | ExceptionResponse<DeepReadonly<ErrorBodyOf<M>>, unknown, StatusOf<M>>
+      : never;
+
+/**
+ * What `handleException` may return for a `returns` declaration: an instance of a declared error
+ * class, an `ExceptionResponse` whose status and body match a declared member
+ * (`ExceptionResponse.of(Body, { status? })` → `Body` at that status, or at any error status
+ * when none is pinned; an error class → its body at its status), or `undefined` for default
+ * handling. With no `returns`, any `ExceptionHandlerResult`.
+ */
+export type DeclaredExceptionResult<TReturns extends readonly ExceptionHandlerReturn[]> =
+  TReturns extends readonly [] ? ExceptionHandlerResult : ResultOf<TReturns[number]> | undefined | void;
+
+/** The argument of `defineExceptionHandler`: `handleException`'s result is checked against `returns`. */
+export interface ExceptionHandlerDefinition<
+  TError extends Error,
+  TReturns extends readonly ExceptionHandlerReturn[],
+> {
+  /** The exception class this handler owns (and its subclasses). */
+  readonly exception: abstract new (...args: never[]) => TError;
+  /** Declared results: `ExceptionResponse.of(...)` specs and/or HTTP error classes. */
+  readonly returns?: TReturns;
+  /** Returns a declared result, or `undefined` for default handling. */
+  handleException(
+    error: TError,
+  ): DeclaredExceptionResult<TReturns> | Promise<DeclaredExceptionResult<TReturns>>;
+}
+
+/**
+ * Declares an exception handler with `error` typed from `exception`. With `returns`, what
+ * `handleException` returns must match a declared member: an `ExceptionResponse` whose status and
+ * body fit one of them, or an instance of a declared error class (a type error otherwise).
  *
  * @example
  * const duplicateName = defineExceptionHandler({
  *   exception: DuplicateNameError,
+ *   returns: [ConflictError],
  *   handleException: () => new ConflictError(),
  * });
  */
-export function defineExceptionHandler<TError extends Error>(
-  handler: ExceptionHandler<TError>,
-): ExceptionHandler<TError> {
+export function defineExceptionHandler<
+  TError extends Error,
+  const TReturns extends readonly ExceptionHandlerReturn[] = readonly [],
+>(handler: ExceptionHandlerDefinition<TError, TReturns>): ExceptionHandler<TError> {
+  checkHandlerShape('defineExceptionHandler', handler, true);
   return handler;
+}
+
+const HANDLER_KEYS: readonly string[] = ['exception', 'returns', 'handleException'];
+
+/**
+ * Checks the shape of one exception handler (at `defineExceptionHandler` and at registration):
+ * every mistake is a `WiringError` naming `where`, what was expected and the fix. `strictKeys`
+ * also refuses unknown keys (a plain object from `defineExceptionHandler`).
+ */
+export function checkHandlerShape(where: string, handler: unknown, strictKeys: boolean): void {
+  if (typeof handler !== 'object' || handler === null)
+    throw new WiringError(
+      `${where}: expected a handler object, got ${describeValue(handler)}. Fix: use defineExceptionHandler({ exception, handleException }).`,
+    );
+  const h = handler as Partial<Record<'exception' | 'returns' | 'handleException', unknown>>;
+  if (typeof h.exception !== 'function' || typeof h.handleException !== 'function') {
+    throw new WiringError(
+      `${where}: a handler needs "exception" (a class) and "handleException". Fix: use defineExceptionHandler({ exception, handleException }).`,
+    );
+  }
+  const exception = h.exception as { name: string; prototype: unknown };
+  if (exception !== Error && !(exception.prototype instanceof Error))
+    throw new WiringError(
+      `${where}: "exception" is ${describeValue(h.exception)}, which does not extend Error, so it never matches a thrown error. Fix: pass an Error subclass, e.g. exception: DuplicateNameError.`,
+    );
+  if (strictKeys)
+    for (const key of Object.keys(h))
+      if (!HANDLER_KEYS.includes(key))
+        throw new WiringError(
+          `${where}: handler for ${exception.name} has unknown key "${key}". Fix: use only ${HANDLER_KEYS.join(', ')}.`,
+        );
+  if (h.returns !== undefined && !Array.isArray(h.returns))
+    throw new WiringError(
+      `${where}: handler for ${exception.name} declares returns as ${describeValue(h.returns)}, not a list. Fix: returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
+    );
+  for (const entry of (h.returns as readonly unknown[] | undefined) ?? []) {
+    const info = responseInfo(entry);
+    const ok = info ? info.cls === ExceptionResponse : isErrorClass(entry);
+    if (!ok)
+      throw new WiringError(
+        `${where}: handler for ${exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTP error class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
+      );
+  }
+}
+
+/** True for an HTTP error class (a `BaseHTTPError` subclass). */
+export function isErrorClass(entry: unknown): entry is typeof BaseHTTPError {
+  return typeof entry === 'function' && entry.prototype instanceof BaseHTTPError;
 }

@@ -1,3 +1,4 @@
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { defaultMultipartLimits, type MultipartLimits } from '../multipart';
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */
@@ -38,32 +39,59 @@ export const defaultLimits: Limits = Object.freeze({
   multipart: defaultMultipartLimits,
 });
 
-function positive(where: string, name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0)
-    throw new TypeError(
-      `${where}: limit "${name}" must be a positive number (got ${value}); limits are never 0 or unlimited`,
+function positive(where: string, name: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new WiringError(
+      `${where}: limit "${name}" must be a positive number (got ${typeof value === 'number' ? value : describeValue(value)}); limits are never 0 or unlimited. Fix: e.g. ${name}: ${exampleOf(name)}, or leave it out for the default.`,
     );
   return value;
 }
 
-/** Merges overrides onto a base, rejecting zero, negative and non-finite values. */
+function exampleOf(name: string): number {
+  const key = name.startsWith('multipart.') ? name.slice('multipart.'.length) : name;
+  const value =
+    (defaultLimits as unknown as Record<string, unknown>)[key] ??
+    (defaultMultipartLimits as unknown as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : 1;
+}
+
+/** The limits a mount may override (`{ limits }` on `includeResource`/`includeEndpoint`). */
+export const MOUNT_LIMIT_KEYS: readonly string[] = ['maxBodyBytes', 'maxJsonDepth', 'multipart'];
+
+/**
+ * Merges overrides onto a base, rejecting zero, negative and non-finite values and unknown keys
+ * (`keys` lists the ones allowed here; default: every app limit) with a `WiringError`.
+ */
 export function mergeLimits(
   where: string,
   base: Limits,
   over: LimitsOptions | MountLimits | undefined,
+  keys: readonly string[] = Object.keys(base),
 ): Limits {
-  if (!over) return base;
+  if (over === undefined) return base;
+  if (typeof over !== 'object' || over === null || Array.isArray(over))
+    throw new WiringError(
+      `${where}: limits must be an object of limit overrides, got ${describeValue(over)}. Fix: e.g. limits: { maxBodyBytes: 1048576 }.`,
+    );
   const out: Record<string, unknown> = { ...base, multipart: { ...base.multipart } };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
+    if (!keys.includes(key))
+      throw new WiringError(`${where}: unknown limit "${key}". Fix: use only ${keys.join(', ')}.`);
     if (key === 'multipart') {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw new WiringError(
+          `${where}: limit "multipart" must be an object of multipart limits, got ${describeValue(value)}. Fix: e.g. multipart: { maxFileSize: 10485760 }.`,
+        );
       for (const [mk, mv] of Object.entries(value as object)) {
-        if (mv !== undefined)
-          (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv as number);
+        if (mv === undefined) continue;
+        if (!(mk in base.multipart))
+          throw new WiringError(
+            `${where}: unknown limit "multipart.${mk}". Fix: use only ${Object.keys(base.multipart).join(', ')}.`,
+          );
+        (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv);
       }
-    } else if (!(key in base)) {
-      throw new TypeError(`${where}: unknown limit "${key}"`);
-    } else out[key] = positive(where, key, value as number);
+    } else out[key] = positive(where, key, value);
   }
   return out as unknown as Limits;
 }

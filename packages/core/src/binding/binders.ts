@@ -7,7 +7,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
@@ -33,6 +33,10 @@ interface Field {
 export type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
 
 export function validator(schema: v.GenericSchema): Validate {
+  if (!isSchema(schema))
+    throw new WiringError(
+      `compileValidator(schema): expected a valibot schema, got ${describeValue(schema)}. Fix: pass a Struct or a v.* schema.`,
+    );
   const config = v.getGlobalConfig({ abortEarly: false });
   const fast = compileFastValidator(schema);
   // A union of tagged Structs is checked as the equivalent variant: it accepts the same values,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/wiring-error';
 import type { RawHeadersView } from './raw-headers';
 import type { ObjectSchemaLike } from '../schema/object-schema';
 
@@ -52,6 +53,26 @@ export interface FormPartInfo {
 }
 
 type PartSchema<T> = v.CustomSchema<T, undefined> & { readonly [kFormPart]: FormPartInfo };
+
+/** Checks a part declaration's `options` (`{ headers? }`); `value` too for `FormPart(value)`. */
+function checkPart(factory: string, options: unknown, value?: { readonly given: unknown }): void {
+  if (value !== undefined && !isSchema(value.given))
+    throw new WiringError(
+      `${factory}: the part's value must be a valibot schema, got ${describeValue(value.given)}. Fix: FormPart(v.string()) or FormPart(Meta) (a JSON part); FormPart.bytes() for raw bytes.`,
+    );
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${factory}: options must be { headers? }, got ${describeValue(options)}. Fix: pass { headers: Struct('PartHeaders', { … }) } or nothing.`,
+    );
+  for (const key of Object.keys(options))
+    if (key !== 'headers')
+      throw new WiringError(`${factory}: unknown option "${key}". Fix: the only option is headers.`);
+  const headers = (options as { headers?: unknown }).headers;
+  if (headers !== undefined && !isObjectSchema(headers))
+    throw new WiringError(
+      `${factory}: headers must be an object schema of the part's headers, got ${describeValue(headers)}. Fix: headers: Struct('PartHeaders', { x_checksum: v.string() }).`,
+    );
+}
 
 function marker<T>(info: FormPartInfo): PartSchema<T> {
   const schema = v.custom<T>(() => true);
@@ -128,6 +149,7 @@ export function FormPart<
     THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
   >
 > {
+  checkPart('FormPart', options, { given: value });
   return marker({
     kind: isStructured(value) ? 'json' : 'text',
     file: false,
@@ -148,6 +170,7 @@ FormPart.bytes = function bytes<THeaders extends ObjectSchemaLike | undefined = 
 ): PartSchema<
   FormPartValue<Buffer, THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
 > {
+  checkPart('FormPart.bytes', options);
   return marker({ kind: 'bytes', file: true, value: undefined, headers: options.headers });
 };
 
@@ -165,6 +188,7 @@ export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = und
 ): PartSchema<
   FileFormPartValue<THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
 > {
+  checkPart('FileFormPart', options);
   return marker({ kind: 'file', file: true, value: undefined, headers: options.headers });
 }
 

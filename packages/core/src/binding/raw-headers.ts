@@ -1,3 +1,5 @@
+import { describeValue, WiringError } from '../errors/wiring-error';
+
 /**
  * A case-insensitive, immutable view of headers that keeps the as-sent names and order.
  * Behaves like a read-only `Map<string, string>` (first value per name) plus multi-value access.
@@ -11,6 +13,10 @@ export class RawHeadersView implements Iterable<[string, string]> {
 
   /** @param flat alternating names and values, as `IncomingMessage.rawHeaders` */
   constructor(flat: readonly string[]) {
+    if (!Array.isArray(flat))
+      throw new WiringError(
+        `new RawHeadersView(flat): expected alternating names and values (an array, as IncomingMessage.rawHeaders), got ${describeValue(flat)}. Fix: new RawHeadersView(['X-Id', '1']).`,
+      );
     this.#flat = flat;
     Object.freeze(this);
   }

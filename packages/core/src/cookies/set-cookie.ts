@@ -27,16 +27,49 @@ export interface SetCookieOptions {
   partitioned?: boolean;
 }
 
+import { describeValue, WiringError } from '../errors/wiring-error';
+
 /**
- * A `SetCookie` whose name, value or attributes break RFC 6265 or a cookie-prefix rule.
+ * A `SetCookie` whose name, value or attributes break RFC 6265 or a cookie-prefix rule, or an
+ * argument of the wrong kind. A `WiringError` (a programming mistake, like every wrong argument).
  *
  * Raised at construction; the message names the cookie and the attribute.
  *
  * @example
  * try { new SetCookie('sid', 'x', { path: 'admin' }); } catch (e) { if (e instanceof CookieError) { ... } }
  */
-export class CookieError extends Error {
-  override readonly name = 'CookieError';
+export class CookieError extends WiringError {
+  override readonly name: string = 'CookieError';
+}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'maxAge',
+  'expires',
+  'path',
+  'domain',
+  'secure',
+  'httpOnly',
+  'sameSite',
+  'partitioned',
+]);
+
+/** Per construction: typeof checks and a short key scan (a typo such as `httponly` would be ignored). */
+function checkOptions(where: string, options: unknown): void {
+  if (typeof options !== 'object' || options === null)
+    throw new CookieError(
+      `${where}: options must be an object of attributes, got ${describeValue(options)}. Fix: e.g. { maxAge: 3600 }, or nothing for the secure defaults.`,
+    );
+  for (const key in options)
+    if (!OPTION_KEYS.has(key))
+      throw new CookieError(
+        `${where}: unknown attribute "${key}". Fix: use only ${[...OPTION_KEYS].join(', ')}.`,
+      );
+  const o = options as Record<string, unknown>;
+  for (const key of ['secure', 'httpOnly', 'partitioned'])
+    if (o[key] !== undefined && typeof o[key] !== 'boolean')
+      throw new CookieError(
+        `${where}: attribute "${key}" must be true or false, got ${describeValue(o[key])}. Fix: ${key}: ${key === 'partitioned' ? 'true' : 'false'}, or leave it out for the default.`,
+      );
 }
 
 const SAME_SITE_WIRE: Readonly<Record<SameSite, string>> = { lax: 'Lax', strict: 'Strict', none: 'None' };
@@ -121,6 +154,7 @@ export class SetCookie {
       new CookieError(`SetCookie ${JSON.stringify(name)}: attribute "${attribute}" ${rule}`);
 
     if (typeof name !== 'string' || !isToken(name)) throw fail('name', 'must be a non-empty RFC 6265 token');
+    checkOptions(`SetCookie ${JSON.stringify(name)}`, options);
     if (typeof value !== 'string' || !isCookieValue(value)) {
       throw fail(
         'value',
@@ -202,6 +236,15 @@ export class SetCookie {
    * // 'session_id=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; Secure; HttpOnly; SameSite=Lax'
    */
   static expire(name: string, options: { path?: string; domain?: string } = {}): SetCookie {
+    if (typeof options !== 'object' || options === null)
+      throw new CookieError(
+        `SetCookie.expire(${JSON.stringify(name)}): options must be { path?, domain }, got ${describeValue(options)}. Fix: pass the path and domain the cookie was set with, or nothing.`,
+      );
+    for (const key in options)
+      if (key !== 'path' && key !== 'domain')
+        throw new CookieError(
+          `SetCookie.expire(${JSON.stringify(name)}): unknown option "${key}". Fix: use only path, domain (they must match the cookie being cleared).`,
+        );
     const attributes: SetCookieOptions = { maxAge: 0, expires: new Date(0) };
     if (options.path !== undefined) attributes.path = options.path;
     if (options.domain !== undefined) attributes.domain = options.domain;

@@ -18,12 +18,18 @@ export interface ErrorBodyAdapter<TSchema extends v.GenericSchema = v.GenericSch
 export function compileAdapter(
   adapter: ErrorBodyAdapter,
   log: (message: string, error: unknown) => void,
+  where = 'includeErrorAdapter',
 ): CompiledAdapter {
-  const where = 'includeErrorAdapter';
   if (typeof adapter !== 'object' || adapter === null || typeof adapter.compose !== 'function')
     throw new WiringError(
       `${where}: an adapter needs compose(error). Fix: pass { schema, compose(error) { … } }.`,
     );
+  if (Object.getPrototypeOf(adapter) === Object.prototype)
+    for (const key of Object.keys(adapter))
+      if (key !== 'schema' && key !== 'compose' && key !== 'statusField')
+        throw new WiringError(
+          `${where}: unknown adapter key "${key}". Fix: an adapter is { schema, compose(error), statusField? }.`,
+        );
   const schema = adapter.schema as { kind?: unknown } | undefined;
   if (typeof schema !== 'object' || schema === null || schema.kind !== 'schema')
     throw new WiringError(

@@ -1,4 +1,4 @@
-import { WiringError } from './wiring-error';
+import { describeValue, WiringError } from './wiring-error';
 
 /** A rendered error body, ready for the wire. */
 export interface RenderedError {
@@ -65,9 +65,15 @@ export abstract class BaseHTTPError extends StacklessError {
    */
   withHeaders(headers: Readonly<Record<string, string>>): this {
     const pairs: [string, string][] = [];
+    if (typeof headers !== 'object' || headers === null)
+      throw new WiringError(
+        `${this.constructor.name}.withHeaders: expected an object of header name → value, got ${describeValue(headers)}. Fix: e.g. withHeaders({ 'retry-after': '30' }).`,
+      );
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-        throw new TypeError(`${this.constructor.name}.withHeaders: header "${name}" cannot be sent`);
+        throw new WiringError(
+          `${this.constructor.name}.withHeaders: header "${name}" cannot be sent. Fix: a token name and a string value without CR, LF or NUL.`,
+        );
       pairs.push([name.toLowerCase(), value]);
     }
     (this as { responseHeaders: ReadonlyArray<readonly [string, string]> }).responseHeaders = pairs;
@@ -75,11 +81,41 @@ export abstract class BaseHTTPError extends StacklessError {
   }
 }
 
+/** The option keys of `HTTPError.define`. */
+export const HTTP_ERROR_KEYS: readonly string[] = ['type', 'title', 'status', 'docs'];
+
+/**
+ * Checks the class options of a Problem error at definition: an object with a non-empty `type` and
+ * `title`, an error `status`, an optional string `docs`, and no unknown key (a typo would silently
+ * drop what it meant to set). Every mistake is a `WiringError` naming `factory` and the fix.
+ */
+export function checkErrorOptions(factory: string, options: unknown, keys: readonly string[]): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { ${keys.join(', ')} }.`,
+    );
+  const o = options as Record<string, unknown>;
+  const where = `${factory}({ type: ${typeof o.type === 'string' ? `'${o.type}'` : '?'} })`;
+  for (const key of Object.keys(o))
+    if (!keys.includes(key))
+      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+  for (const key of ['type', 'title'])
+    if (typeof o[key] !== 'string' || o[key] === '')
+      throw new WiringError(
+        `${where}: "${key}" must be a non-empty string, got ${describeValue(o[key])}. Fix: e.g. ${key === 'type' ? "type: 'widget-not-found'" : "title: 'Widget not found'"}.`,
+      );
+  if (o.docs !== undefined && typeof o.docs !== 'string')
+    throw new WiringError(
+      `${where}: "docs" must be a URL string, got ${describeValue(o.docs)}. Fix: docs: 'https://docs.example/errors/…', or leave it out.`,
+    );
+  checkStatus(where, o.status as number);
+}
+
 /** Fails wiring unless `status` is an error status (400–599). */
 export function checkStatus(where: string, status: number): void {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
     throw new WiringError(
-      `${where}: status ${status} is not an error status. Fix: use an integer from 400 to 599.`,
+      `${where}: status ${typeof status === 'number' ? status : describeValue(status)} is not an error status. Fix: use an integer from 400 to 599.`,
     );
   }
 }

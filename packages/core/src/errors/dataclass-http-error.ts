@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
-import { WiringError } from './wiring-error';
-import { checkStatus } from './base-http-error';
+import { structInfo } from '../schema/struct';
+import { describeValue, isSchema, WiringError } from './wiring-error';
+import { checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 import { HTTPError, type HTTPErrorOptions } from './http-error';
 import { renderTemplate, templateFields } from './templates';
+
+const DATACLASS_KEYS: readonly string[] = [...HTTP_ERROR_KEYS, 'detailTemplate'];
 
 /** Class options of a parameterized Problem error. */
 export interface DataclassHTTPErrorOptions extends HTTPErrorOptions {
@@ -13,13 +16,19 @@ export interface DataclassHTTPErrorOptions extends HTTPErrorOptions {
 }
 
 /** A parameterized Problem error class produced by `DataclassHTTPError.define`. */
-export interface DataclassHTTPErrorClass<TParams extends v.GenericSchema> {
+export interface DataclassHTTPErrorClass<
+  TParams extends v.GenericSchema,
+  TStatus extends number = number,
+  TType extends string = string,
+> {
   new (params: v.InferInput<TParams>): DataclassHTTPErrorBase<v.InferOutput<TParams>>;
   readonly paramsSchema: TParams;
   readonly detailTemplate: string;
-  readonly type: string;
+  /** The `type` code, as a literal type. */
+  readonly type: TType;
   readonly title: string;
-  readonly status: number;
+  /** The status, as a literal type (an exception handler's `returns` ties it to the body). */
+  readonly status: TStatus;
   readonly docs: string | undefined;
 }
 
@@ -43,6 +52,10 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
 
   constructor(params: TParams) {
     super();
+    if (typeof params !== 'object' || params === null)
+      throw new WiringError(
+        `new ${new.target.name}(params): expected the params object, got ${describeValue(params)}. Fix: pass the fields of ${structInfo(new.target.paramsSchema)?.name ?? 'its params Struct'}, e.g. new ${new.target.name}({ … }).`,
+      );
     (this as { params: TParams }).params = params;
     this.renderedDetail = undefined;
   }
@@ -61,15 +74,25 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   }
 
   /** Declares a parameterized Problem error class; the template is checked against the params. */
-  static defineParameterized<TParams extends v.GenericSchema>(
+  static defineParameterized<
+    TParams extends v.GenericSchema,
+    const TType extends string,
+    const TStatus extends number,
+  >(
     paramsSchema: TParams,
-    options: DataclassHTTPErrorOptions,
-  ): DataclassHTTPErrorClass<TParams> {
+    options: DataclassHTTPErrorOptions & { readonly type: TType; readonly status: TStatus },
+  ): DataclassHTTPErrorClass<TParams, TStatus, TType> {
+    checkErrorOptions('DataclassHTTPError.define', options, DATACLASS_KEYS);
     const where = `DataclassHTTPError.define({ type: '${options.type}' })`;
-    checkStatus(where, options.status);
-    const entries = objectEntries(paramsSchema);
+    if (typeof options.detailTemplate !== 'string')
+      throw new WiringError(
+        `${where}: "detailTemplate" must be a string, got ${describeValue(options.detailTemplate)}. Fix: e.g. detailTemplate: 'Widget {widgetId} not found'.`,
+      );
+    const entries = isSchema(paramsSchema) ? objectEntries(paramsSchema) : undefined;
     if (!entries)
-      throw new WiringError(`${where}: params schema is not an object schema. Fix: pass a Struct.`);
+      throw new WiringError(
+        `${where}: params schema is not an object schema (got ${describeValue(paramsSchema)}). Fix: pass a Struct as the first argument.`,
+      );
     for (const field of templateFields(where, options.detailTemplate)) {
       if (!(field in entries)) {
         throw new WiringError(
@@ -85,7 +108,7 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
       static override readonly detailTemplate = options.detailTemplate;
       static override readonly paramsSchema: v.GenericSchema = paramsSchema;
     }
-    return Defined as unknown as DataclassHTTPErrorClass<TParams>;
+    return Defined as unknown as DataclassHTTPErrorClass<TParams, TStatus, TType>;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { ProblemView, CompiledAdapter, RenderedError } from './base-http-error';
-import { BaseHTTPError, checkStatus } from './base-http-error';
+import { BaseHTTPError, checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 
 /** Class options of a static Problem error. */
 export interface HTTPErrorOptions {
@@ -9,6 +9,19 @@ export interface HTTPErrorOptions {
   /** A documentation URL, sent as the `docs` member of the Problem body. */
   readonly docs?: string;
 }
+
+/**
+ * A static Problem error class as `HTTPError.define` returns it: `status` and `type` keep their
+ * literal types, so an exception handler's `returns: [ConflictError]` ties status 409 to its body.
+ */
+export type HTTPErrorClass<TStatus extends number = number, TType extends string = string> = (abstract new (
+  message?: string,
+) => HTTPError) & {
+  readonly status: TStatus;
+  readonly type: TType;
+  readonly title: string;
+  readonly docs: string | undefined;
+};
 
 const PROBLEM_JSON = 'application/problem+json';
 const staticBodies = new WeakMap<object, string>();
@@ -90,8 +103,10 @@ export abstract class HTTPError extends BaseHTTPError implements ProblemView {
    * @example
    * class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teapot', status: 418 }) {}
    */
-  static define(options: HTTPErrorOptions): abstract new (message?: string) => HTTPError {
-    checkStatus(`HTTPError.define({ type: '${options.type}' })`, options.status);
+  static define<const TType extends string, const TStatus extends number>(
+    options: HTTPErrorOptions & { readonly type: TType; readonly status: TStatus },
+  ): HTTPErrorClass<TStatus, TType> {
+    checkErrorOptions('HTTPError.define', options, HTTP_ERROR_KEYS);
     abstract class Defined extends HTTPError {
       static override readonly type = options.type;
       static override readonly title = options.title;

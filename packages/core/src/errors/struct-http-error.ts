@@ -2,9 +2,19 @@ import type * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
-import { WiringError } from './wiring-error';
+import { describeValue, isSchema, WiringError } from './wiring-error';
 import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
 import { renderTemplate, templateFields } from './templates';
+
+const STRUCT_ERROR_KEYS: readonly string[] = [
+  'status',
+  'description',
+  'consts',
+  'templates',
+  'statusField',
+  'paramsField',
+  'params',
+];
 
 /** Class options of a `StructHTTPError`. */
 export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
@@ -24,9 +34,14 @@ export interface StructHTTPErrorOptions<TBody extends v.ObjectEntries> {
 }
 
 /** A `StructHTTPError` class produced by `StructHTTPError.define`. */
-export interface StructHTTPErrorClass<TBody extends v.ObjectEntries, TParams> {
+export interface StructHTTPErrorClass<
+  TBody extends v.ObjectEntries,
+  TParams,
+  TStatus extends number = number,
+> {
   new (params: TParams): StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>>;
-  readonly status: number;
+  /** The status, as a literal type (an exception handler's `returns` ties it to the body). */
+  readonly status: TStatus;
   readonly bodySchema: v.ObjectSchema<TBody, undefined>;
   readonly description: string | undefined;
   readonly consts: Readonly<Record<string, unknown>>;
@@ -71,6 +86,10 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
 
   constructor(params: object) {
     super();
+    if (typeof params !== 'object' || params === null)
+      throw new WiringError(
+        `new ${new.target.name}(params): expected the raise-time params object, got ${describeValue(params)}. Fix: e.g. new ${new.target.name}({ thing: 'widget' }), or {} when every field has its source.`,
+      );
     this.#params = { ...params };
     this.message = `${this.constructor.name} (${this.status})`;
   }
@@ -103,19 +122,41 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
   static define<const TBody extends v.ObjectEntries, const TOptions extends StructHTTPErrorOptions<TBody>>(
     bodySchema: v.ObjectSchema<TBody, undefined>,
     options: TOptions,
-  ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>> {
+  ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>, TOptions['status']> {
     const where = `StructHTTPError.define(${structInfo(bodySchema)?.name ?? 'body'})`;
-    if (
-      !bodySchema ||
-      typeof bodySchema !== 'object' ||
-      bodySchema.type !== 'object' ||
-      !bodySchema.entries
-    ) {
-      throw new TypeError(
-        `${where}: B must be a concrete Struct (an object schema). Fix: pass a Struct, not a generic or a non-object schema.`,
+    if (!isSchema(bodySchema) || bodySchema.type !== 'object' || !bodySchema.entries) {
+      throw new WiringError(
+        `${where}: B must be a concrete Struct (an object schema), got ${isSchema(bodySchema) ? `a ${bodySchema.type} schema` : describeValue(bodySchema)}. Fix: pass a Struct, not a generic or a non-object schema.`,
       );
     }
+    if (typeof options !== 'object' || options === null)
+      throw new WiringError(
+        `${where}: expected an options object, got ${describeValue(options)}. Fix: pass { status, consts?, templates?, statusField?, paramsField?, params? }.`,
+      );
+    for (const key of Object.keys(options))
+      if (!STRUCT_ERROR_KEYS.includes(key))
+        throw new WiringError(
+          `${where}: unknown option "${key}". Fix: use only ${STRUCT_ERROR_KEYS.join(', ')}.`,
+        );
     checkStatus(where, options.status);
+    if (options.description !== undefined && typeof options.description !== 'string')
+      throw new WiringError(
+        `${where}: "description" must be a string, got ${describeValue(options.description)}. Fix: description: 'What the error means', or leave it out.`,
+      );
+    for (const key of ['consts', 'templates'] as const) {
+      const value: unknown = options[key];
+      if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+        throw new WiringError(
+          `${where}: "${key}" must be an object of field → value, got ${describeValue(value)}. Fix: e.g. ${key}: { code: ${key === 'consts' ? "'E404'" : "'No {thing}'"} }.`,
+        );
+    }
+    if (
+      options.params !== undefined &&
+      (!isSchema(options.params) || objectEntries(options.params) === undefined)
+    )
+      throw new WiringError(
+        `${where}: "params" must be an object schema, got ${describeValue(options.params)}. Fix: params: v.object({ thing: v.string() }).`,
+      );
     const entries = bodySchema.entries as unknown as Record<string, SchemaNode>;
     const fed = new Map<string, string>();
     const feed = (field: string, source: string): void => {
@@ -133,6 +174,10 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     for (const field of Object.keys(options.consts ?? {})) feed(field, 'consts');
     for (const [field, template] of Object.entries(options.templates ?? {}) as [string, string][]) {
       feed(field, 'templates');
+      if (typeof template !== 'string')
+        throw new WiringError(
+          `${where}: template of field "${field}" must be a string, got ${describeValue(template)}. Fix: e.g. templates: { ${field}: 'No {thing}' }.`,
+        );
       if (unwrap(entries[field]!).type !== 'string')
         throw new WiringError(
           `${where}: template on non-string field "${field}". Fix: templates render strings; use consts or a param for "${field}".`,
@@ -167,6 +212,10 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
       static override readonly statusField = options.statusField;
       static override readonly paramsField = options.paramsField;
     }
-    return Defined as unknown as StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>>;
+    return Defined as unknown as StructHTTPErrorClass<
+      TBody,
+      RaiseParams<TBody, TOptions>,
+      TOptions['status']
+    >;
   }
 }

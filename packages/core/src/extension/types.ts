@@ -10,6 +10,7 @@ import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
 import type { Limits } from '../app/limits';
 import type { ObjectSchemaLike } from '../schema/object-schema';
+import { describeValue, WiringError } from '../errors/wiring-error';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
 export type HeaderList = string[];
@@ -245,10 +246,24 @@ export interface Wiring {
   enter<T extends Closeable>(resource: T): T;
   /** Opens an async resource on the app's exit stack. */
   aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T>;
-  /** Adds an exact route. */
+  /**
+   * Adds an exact route. A method and path already answered (by an operation or another
+   * extension route; slot names do not tell paths apart) fails here with a `WiringError` naming
+   * both; check `hasRoute` first to report a clash in your own terms.
+   */
   addRoute(route: CustomRoute): void;
-  /** Adds an upgrade (WebSocket) route. */
+  /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
   addUpgradeRoute(route: UpgradeRoute): void;
+  /**
+   * Whether a route added so far answers `method` at `path` (a template; slot names ignored).
+   * Routes mounted later in `wire()` are not known yet.
+   *
+   * @example
+   * if (wiring.hasRoute('GET', '/openapi.json')) wiring.fail(where, 'GET /openapi.json is taken', 'pass another path');
+   */
+  hasRoute(method: string, path: string): boolean;
+  /** The catalogue entry of the route answering `method` at `path` so far (see `hasRoute`), to name it. */
+  findRoute(method: string, path: string): RouteInfo | undefined;
   /** Adds a contributor consulted for every route when wiring finishes. */
   addContributor(contributor: RouteContributor): void;
   /** Adds an app-wide intercept that runs before routing. */
@@ -298,8 +313,32 @@ export interface Extension<T = void> {
   setup(wiring: Wiring): T;
 }
 
-/** Declares an extension (identity, for inference). */
+/**
+ * Declares an extension (identity, for inference): `{ name, setup(wiring) }`, checked here so a
+ * wrong one fails where it is written, not at `include`.
+ *
+ * @example
+ * export const meta = defineExtension({ name: 'meta', setup(wiring) { wiring.addRoute({ … }) } });
+ */
 export function defineExtension<T>(extension: Extension<T>): Extension<T> {
+  if (typeof extension !== 'object' || extension === null)
+    throw new WiringError(
+      `defineExtension: expected { name, setup(wiring) }, got ${describeValue(extension)}. Fix: defineExtension({ name: 'my-extension', setup(wiring) { … } }).`,
+    );
+  const given = extension as unknown as Partial<Record<string, unknown>>;
+  if (typeof given.name !== 'string' || given.name === '')
+    throw new WiringError(
+      `defineExtension: "name" must be a non-empty string (it names the extension in wiring errors), got ${describeValue(given.name)}. Fix: name: 'my-extension'.`,
+    );
+  if (typeof given.setup !== 'function')
+    throw new WiringError(
+      `defineExtension(${given.name}): "setup" must be a function (wiring) => value, got ${describeValue(given.setup)}. Fix: setup(wiring) { … }.`,
+    );
+  for (const key of Object.keys(given))
+    if (key !== 'name' && key !== 'setup')
+      throw new WiringError(
+        `defineExtension(${given.name}): unknown key "${key}". Fix: an extension is { name, setup(wiring) }; do the rest inside setup.`,
+      );
   return extension;
 }
 

@@ -1,78 +1,9 @@
 import { MalformedRequestError } from '../errors';
-import { WiringError } from '../errors/wiring-error';
 import type { Exchange, RouteContribution } from '../extension/types';
 import { headersBinder } from '../binding/binders';
 import { toErrorReason } from '../schema/issues';
 import type { Middleware, Request } from './middleware';
-
-/** Checks a middleware object's shape at wiring; every mistake is a `WiringError` naming `where`. */
-export function checkMiddleware(where: string, mw: Middleware): void {
-  if (typeof mw !== 'object' || mw === null)
-    throw new WiringError(
-      `${where}: middleware must be an object. Fix: pass { responseHeaders?, intercept?, observe? }.`,
-    );
-  const hasHook =
-    mw.responseHeaders !== undefined ||
-    typeof mw.intercept === 'function' ||
-    typeof mw.observe === 'function';
-  if (!hasHook)
-    throw new WiringError(
-      `${where}: the middleware object has none of responseHeaders, intercept, observe. Fix: add at least one hook.`,
-    );
-  if (mw.interceptMethods !== undefined && typeof mw.intercept !== 'function')
-    throw new WiringError(
-      `${where}: interceptMethods without intercept. Fix: add an intercept method or drop interceptMethods.`,
-    );
-  if (typeof mw.intercept === 'function') checkInterceptMethods(where, mw.interceptMethods);
-  const rh = mw.responseHeaders;
-  if (rh !== undefined && typeof rh !== 'function' && (typeof rh !== 'object' || rh === null))
-    throw new WiringError(
-      `${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`,
-    );
-  if (typeof rh === 'function' && rh.constructor.name === 'AsyncFunction')
-    throw new WiringError(
-      `${where}: responseHeaders is async; headers are computed while the response is written. Fix: make it synchronous (compute what it needs in intercept or observe).`,
-    );
-  if (rh !== undefined && typeof rh === 'object') {
-    for (const [name, value] of Object.entries(rh)) {
-      const lower = name.toLowerCase();
-      if (FRAMING.has(lower))
-        throw new WiringError(
-          `${where}: responseHeaders sets "${lower}", which the framework owns per response. Fix: remove it; declare the content type on the response instead.`,
-        );
-      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
-        throw new WiringError(
-          `${where}: responseHeaders "${lower}" must be a string without CR, LF or NUL. Fix: give a plain string value.`,
-        );
-    }
-  }
-}
-
-const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The spec's rule: an intercept names the methods it runs for, each once, never OPTIONS. */
-function checkInterceptMethods(where: string, methods: readonly string[] | undefined): void {
-  if (!Array.isArray(methods) || methods.length === 0)
-    throw new WiringError(
-      `${where}: an intercept needs interceptMethods (the methods it runs for). Fix: add interceptMethods: ['GET', 'POST', …].`,
-    );
-  const seen = new Set<string>();
-  for (const m of methods) {
-    const upper = typeof m === 'string' ? m.toUpperCase() : String(m);
-    if (upper === 'OPTIONS')
-      throw new WiringError(
-        `${where}: interceptMethods names OPTIONS, which the framework answers itself (CORS preflights). Fix: remove OPTIONS.`,
-      );
-    if (!KNOWN_METHODS.has(upper))
-      throw new WiringError(
-        `${where}: interceptMethods names unknown method "${String(m)}". Fix: use GET, HEAD, POST, PUT, PATCH or DELETE.`,
-      );
-    if (seen.has(upper))
-      throw new WiringError(`${where}: interceptMethods names ${upper} twice. Fix: list each method once.`);
-    seen.add(upper);
-  }
-}
+import { checkMiddleware } from './check';
 
 interface Hook {
   /** The hook's request view; throws 400 when a required hook header is missing (cached per request). */

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { ObjectSchemaLike } from '../schema/object-schema';
+import { checkMiddleware } from './check';
 
 /** The read-only request view a hook receives (`Request[H]`). */
 export interface Request<THeaders = Record<string, never>> {
@@ -56,5 +57,6 @@ type HeadersOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchem
 export function defineMiddleware<TSchema extends ObjectSchemaLike | undefined = undefined>(
   middleware: { readonly headers?: TSchema } & Omit<Middleware<HeadersOf<TSchema>>, 'headers'>,
 ): Middleware<HeadersOf<TSchema>> {
+  checkMiddleware('defineMiddleware', middleware, true);
   return middleware as Middleware<HeadersOf<TSchema>>;
 }

@@ -1,4 +1,4 @@
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 
 /** Path field values used to fill a route template's `{slots}`. */
 export type PathValues = Readonly<Record<string, string | number | boolean | bigint>>;
@@ -39,12 +39,62 @@ export type OperationTargetArgs<
     ? [options?: TExtra & { readonly path?: PathValues }]
     : [options: TExtra & { readonly path: PathOf<InstanceType<TClass>[TOp]> }];
 
-function refTarget(ref: string, path: PathValues | undefined): LocationTarget {
-  if (!ref.includes('.'))
+function refTarget(factory: string, ref: string, path: PathValues | undefined): LocationTarget {
+  if (typeof ref !== 'string' || !ref.includes('.'))
     throw new WiringError(
-      `Location.fromRef('${ref}'): a ref is "name.operation". Fix: write e.g. 'widgets.readOne'.`,
+      `${factory}(${typeof ref === 'string' ? `'${ref}'` : describeValue(ref)}): a ref is "name.operation". Fix: write e.g. 'widgets.readOne'.`,
     );
+  checkPathValues(factory, path);
   return { kind: 'ref', ref, path };
+}
+
+// Per-request checks: typeof only (these factories run inside handlers).
+function checkPathValues(factory: string, path: unknown): void {
+  if (path !== undefined && (typeof path !== 'object' || path === null))
+    throw new WiringError(
+      `${factory}: "path" must be an object of slot → value, got ${describeValue(path)}. Fix: { path: { widget_id: widget.id } }.`,
+    );
+}
+
+function operationTarget(factory: string, owner: unknown, operation: unknown, path: unknown): LocationTarget {
+  if (typeof owner !== 'function')
+    throw new WiringError(
+      `${factory}: expected a route class, got ${describeValue(owner)}. Fix: ${factory}(WidgetResource, 'readOne', { path: { widget_id } }).`,
+    );
+  if (typeof operation !== 'string')
+    throw new WiringError(
+      `${factory}(${owner.name}, …): the operation must be its name (a string), got ${describeValue(operation)}. Fix: e.g. 'readOne'.`,
+    );
+  checkPathValues(factory, path);
+  return {
+    kind: 'operation',
+    owner: owner as abstract new (...args: never[]) => object,
+    operation,
+    path: path as PathValues | undefined,
+  };
+}
+
+function pathTarget(factory: string, path: unknown): LocationTarget {
+  if (typeof path !== 'string' || path.charCodeAt(0) !== 47)
+    throw new WiringError(
+      `${factory}: expected an absolute path on this app starting with "/", got ${typeof path === 'string' ? JSON.stringify(path) : describeValue(path)}. Fix: e.g. ${factory}('/widgets/1'); use fromUrl for another origin.`,
+    );
+  return { kind: 'path', path };
+}
+
+function urlTarget(factory: string, url: unknown): LocationTarget {
+  if (typeof url !== 'string' || url === '')
+    throw new WiringError(
+      `${factory}: expected a URL string, got ${describeValue(url)}. Fix: e.g. ${factory}('https://docs.example/widgets').`,
+    );
+  return { kind: 'url', url };
+}
+
+function checkOptions(factory: string, options: unknown): void {
+  if (typeof options !== 'object' || options === null)
+    throw new WiringError(
+      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { path: { … } } or nothing.`,
+    );
 }
 
 /**
@@ -66,24 +116,21 @@ export class Location {
     operation: TOp,
     ...[options]: OperationTargetArgs<TClass, TOp>
   ): Location {
-    return new Location({
-      kind: 'operation',
-      owner,
-      operation,
-      path: options?.path as PathValues | undefined,
-    });
+    if (options !== undefined) checkOptions('Location.fromOperation', options);
+    return new Location(operationTarget('Location.fromOperation', owner, operation, options?.path));
   }
   /** An absolute path on this app (`/widgets/1`), prefixed with the app's base. */
   static fromPath(path: string): Location {
-    return new Location({ kind: 'path', path });
+    return new Location(pathTarget('Location.fromPath', path));
   }
   /** A URL used verbatim, never rewritten. */
   static fromUrl(url: string): Location {
-    return new Location({ kind: 'url', url });
+    return new Location(urlTarget('Location.fromUrl', url));
   }
   /** A `"name.operation"` reference: the import-cycle escape hatch. */
   static fromRef(ref: string, options: { path?: PathValues } = {}): Location {
-    return new Location(refTarget(ref, options.path));
+    checkOptions('Location.fromRef', options);
+    return new Location(refTarget('Location.fromRef', ref, options.path));
   }
 }
 
@@ -105,8 +152,27 @@ export class Link {
   private constructor(
     readonly target: LocationTarget,
     readonly params: LinkParams,
-  ) {
-    if (!params.rel) throw new TypeError('Link: "rel" is required');
+  ) {}
+
+  /** Checks `params` before the target (per request: typeof only). */
+  private static checked(factory: string, params: unknown): LinkParams {
+    if (typeof params !== 'object' || params === null)
+      throw new WiringError(
+        `${factory}: expected link params { rel, title?, mediaType? }, got ${describeValue(params)}. Fix: e.g. { rel: 'collection' }.`,
+      );
+    const p = params as { rel?: unknown; title?: unknown; mediaType?: unknown };
+    if (typeof p.rel !== 'string' || p.rel === '')
+      throw new WiringError(
+        `${factory}: "rel" is required (a link relation such as 'next' or 'collection'), got ${describeValue(p.rel)}. Fix: { rel: 'collection' }.`,
+      );
+    if (
+      (p.title !== undefined && typeof p.title !== 'string') ||
+      (p.mediaType !== undefined && typeof p.mediaType !== 'string')
+    )
+      throw new WiringError(
+        `${factory}: "title" and "mediaType" must be strings. Fix: { rel: 'next', title: 'Next page' }.`,
+      );
+    return params as LinkParams;
   }
 
   static fromOperation<TClass extends Ctor, TOp extends keyof InstanceType<TClass> & string>(
@@ -117,18 +183,17 @@ export class Link {
         ? { readonly path?: PathValues }
         : { readonly path: PathOf<InstanceType<TClass>[TOp]> }),
   ): Link {
-    return new Link(
-      { kind: 'operation', owner, operation, path: options.path as PathValues | undefined },
-      options,
-    );
+    const params = Link.checked('Link.fromOperation', options);
+    return new Link(operationTarget('Link.fromOperation', owner, operation, options.path), params);
   }
   static fromPath(path: string, params: LinkParams): Link {
-    return new Link({ kind: 'path', path }, params);
+    return new Link(pathTarget('Link.fromPath', path), Link.checked('Link.fromPath', params));
   }
   static fromUrl(url: string, params: LinkParams): Link {
-    return new Link({ kind: 'url', url }, params);
+    return new Link(urlTarget('Link.fromUrl', url), Link.checked('Link.fromUrl', params));
   }
   static fromRef(ref: string, options: LinkParams & { path?: PathValues }): Link {
-    return new Link(refTarget(ref, options.path), options);
+    const params = Link.checked('Link.fromRef', options);
+    return new Link(refTarget('Link.fromRef', ref, options.path), params);
   }
 }

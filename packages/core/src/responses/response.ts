@@ -1,6 +1,8 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
+import { checkFields, checkOf, checkResponseKind, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
 
 /** Raw response headers: as-written names, repeats allowed. */
@@ -31,6 +33,7 @@ abstract class BufferedResponse<THeaders> {
   readonly location: Location | undefined;
   readonly links: Link | readonly Link[] | undefined;
   constructor(init: ResponseFields<THeaders>) {
+    checkFields(new.target.name, init);
     this.statusCode = init.statusCode;
     this.headers = init.headers;
     this.rawHeaders = init.rawHeaders;
@@ -124,6 +127,10 @@ abstract class JsonBody<T, THeaders, TForced extends boolean> extends BufferedRe
   readonly json: T;
   constructor(init: JsonInit<T, THeaders, TForced>) {
     super(init);
+    if (!('json' in init))
+      throw new WiringError(
+        `new ${new.target.name}: the "json" field is missing. Fix: new ${new.target.name}({ json: value }).`,
+      );
     this.json = init.json;
   }
 }
@@ -158,6 +165,7 @@ export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders,
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    checkOf('JSONResponse.of', schema, options, ['headers']);
     return jsonSpec(JSONResponse, undefined, schema, options.headers);
   }
 }
@@ -170,6 +178,7 @@ export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    checkOf('Created.of', schema, options, ['headers']);
     return jsonSpec(Created, 201, schema, options.headers);
   }
 }
@@ -182,6 +191,7 @@ export class Accepted<T, THeaders = undefined> extends JsonBody<T, THeaders, tru
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
   ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    checkOf('Accepted.of', schema, options, ['headers']);
     return jsonSpec(Accepted, 202, schema, options.headers);
   }
 }
@@ -197,6 +207,7 @@ export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> 
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders } = {},
   ): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
+    checkOf('NoContent.of', NO_SCHEMA, options, ['headers']);
     return spec({
       kind: 'empty',
       cls: NoContent,
@@ -217,12 +228,21 @@ export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeade
       HeadersArg<THeaders>,
   ) {
     super(init);
+    if (!(init.content instanceof Uint8Array))
+      throw new WiringError(
+        `new BytesResponse: content must be a Uint8Array (or Buffer), got ${describeValue(init.content)}. Fix: content: Buffer.from(text) or new Uint8Array(bytes).`,
+      );
+    if (init.contentType !== undefined && typeof init.contentType !== 'string')
+      throw new WiringError(
+        `new BytesResponse: contentType must be a media type string, got ${describeValue(init.contentType)}. Fix: e.g. contentType: 'image/png'.`,
+      );
     this.content = init.content;
     this.contentType = init.contentType;
   }
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders; contentType?: string } = {},
   ): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
+    checkOf('BytesResponse.of', NO_SCHEMA, options, ['headers', 'contentType']);
     return spec({
       kind: 'bytes',
       cls: BytesResponse,
@@ -269,7 +289,7 @@ type ErrorStatusCheck<TStatus extends number> = number extends TStatus
  * @example
  * return new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'Duplicate', status: 409 } });
  */
-export class ExceptionResponse<TBody, THeaders = undefined, TStatus extends number = number> {
+export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus extends number = number> {
   readonly statusCode: TStatus;
   readonly json: TBody;
   readonly headers: THeaders | undefined;
@@ -281,26 +301,56 @@ export class ExceptionResponse<TBody, THeaders = undefined, TStatus extends numb
     readonly headers?: THeaders;
     readonly cookies?: readonly SetCookie[];
   }) {
-    if (!Number.isInteger(init.statusCode) || init.statusCode < 400 || init.statusCode > 599) {
-      throw new TypeError(
-        `ExceptionResponse: statusCode ${init.statusCode} is outside 400–599. Fix: an exception handler answers with an error status.`,
+    if (typeof init !== 'object' || init === null)
+      throw new WiringError(
+        `new ExceptionResponse(init): expected { statusCode, json, headers?, cookies? }, got ${describeValue(init)}. Fix: new ExceptionResponse({ statusCode: 409, json: body }).`,
+      );
+    const status = init.statusCode;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+      throw new WiringError(
+        typeof status === 'number'
+          ? `ExceptionResponse: statusCode ${status} is outside 400–599. Fix: an exception handler answers with an error status.`
+          : `ExceptionResponse: statusCode must be an integer from 400 to 599, got ${describeValue(status)}. Fix: e.g. statusCode: 409.`,
       );
     }
+    if (init.cookies !== undefined || init.headers !== undefined)
+      checkFields('ExceptionResponse', { cookies: init.cookies, headers: init.headers });
     this.statusCode = init.statusCode;
     this.json = init.json;
     this.headers = init.headers;
     this.cookies = init.cookies;
   }
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  /**
+   * Declares an exception handler's response of `schema`, with optional typed headers; `status`
+   * pins the error status this body is sent with (any 400–599 when left out).
+   *
+   * @example
+   * returns: [ExceptionResponse.of(QueueFullProblem, { status: 503, headers: RetryAfter })]
+   */
+  static of<
+    TSchema extends v.GenericSchema,
+    THeaders extends HeaderSchema | undefined = undefined,
+    const TStatus extends number = number,
+  >(
     schema: TSchema,
-    options: { headers?: THeaders } = {},
-  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+    options: {
+      readonly headers?: THeaders;
+      /** 400–599: a literal outside is a type error; a computed one is checked here. */
+      readonly status?: TStatus & ErrorStatusCheck<TStatus>;
+    } = {},
+  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>, TStatus>> {
+    checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
+    const status = options.status;
+    if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))
+      throw new WiringError(
+        `ExceptionResponse.of: status ${String(status)} is outside 400–599. Fix: pin an error status (e.g. status: 503), or leave status out.`,
+      );
     return spec({
       kind: 'json',
       cls: ExceptionResponse,
       schema,
       headers: options.headers,
-      status: undefined,
+      status,
       contentType: 'application/json',
     });
   }
@@ -324,6 +374,7 @@ export function plainJson<TSchema extends v.GenericSchema>(
 export function defineResponseKind<TValue>(
   info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler },
 ): ResponseSpec<TValue> {
+  checkResponseKind(info);
   return spec(info);
 }
 

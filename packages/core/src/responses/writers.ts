@@ -257,10 +257,8 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
       out.unshift('content-type', value.contentType ?? 'application/octet-stream');
     ex.send(value.statusCode ?? 200, out, value.content);
   } else if (value instanceof ExceptionResponse) {
-    out.push('content-type', JSON_TYPE);
-    pushUntypedHeaders(value.headers, out);
-    if (value.cookies) pushCookies(value.cookies, out);
-    ex.send(value.statusCode as number, out, JSON.stringify(value.json as unknown) ?? 'null');
+    const encoded = adHocException(value as ExceptionResponse<unknown, unknown>);
+    ex.send(value.statusCode as number, encoded.headers, encoded.body);
   } else {
     throw new TypeError(
       'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',
@@ -279,17 +277,37 @@ function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
   }
 }
 
-/** Compiles the writer for an exception handler's declared `ExceptionResponse.of(...)` (typed headers). */
-export function exceptionResponseWriter(
-  info: ResponseKindInfo,
-): (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void {
-  const serialize = compileSerializer(info.schema, { strict: true });
-  const typed = compileTypedHeaders(info.headers);
-  return (value, ex) => {
+/** An `ExceptionResponse` encoded for the wire: its header list (content type first) and body. */
+export interface EncodedException {
+  readonly headers: HeaderList;
+  readonly body: string;
+}
+
+/**
+ * Compiles the encoder of an exception handler's declared result: `ExceptionResponse.of(...)`
+ * (typed headers, compiled strict body) or a Struct error class's body schema (`schema` given,
+ * no typed headers). Throws `ResponseShapeError` when the value's body does not fit.
+ */
+export function exceptionResponseEncoder(
+  schema: v.GenericSchema | undefined,
+  headers: v.GenericSchema | undefined,
+): (value: ExceptionResponse<unknown, unknown>) => EncodedException {
+  const serialize = compileSerializer(schema, { strict: true });
+  const typed = compileTypedHeaders(headers);
+  return (value) => {
+    const body = serialize(value.json);
     const out: HeaderList = ['content-type', JSON_TYPE];
     if (typed) typed(value.headers, out);
     else pushUntypedHeaders(value.headers, out);
     if (value.cookies) pushCookies(value.cookies, out);
-    ex.send(value.statusCode, out, serialize(value.json));
+    return { headers: out, body };
   };
+}
+
+/** Encodes an `ExceptionResponse` no declaration describes (`JSON.stringify`, untyped headers). */
+export function adHocException(value: ExceptionResponse<unknown, unknown>): EncodedException {
+  const out: HeaderList = ['content-type', JSON_TYPE];
+  pushUntypedHeaders(value.headers, out);
+  if (value.cookies) pushCookies(value.cookies, out);
+  return { headers: out, body: JSON.stringify(value.json) ?? 'null' };
 }

@@ -3,7 +3,7 @@ import type { OperationMeta, RouteMeta } from '../meta/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
@@ -190,6 +190,15 @@ abstract class RouteBase<TPath extends string, TKind extends RouteKindName> {
     spec: S & SpecCheck<S, TPath>,
     handler: Handler<S>,
   ): Operation<S, ExtraFields<S, TPath>, TKind> {
+    // Runs when the route class is instantiated (`new MyRoute()`), never per request.
+    if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
+      throw new WiringError(
+        `${this.constructor.name}.operation: the spec must be an object ({ path?, params?, json?, …, returns? }), got ${describeValue(spec)}. Fix: this.operation({ returns: Widget }, handler).`,
+      );
+    if (typeof handler !== 'function')
+      throw new WiringError(
+        `${this.constructor.name}.operation: the handler must be a function, got ${describeValue(handler)}. Fix: this.operation({ … }, (input) => value).`,
+      );
     return { [kOperation]: true, spec, handler: handler };
   }
 }
@@ -238,6 +247,21 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
       `${name}('${path}', …): expected an options object ({ ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
+    );
+  const given = options as Record<string, unknown>;
+  for (const key of Object.keys(given))
+    if (key !== 'ref' && key !== 'meta')
+      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only ref, meta.`);
+  if (given.ref !== undefined && (typeof given.ref !== 'string' || !/^[A-Za-z_][\w-]*$/.test(given.ref)))
+    throw new WiringError(
+      `${name}('${path}', { ref }): ref must be a name without dots (${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)}). Fix: ref: 'widgets', then Location.fromRef('widgets.readOne').`,
+    );
+  if (
+    given.meta !== undefined &&
+    (typeof given.meta !== 'object' || given.meta === null || Array.isArray(given.meta))
+  )
+    throw new WiringError(
+      `${name}('${path}', { meta }): meta must be an object ({ tags?, summary?, description?, responses?, exceptions? }), got ${describeValue(given.meta)}. Fix: meta: { tags: ['widgets'] }.`,
     );
   for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
     if (!/^\{[a-z_][a-z0-9_]*\}$/.test(slot))

@@ -1,4 +1,4 @@
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */
 export interface PathEntry<R> {
@@ -26,6 +26,10 @@ function newNode<R>(): TrieNode<R> {
 
 /** Splits a template into segments; `{name}` segments are slots. */
 export function parseTemplate(template: string): { segments: string[]; slots: string[] } {
+  if (typeof template !== 'string' || !template.startsWith('/'))
+    throw new WiringError(
+      `parseTemplate(${typeof template === 'string' ? JSON.stringify(template) : describeValue(template)}): expected a path template starting with "/". Fix: e.g. "/widgets/{widget_id}".`,
+    );
   const segments = template.split('/').slice(1);
   const slots: string[] = [];
   for (const seg of segments) {
@@ -113,7 +117,7 @@ export class Router<R> {
     const existing = entry.methods.get(method);
     if (existing !== undefined) {
       throw new WiringError(
-        `${describe(existing)} and another route both answer ${method} ${template}. Fix: mount one of them at another path, or split methods so each is answered once.`,
+        `${describe(route)}: ${method} ${template} is already answered by ${describe(existing)}. Fix: mount one of them at another path, or split methods so each is answered once.`,
       );
     }
     entry.methods.set(method, route);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import {
   MalformedRequestError,
   RequestHeaderFieldsTooLargeError,
@@ -29,6 +30,49 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const SERVE_KEYS: readonly string[] = ['port', 'host', 'signals', 'quiet'];
+
+/** `serve(app, options)`: an app instance and known options of the right kinds, before anything starts. */
+function checkServeArguments(app: unknown, options: unknown): void {
+  // Structural (start, listener): a second copy of core in node_modules still serves.
+  const a = app as Partial<Record<'start' | 'listener', unknown>> | null;
+  if (
+    typeof a !== 'object' ||
+    a === null ||
+    typeof a.start !== 'function' ||
+    typeof a.listener !== 'function'
+  )
+    throw new WiringError(
+      `serve(app): expected an app instance (a BaseApp subclass), got ${describeValue(app)}. Fix: serve(new App(), { port: 8000 }).`,
+    );
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `serve(${(app as object).constructor.name}, options): options must be an object, got ${describeValue(options)}. Fix: pass { ${SERVE_KEYS.join(', ')} } or nothing.`,
+    );
+  const where = `serve(${(app as object).constructor.name}, options)`;
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o))
+    if (!SERVE_KEYS.includes(key))
+      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${SERVE_KEYS.join(', ')}.`);
+  const port = o.port;
+  if (
+    port !== undefined &&
+    !(typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535)
+  )
+    throw new WiringError(
+      `${where}: port must be an integer from 0 to 65535, got ${typeof port === 'number' ? port : describeValue(port)}. Fix: e.g. port: 8000 (0 picks a free port).`,
+    );
+  if (o.host !== undefined && (typeof o.host !== 'string' || o.host === ''))
+    throw new WiringError(
+      `${where}: host must be a non-empty string, got ${describeValue(o.host)}. Fix: e.g. host: '0.0.0.0' (every interface) or '127.0.0.1'.`,
+    );
+  for (const key of ['signals', 'quiet'])
+    if (o[key] !== undefined && typeof o[key] !== 'boolean')
+      throw new WiringError(
+        `${where}: ${key} must be true or false, got ${describeValue(o[key])}. Fix: ${key}: ${key === 'signals' ? 'false' : 'true'}, or leave it out.`,
+      );
+}
+
 /** A raw HTTP/1.1 Problem answer for errors node:http reports before there is a request object. */
 const PROBLEM = (error: HTTPError, reason: string): string => {
   const body = error.problemJson();
@@ -43,6 +87,7 @@ const PROBLEM = (error: HTTPError, reason: string): string => {
  * const running = await serve(new App(), { port: 8000 });
  */
 export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): Promise<RunningServer> {
+  checkServeArguments(app, options);
   await app.start();
   const limits = app.limits;
   const server = createServer(

@@ -1,15 +1,13 @@
-import type { IncomingMessage } from 'node:http';
-import type * as v from 'valibot';
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import type { ExceptionHandler } from '../app/exception-handler';
-import { cookiesBinder, headersBinder } from '../binding/binders';
 import type {
   AppIntercept,
   CustomRoute,
   Logger,
   RouteCatalogue,
+  RouteInfo,
   RouteContributor,
   SourceProvider,
   UpgradeRoute,
@@ -17,11 +15,11 @@ import type {
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware, compileMiddlewareList } from '../middleware/compile';
+import { checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
-import { toErrorReason } from '../schema/issues';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
+import { createWiringApi } from './wiring-api';
 import { checkExceptionHandler } from './exception-handlers';
 import { isMountOptionValue, CORE_MOUNT_OPTIONS } from './mount';
 import { newRouteInfo, type RouteRecord } from './records';
@@ -44,6 +42,8 @@ export class AppWiring {
   readonly beforeClose: Hook[] = [];
   readonly drain: Hook[] = [];
   adapter: ErrorBodyAdapter | undefined;
+  /** Set when the routes are compiled: what an extension adds after that would never take effect. */
+  compiled = false;
   readonly #stacks: ExitStacks;
   readonly #assertWiring: (method: string) => void;
   #api: Wiring | undefined;
@@ -65,8 +65,22 @@ export class AppWiring {
     this.#assertWiring = fields.assertWiring;
   }
 
-  /** Adds mounted records; a `ref` names one class only. */
+  /** Every route added so far by method and path shape (slot names ignored), for early duplicate checks. */
+  readonly #routes = new Map<string, RouteRecord>();
+
+  /** The route answering `method` at `path` (same shape: slot names ignored), if one was added. */
+  findRoute(method: string, path: string): RouteInfo | undefined {
+    return this.#routes.get(routeKey(method, path))?.info;
+  }
+
+  /** Adds mounted records; a `ref` names one class only; a method and path answered twice fails here. */
   addRecords(records: readonly RouteRecord[]): void {
+    for (const record of records) {
+      const prior = this.#routes.get(routeKey(record.info.method, record.info.path));
+      // Against another operation: fail now. Against an extension route, the extension's own
+      // contributors (e.g. assets naming the file) and then the router report it at the end.
+      if (prior?.info.kind === 'operation') throw duplicateRoute(record.info, prior.info);
+    }
     for (const record of records) {
       const { ref, ownerClass, owner } = record.info;
       if (ref === undefined) continue;
@@ -75,6 +89,10 @@ export class AppWiring {
         throw new WiringError(
           `${owner}: ref "${ref}" is already the ref of ${other.info.owner}. Fix: give each route class its own ref.`,
         );
+    }
+    for (const record of records) {
+      const key = routeKey(record.info.method, record.info.path);
+      if (!this.#routes.has(key)) this.#routes.set(key, record);
     }
     this.records.push(...records);
   }
@@ -95,12 +113,29 @@ export class AppWiring {
         `${where}: an error adapter is already registered. Fix: register one adapter per app.`,
       );
     // Compiled now so a bad adapter fails here, naming the call.
-    compileAdapter(adapter, () => undefined);
+    compileAdapter(adapter, () => undefined, where);
     this.adapter = adapter;
   }
 
   /** Adds an extension route (custom or upgrade) as a record: same catalogue, same plan compiler. */
   addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void {
+    const adder = kind === 'upgrade' ? 'addUpgradeRoute' : 'addRoute';
+    if (typeof route !== 'object' || route === null)
+      throw new WiringError(
+        `wiring.${adder}: expected a route object, got ${describeValue(route)}. Fix: pass { ${kind === 'custom' ? 'method, ' : ''}path, owner, ${kind === 'custom' ? 'operation, ' : ''}handle(ex, input) }.`,
+      );
+    if (typeof route.owner !== 'string' || route.owner === '')
+      throw new WiringError(
+        `wiring.${adder}: "owner" must name who adds the route (a non-empty string), got ${describeValue(route.owner)}. Fix: owner: 'my-extension'.`,
+      );
+    if (route.operation !== undefined && typeof route.operation !== 'string')
+      throw new WiringError(
+        `wiring.${adder} (${route.owner}): "operation" must be a string label, got ${describeValue(route.operation)}. Fix: operation: 'document'.`,
+      );
+    if (typeof route.path !== 'string' || !route.path.startsWith('/'))
+      throw new WiringError(
+        `wiring.${adder} (${route.owner}): "path" must be a path template starting with "/", got ${typeof route.path === 'string' ? JSON.stringify(route.path) : describeValue(route.path)}. Fix: path: '/_meta/routes'.`,
+      );
     const method = kind === 'upgrade' ? 'GET' : String((route as CustomRoute).method ?? '').toUpperCase();
     const operation = route.operation ?? 'handle';
     const where = `${route.owner}.${operation}`;
@@ -111,6 +146,10 @@ export class AppWiring {
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
     const { slots } = parseTemplate(route.path);
+    const key = routeKey(method, route.path);
+    const prior = this.#routes.get(key);
+    if (prior)
+      throw duplicateRoute({ method, path: route.path, owner: route.owner, operation, kind }, prior.info);
     const mountOptions = route.mountOptions ?? {};
     for (const [key, value] of Object.entries(mountOptions)) {
       if (value === undefined || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value)) continue;
@@ -120,7 +159,7 @@ export class AppWiring {
     }
     const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
     middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
-    this.records.push({
+    const record: RouteRecord = {
       info: newRouteInfo({
         method,
         path: route.path,
@@ -140,65 +179,41 @@ export class AppWiring {
       limits: this.limits,
       mountMiddleware: middleware,
       target: { kind: 'extension', handle: route.handle.bind(route) },
-    });
+    };
+    this.#routes.set(key, record);
+    this.records.push(record);
   }
 
   /** The wiring surface extensions get: the same one every built-in package uses. */
   api(): Wiring {
-    if (this.#api) return this.#api;
-    const fail = (where: string, problem: string, fix: string): never => {
-      throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
-    };
-    this.#api = {
-      appName: this.appName,
-      limits: this.limits,
-      log: this.log,
-      env: this.env,
-      enter: (resource) => this.#stacks.sync.push(resource, 'extension enter'),
-      aenter: async (resource) => this.#stacks.async.push(await resource, 'extension aenter'),
-      addRoute: (route) => {
-        this.#assertWiring('include (addRoute)');
-        this.addExtensionRoute('custom', route);
-      },
-      addUpgradeRoute: (route) => {
-        this.#assertWiring('include (addUpgradeRoute)');
-        this.addExtensionRoute('upgrade', route);
-      },
-      addSource: (source) => {
-        this.#assertWiring('include (addSource)');
-        if (this.sources.has(source.name))
-          fail(
-            `addSource(${source.name})`,
-            `the "${source.name}" source is already provided`,
-            'install the extension that provides it once',
-          );
-        this.sources.set(source.name, source);
-      },
-      addContributor: (contributor) => this.contributors.push(contributor),
-      addIntercept: (intercept) => this.intercepts.push(intercept),
-      onWired: (callback) => this.wired.push(callback),
-      onBeforeClose: (callback) => this.beforeClose.push(callback),
-      onDrain: (callback) => this.drain.push(callback),
-      fail,
-      compileMiddleware: (where, middleware, order) => compileMiddlewareList(where, middleware, order),
-      headerBinder: (schema, _where, onError) =>
-        headersBinder(
-          schema,
-          onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
-        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
-      cookieBinder: (schema, _where, onError) =>
-        cookiesBinder(
-          schema,
-          onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
-        ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
-    };
+    this.#api ??= createWiringApi(this, this.#stacks, this.#assertWiring);
     return this.#api;
   }
 
   /** Compiles every record into a plan and builds the runtime and the catalogue. */
   async finish(): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
+    this.compiled = true;
     const built = buildRuntime(this, this.env);
     for (const callback of this.wired) await callback(built.catalogue);
     return built;
   }
+}
+
+/** A method and path shape: `GET /widgets/{}` (slot names do not tell two routes apart). */
+function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^/]*\}/g, '{}')}`;
+}
+
+type RouteLabel = Pick<RouteInfo, 'method' | 'path' | 'owner' | 'operation' | 'kind'>;
+
+function label(route: RouteLabel): string {
+  return `${route.owner}.${route.operation}${route.kind === 'operation' ? '' : ` (${route.kind} route)`}`;
+}
+
+/** The `WiringError` of a second route for one method and path, naming both registrants. */
+function duplicateRoute(added: RouteLabel, prior: RouteLabel): WiringError {
+  const same = prior.path === added.path ? '' : ` (as ${prior.path})`;
+  return new WiringError(
+    `${label(added)}: ${added.method} ${added.path} is already answered by ${label(prior)}${same}. Fix: mount one of them at another path, split methods so each is answered once, or (in an extension) check wiring.hasRoute(method, path) before adding.`,
+  );
 }

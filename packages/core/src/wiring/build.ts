@@ -81,7 +81,8 @@ export function buildRuntime(
       info.method,
       info.path,
       compilePlan(record, contributions, ctx),
-      (existing) => `${existing.info.owner}.${existing.info.operation}`,
+      (plan) =>
+        `${plan.info.owner}.${plan.info.operation}${plan.info.kind === 'operation' ? '' : ` (${plan.info.kind} route)`}`,
     );
   }
 

@@ -1,8 +1,10 @@
+import { StructHTTPError } from '../errors';
 import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../extension/types';
-import type { ExceptionHandler } from '../app/exception-handler';
-import { ExceptionResponse, responseInfo } from '../responses/response';
-import { exceptionResponseWriter } from '../responses/writers';
+import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
+import { responseInfo, type ExceptionResponse } from '../responses/response';
+import { adHocException, exceptionResponseEncoder, type EncodedException } from '../responses/writers';
+import { ResponseShapeError } from '../schema/serializer';
 
 /** Checks one exception handler at registration; every mistake names the handler's class and the fix. */
 export function checkExceptionHandler(
@@ -10,41 +12,88 @@ export function checkExceptionHandler(
   handler: ExceptionHandler,
   registered: ReadonlyMap<object, ExceptionHandler>,
 ): void {
-  if (typeof handler?.exception !== 'function' || typeof handler.handleException !== 'function') {
-    throw new WiringError(
-      `${where}: a handler needs "exception" (a class) and "handleException". Fix: use defineExceptionHandler({ exception, handleException }).`,
-    );
-  }
+  checkHandlerShape(where, handler, false);
   if (registered.has(handler.exception)) {
     throw new WiringError(
       `${where}: two handlers for ${handler.exception.name}. Fix: keep one; a base class and a subclass may each have their own.`,
     );
   }
-  for (const entry of handler.returns ?? []) {
-    const info = responseInfo(entry);
-    const ok = info ? info.cls === ExceptionResponse : isErrorClass(entry);
-    if (!ok)
-      throw new WiringError(
-        `${where}: handler for ${handler.exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTP error class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
-      );
-  }
 }
 
-function isErrorClass(entry: unknown): boolean {
-  return typeof entry === 'function' && 'status' in entry && ('type' in entry || 'bodySchema' in entry);
+/** One declared result that can encode an `ExceptionResponse`. */
+interface Candidate {
+  /** The status it answers; undefined: any error status (an unpinned `ExceptionResponse.of`). */
+  readonly status: number | undefined;
+  /** Declared as `ExceptionResponse.of` (preferred over an error class at the same status). */
+  readonly declared: boolean;
+  readonly encode: (value: ExceptionResponse<unknown, unknown>) => EncodedException;
 }
 
-/** Compiled writers for handlers that declared `ExceptionResponse.of(...)` (typed headers, compiled body). */
+type HandlerWriter = (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void;
+
+/**
+ * Compiled writers of handlers that declare results with a body schema: `ExceptionResponse.of(...)`
+ * (typed headers, compiled body) and Struct error classes. A returned `ExceptionResponse` is encoded
+ * by the first declared result that fits, tried in this order: `of` results pinned to its status,
+ * Struct error classes of its status, unpinned `of` results, then plain `JSON.stringify` (Problem
+ * error classes of its status, or nothing declared for it). A body that fits none of the schemas
+ * tried is the first one's `ResponseShapeError` (the funnel answers 500 and logs it).
+ */
 export function compileHandlerWriters(
   handlers: Iterable<ExceptionHandler>,
-): Map<ExceptionHandler, (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void> {
-  const writers = new Map<
-    ExceptionHandler,
-    (value: ExceptionResponse<unknown, unknown>, ex: Exchange) => void
-  >();
+): Map<ExceptionHandler, HandlerWriter> {
+  const writers = new Map<ExceptionHandler, HandlerWriter>();
   for (const handler of handlers) {
-    const declared = (handler.returns ?? []).map(responseInfo).find((i) => i !== undefined);
-    if (declared) writers.set(handler, exceptionResponseWriter(declared));
+    const candidates: Candidate[] = [];
+    const problemStatuses = new Set<number>();
+    for (const entry of handler.returns ?? []) {
+      const info = responseInfo(entry);
+      if (info)
+        candidates.push({
+          status: info.status,
+          declared: true,
+          encode: exceptionResponseEncoder(info.schema, info.headers),
+        });
+      else if (typeof entry === 'function' && entry.prototype instanceof StructHTTPError) {
+        const cls = entry as unknown as typeof StructHTTPError;
+        candidates.push({
+          status: cls.status,
+          declared: false,
+          encode: exceptionResponseEncoder(cls.bodySchema, undefined),
+        });
+      } else if (isErrorClass(entry)) problemStatuses.add(entry.status);
+    }
+    if (candidates.length > 0) writers.set(handler, dispatch(candidates, problemStatuses));
   }
   return writers;
+}
+
+function dispatch(candidates: readonly Candidate[], problemStatuses: ReadonlySet<number>): HandlerWriter {
+  const byStatus = new Map<number, Candidate[]>();
+  const order = (c: Candidate): number => (c.declared ? 0 : 1);
+  for (const c of [...candidates].sort((a, b) => order(a) - order(b))) {
+    if (c.status === undefined) continue;
+    const list = byStatus.get(c.status) ?? [];
+    list.push(c);
+    byStatus.set(c.status, list);
+  }
+  const anyStatus = candidates.filter((c) => c.status === undefined);
+  return (value, ex) => {
+    const tries = [...(byStatus.get(value.statusCode) ?? []), ...anyStatus];
+    let first: ResponseShapeError | undefined;
+    for (const candidate of tries) {
+      try {
+        const encoded = candidate.encode(value);
+        ex.send(value.statusCode, encoded.headers, encoded.body);
+        return;
+      } catch (failure) {
+        if (!(failure instanceof ResponseShapeError)) throw failure;
+        first ??= failure;
+      }
+    }
+    // A body no schema fits is a 500, unless a Problem error class declares its status.
+    if (first !== undefined && !problemStatuses.has(value.statusCode)) throw first;
+    const encoded = adHocException(value);
+    ex.send(value.statusCode, encoded.headers, encoded.body);
+  };
 }

@@ -1,11 +1,11 @@
 import type * as v from 'valibot';
-import { WiringError } from '../errors/wiring-error';
+import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
-import { mergeLimits, type MountLimits } from '../app/limits';
+import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
 import { pathBinder } from '../binding/binders';
 import { mountOption, type MountOptionValue } from '../extension/types';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/compile';
+import { checkMiddleware } from '../middleware/check';
 import { plainJson, responseInfo, type ResponseKindInfo } from '../responses/response';
 import {
   ENDPOINT_OPERATIONS,
@@ -66,9 +66,14 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       );
     }
   }
-  const mountMiddleware = options.middleware ?? [];
+  const givenMiddleware: unknown = options.middleware ?? [];
+  if (!Array.isArray(givenMiddleware))
+    throw new WiringError(
+      `${appName}.${method}(${cls.name}): mount option "middleware" must be a list, got ${describeValue(givenMiddleware)}. Fix: middleware: [myMiddleware].`,
+    );
+  const mountMiddleware = givenMiddleware as readonly Middleware[];
   mountMiddleware.forEach((mw) => checkMiddleware(`${cls.name} mount middleware`, mw));
-  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits);
+  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
   const { slots } = parseTemplate(info.path);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
   checkOperationNames(cls.name, instance, Object.keys(table));
@@ -242,10 +247,24 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
       );
   }
   for (const source of ['path', 'params', 'headers', 'cookies', 'form'] as const) {
-    const schema = spec[source];
-    if (schema !== undefined && !objectEntries(schema))
+    const schema: unknown = spec[source];
+    if (schema !== undefined && !(isSchema(schema) && objectEntries(schema)))
       throw new WiringError(
-        `${where}: the ${source} source is not an object schema. Fix: declare ${source} as a Struct (named fields).`,
+        `${where}: the ${source} source is not an object schema${isSchema(schema) ? '' : ` (got ${describeValue(schema)}; a plain object of fields is not a schema)`}. Fix: declare ${source} as a Struct (named fields).`,
+      );
+  }
+  for (const source of ['json', 'user'] as const) {
+    const schema: unknown = spec[source];
+    if (schema !== undefined && !isSchema(schema))
+      throw new WiringError(
+        `${where}: the ${source} source must be a valibot schema, got ${describeValue(schema)}. Fix: ${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema).`,
+      );
+  }
+  for (const source of ['content', 'rawHeaders'] as const) {
+    const flag: unknown = spec[source];
+    if (flag !== undefined && flag !== true)
+      throw new WiringError(
+        `${where}: the ${source} source is declared with true, got ${describeValue(flag)}. Fix: ${source}: true, or leave it out.`,
       );
   }
 }

@@ -64,9 +64,9 @@ export const meta = defineExtension({
       compile: () => (ex) => (ex.state.requestId ??= ex.req.headers['x-request-id'] ?? randomUUID()),
     });
     let listing = '';
-    wiring.onWired((catalogue) => {
-      listing = catalogue.routes.map((r) => `${r.method} ${r.path} ${r.kind}`).join('\n');
-    });
+    wiring.onWired((c) => void (listing = c.routes.map((r) => `${r.method} ${r.path} ${r.kind}`).join('\n')));
+    if (wiring.hasRoute('GET', '/_meta/routes'))
+      wiring.fail('meta', 'GET /_meta/routes is already answered', 'serve the other route elsewhere');
     wiring.addRoute({
       method: 'GET',
       path: '/_meta/routes',

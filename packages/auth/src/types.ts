@@ -1,0 +1,133 @@
+// The public types of @api/auth: authenticators, their options, and the `auth` mount option's typing.
+import type * as v from 'valibot';
+import type { Operation } from '@api/core';
+import type { Exchange, MountOptionValue, ObjectSchemaLike } from '@api/core/extension';
+import type { SecurityScheme } from './security-scheme';
+
+/** The user schema an authenticator declares: `User` gates, `v.nullable(User)` accepts anonymous callers. */
+export type UserSchema = v.GenericSchema;
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Which request parts an authenticator reads. */
+export type AuthKind = 'headers' | 'cookies' | 'hybrid';
+
+/** What @api/openapi reads from the catalogue (`route.facts.get('auth')`). */
+export interface AuthFacts {
+  readonly kind: AuthKind;
+  readonly scheme: SecurityScheme;
+  readonly anonymous: boolean;
+  readonly userSchema: UserSchema;
+}
+
+declare const userType: unique symbol;
+
+/**
+ * A compiled authenticator: a typed mount option (`auth:`) for `includeResource`,
+ * `includeEndpoint` (and WebSocket mounts). Build one with `auth`, `bearerAuth`, `basicAuth`,
+ * `cookieAuth` or `hybridAuth`.
+ */
+export interface Authenticator<TUser extends UserSchema = UserSchema> extends MountOptionValue {
+  readonly kind: AuthKind;
+  readonly user: TUser;
+  /** True when the user schema is nullable: anonymous callers reach handlers with `user: null`. */
+  readonly anonymous: IsNullable<TUser>;
+  readonly scheme: SecurityScheme;
+  /** Runs the authenticator against a request (for other transports, e.g. WebSocket handshakes). */
+  resolve(ex: Pick<Exchange, 'req'>): Promise<unknown>;
+  /** Phantom: keeps `Authenticator<User>` and `Authenticator<Nullable<User>>` apart (invariant). */
+  readonly [userType]?: (user: TUser) => TUser;
+}
+
+export type Nullable = v.NullableSchema<v.GenericSchema, unknown> | v.NullishSchema<v.GenericSchema, unknown>;
+/** `true` for a nullable user schema (anonymous-accepting), else `false`. */
+export type IsNullable<TUser> = TUser extends Nullable ? true : false;
+
+export type Out<T> = T extends v.GenericSchema ? v.InferOutput<T> : never;
+/**
+ * What `authenticate` returns: the user, or null/undefined when the caller presented no
+ * credentials (a gating authenticator then answers 401; an anonymous-accepting one passes null).
+ */
+type UserResult<TUser extends UserSchema> = Out<TUser> | null | undefined;
+
+/** Options shared by every authenticator. */
+interface CommonOptions<TUser extends UserSchema> {
+  /** The user schema: `User` gates; `v.nullable(User)` accepts anonymous callers. */
+  readonly user: TUser;
+  /** How the authenticator shows up in OpenAPI. */
+  readonly openapiSecurity?: SecurityScheme;
+  /**
+   * The `www-authenticate` challenge every 401 of the mount carries (missing credentials, a `null`
+   * user, or a 401 raised by `authenticate` or a handler). Default: `Bearer` for header and hybrid
+   * authenticators advertised as HTTP bearer, `Basic realm="…"` for HTTP basic, none for cookie
+   * authenticators and API-key schemes (no registered HTTP scheme fits them). `false` sends none.
+   */
+  readonly wwwAuthenticate?: string | false;
+}
+
+/** Options of a header authenticator (`Auth[THeaders, TUser]`). */
+export interface AuthOptions<THeaders extends ObjectSchemaLike, TUser extends UserSchema>
+  extends CommonOptions<TUser> {
+  /**
+   * Headers bound like the `headers` source (`authorization` → `authorization`). A header read
+   * here (other than an array field) sent on two lines is refused with 400 `malformed-request`.
+   */
+  readonly headers: THeaders;
+  /** Returns the user; throw an HTTP error (e.g. 401) for bad credentials; null = none presented. */
+  authenticate(input: { headers: Out<THeaders> }): MaybePromise<UserResult<TUser>>;
+  /**
+   * The realm of the `Basic realm="…"` challenge (only with `basicAuth` or an HTTP-basic
+   * `openapiSecurity`). Default `"api"`.
+   */
+  readonly realm?: string;
+}
+
+/** Options of a cookie authenticator (`CookieAuth[TCookies, TUser]`). */
+export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser extends UserSchema>
+  extends CommonOptions<TUser> {
+  /** Cookies bound by verbatim, case-sensitive name. */
+  readonly cookies: TCookies;
+  authenticate(input: { cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+}
+
+/** Options of a hybrid authenticator (`HybridAuth[THeaders, TCookies, TUser]`). */
+export interface HybridAuthOptions<
+  THeaders extends ObjectSchemaLike,
+  TCookies extends ObjectSchemaLike,
+  TUser extends UserSchema,
+> extends CommonOptions<TUser> {
+  readonly headers: THeaders;
+  readonly cookies: TCookies;
+  authenticate(input: { headers: Out<THeaders>; cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+}
+
+// ------------------------------------------------------------------ mount option typing
+
+type Ops<TRoute> = {
+  [K in keyof TRoute]-?: NonNullable<TRoute[K]> extends Operation<infer S> ? S : never;
+}[keyof TRoute];
+/** The user schemas a route's operations declare (never when none does). */
+export type DeclaredUsers<TRoute> =
+  Ops<TRoute> extends infer S ? (S extends { readonly user: infer U } ? U : never) : never;
+type HasUserless<TRoute> = true extends (
+  Ops<TRoute> extends infer S ? (S extends { readonly user: unknown } ? false : true) : never
+)
+  ? true
+  : false;
+
+/**
+ * The authenticators a mount accepts, computed from its operations' `user` declarations
+ * (the spec's table): when operations declare `user`, exactly that schema (gating `User`, or
+ * anonymous-accepting `v.nullable(User)` only if every operation declares it); when none
+ * does, any gating authenticator.
+ */
+export type AuthFor<TRoute> = [DeclaredUsers<TRoute>] extends [never]
+  ? AnyGating
+  : HasUserless<TRoute> extends true
+    ? DeclaredUsers<TRoute> extends Nullable
+      ? never
+      : Authenticator<DeclaredUsers<TRoute>>
+    : Authenticator<DeclaredUsers<TRoute>>;
+
+/** Any gating authenticator (its user schema is not nullable). */
+export type AnyGating = MountOptionValue & { readonly kind: AuthKind; readonly anonymous: false };

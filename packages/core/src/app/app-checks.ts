@@ -1,0 +1,59 @@
+// Construction-time checks of an app: its options, and what `include` does with an async setup.
+import { describeValue, WiringError } from '../errors/wiring-error';
+
+/**
+ * Checks `new App(options)`: an object whose known fields have the right kinds. Unknown keys are
+ * allowed (subclasses pass their own options through `super(options)`); `limits` is checked by
+ * `mergeLimits`.
+ */
+export function checkAppOptions(appName: string, options: unknown): void {
+  const where = `new ${appName}(options)`;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${where}: options must be an object, got ${describeValue(options)}. Fix: pass { logger, limits, env, factory } or nothing.`,
+    );
+  const o = options as Record<string, unknown>;
+  const logger = o.logger;
+  if (logger !== undefined) {
+    const l = logger as Record<string, unknown> | null;
+    const missing =
+      typeof logger !== 'object' || l === null
+        ? ['info', 'warn', 'error']
+        : ['info', 'warn', 'error'].filter((m) => typeof l[m] !== 'function');
+    if (missing.length > 0)
+      throw new WiringError(
+        `${where}: logger must have info, warn and error methods (${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`}). Fix: pass { info(message), warn(message, error?), error(message, error?) }, or leave it out for the console.`,
+      );
+  }
+  const env = o.env;
+  if (env !== undefined) {
+    if (typeof env !== 'object' || env === null || Array.isArray(env))
+      throw new WiringError(
+        `${where}: env must be an object of variable → string, got ${describeValue(env)}. Fix: env: { APP_BASE_URL: 'https://api.example' }, or leave it out for process.env.`,
+      );
+    for (const [name, value] of Object.entries(env))
+      if (value !== undefined && typeof value !== 'string')
+        throw new WiringError(
+          `${where}: env variable ${name} must be a string, got ${describeValue(value)}. Fix: pass strings, as process.env holds them.`,
+        );
+  }
+}
+
+/** True for a promise or any other thenable (what an async `setup` returns). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** A rejected async extension setup as a startup failure: a `WiringError` naming the extension. */
+export function includeFailure(where: string, error: unknown): WiringError {
+  if (error instanceof WiringError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new WiringError(
+    `${where}: the extension's async setup failed: ${reason}. Fix: correct what the cause reports (error.cause), then start again.`,
+    { cause: error },
+  );
+}

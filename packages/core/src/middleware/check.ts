@@ -1,0 +1,103 @@
+// The shape check of a middleware object: at defineMiddleware, and again where it is installed.
+import { describeValue, isObjectSchema, WiringError } from '../errors/wiring-error';
+
+/** What a middleware object may hold (structural: this file imports nothing of middleware.ts). */
+interface MiddlewareShape {
+  readonly headers?: unknown;
+  readonly responseHeaders?: unknown;
+  readonly intercept?: unknown;
+  readonly interceptMethods?: readonly unknown[];
+  readonly observe?: unknown;
+}
+
+const MIDDLEWARE_KEYS: readonly string[] = [
+  'headers',
+  'responseHeaders',
+  'intercept',
+  'interceptMethods',
+  'observe',
+];
+
+/**
+ * Checks a middleware object's shape (at `defineMiddleware`, and where it is installed); every
+ * mistake is a `WiringError` naming `where`. `strictKeys` (a literal from `defineMiddleware`) also
+ * refuses unknown keys: a typo such as `responseHeader` would silently install nothing.
+ */
+export function checkMiddleware(where: string, given: unknown, strictKeys = false): void {
+  if (typeof given !== 'object' || given === null)
+    throw new WiringError(
+      `${where}: middleware must be an object, got ${describeValue(given)}. Fix: pass { responseHeaders?, intercept?, observe? }.`,
+    );
+  const mw = given as MiddlewareShape;
+  if (strictKeys)
+    for (const key of Object.keys(mw))
+      if (!MIDDLEWARE_KEYS.includes(key))
+        throw new WiringError(
+          `${where}: unknown middleware key "${key}". Fix: use only ${MIDDLEWARE_KEYS.join(', ')}.`,
+        );
+  if (mw.headers !== undefined && !isObjectSchema(mw.headers))
+    throw new WiringError(
+      `${where}: headers must be an object schema (the request headers the hooks read), got ${describeValue(mw.headers)}. Fix: headers: Struct('Headers', { x_request_id: v.optional(v.string()) }).`,
+    );
+  const hasHook =
+    mw.responseHeaders !== undefined ||
+    typeof mw.intercept === 'function' ||
+    typeof mw.observe === 'function';
+  if (!hasHook)
+    throw new WiringError(
+      `${where}: the middleware object has none of responseHeaders, intercept, observe. Fix: add at least one hook.`,
+    );
+  if (mw.interceptMethods !== undefined && typeof mw.intercept !== 'function')
+    throw new WiringError(
+      `${where}: interceptMethods without intercept. Fix: add an intercept method or drop interceptMethods.`,
+    );
+  if (typeof mw.intercept === 'function') checkInterceptMethods(where, mw.interceptMethods);
+  const rh = mw.responseHeaders;
+  if (rh !== undefined && typeof rh !== 'function' && (typeof rh !== 'object' || rh === null))
+    throw new WiringError(
+      `${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`,
+    );
+  if (typeof rh === 'function' && rh.constructor.name === 'AsyncFunction')
+    throw new WiringError(
+      `${where}: responseHeaders is async; headers are computed while the response is written. Fix: make it synchronous (compute what it needs in intercept or observe).`,
+    );
+  if (rh !== undefined && typeof rh === 'object') {
+    for (const [name, value] of Object.entries(rh)) {
+      const lower = name.toLowerCase();
+      if (FRAMING.has(lower))
+        throw new WiringError(
+          `${where}: responseHeaders sets "${lower}", which the framework owns per response. Fix: remove it; declare the content type on the response instead.`,
+        );
+      if (typeof value !== 'string' || /[\r\n\0]/.test(value))
+        throw new WiringError(
+          `${where}: responseHeaders "${lower}" must be a string without CR, LF or NUL. Fix: give a plain string value.`,
+        );
+    }
+  }
+}
+
+const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The spec's rule: an intercept names the methods it runs for, each once, never OPTIONS. */
+function checkInterceptMethods(where: string, methods: readonly unknown[] | undefined): void {
+  if (!Array.isArray(methods) || methods.length === 0)
+    throw new WiringError(
+      `${where}: an intercept needs interceptMethods (the methods it runs for). Fix: add interceptMethods: ['GET', 'POST', …].`,
+    );
+  const seen = new Set<string>();
+  for (const m of methods) {
+    const upper = typeof m === 'string' ? m.toUpperCase() : String(m);
+    if (upper === 'OPTIONS')
+      throw new WiringError(
+        `${where}: interceptMethods names OPTIONS, which the framework answers itself (CORS preflights). Fix: remove OPTIONS.`,
+      );
+    if (!KNOWN_METHODS.has(upper))
+      throw new WiringError(
+        `${where}: interceptMethods names unknown method "${String(m)}". Fix: use GET, HEAD, POST, PUT, PATCH or DELETE.`,
+      );
+    if (seen.has(upper))
+      throw new WiringError(`${where}: interceptMethods names ${upper} twice. Fix: list each method once.`);
+    seen.add(upper);
+  }
+}

@@ -1,0 +1,150 @@
+// Argument checks of the response wrappers. `of` declarations run once, at module load or wiring,
+// and check everything; constructors run per request and only do typeof/instanceof checks.
+import { SetCookie } from '../cookies/set-cookie';
+import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/wiring-error';
+import { Link, Location } from './location';
+
+/** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */
+export function checkOf(factory: string, schema: unknown, options: unknown, keys: readonly string[]): void {
+  if (schema !== NO_SCHEMA && !isSchema(schema))
+    throw new WiringError(
+      `${factory}: the body schema must be a valibot schema, got ${describeValue(schema)}. Fix: pass a Struct or a v.* schema, e.g. ${factory}(Widget).`,
+    );
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${factory}: options must be an object, got ${describeValue(options)}. Fix: pass { ${keys.join(', ')} } or nothing.`,
+    );
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o))
+    if (!keys.includes(key))
+      throw new WiringError(`${factory}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+  if (o.headers !== undefined && !isObjectSchema(o.headers))
+    throw new WiringError(
+      `${factory}: headers must be an object schema of the typed response headers, got ${describeValue(o.headers)}. Fix: headers: Struct('Headers', { xTraceId: v.string() }).`,
+    );
+  if (o.contentType !== undefined && (typeof o.contentType !== 'string' || o.contentType === ''))
+    throw new WiringError(
+      `${factory}: contentType must be a media type string, got ${describeValue(o.contentType)}. Fix: e.g. contentType: 'image/png'.`,
+    );
+}
+
+/** Marks a declaration that takes no body schema (`NoContent.of`, `BytesResponse.of`). */
+export const NO_SCHEMA: unique symbol = Symbol('no schema');
+
+/**
+ * The per-request checks of a wrapper's fields: only typeof/instanceof tests, so a wrong argument
+ * is a `WiringError` naming the wrapper and the field instead of a bare `TypeError` (or a broken
+ * response) when the response is written.
+ */
+export function checkFields(wrapper: string, init: unknown): void {
+  if (typeof init !== 'object' || init === null) badInit(wrapper, init);
+  const f = init as Fields;
+  const status = f.statusCode;
+  if (
+    status !== undefined &&
+    !(typeof status === 'number' && status >= 200 && status <= 599 && status % 1 === 0)
+  )
+    badStatus(wrapper, status);
+  // The common response sets none of these: one combined test, the rest only when one is set.
+  if (
+    f.cookies !== undefined ||
+    f.location !== undefined ||
+    f.links !== undefined ||
+    f.rawHeaders !== undefined ||
+    f.headers !== undefined
+  )
+    checkExtras(wrapper, f);
+}
+
+// Cold paths out of line, so the check itself stays small enough to inline.
+function badInit(wrapper: string, init: unknown): never {
+  throw new WiringError(
+    `new ${wrapper}(init): expected an object of response fields, got ${describeValue(init)}. Fix: e.g. new ${wrapper}({ json: value }).`,
+  );
+}
+
+function badStatus(wrapper: string, status: unknown): never {
+  throw new WiringError(
+    `new ${wrapper}: statusCode must be an integer from 200 to 599, got ${typeof status === 'number' ? status : describeValue(status)}. Fix: e.g. statusCode: 201, or leave it out for the operation's default.`,
+  );
+}
+
+interface Fields {
+  readonly statusCode?: unknown;
+  readonly cookies?: unknown;
+  readonly location?: unknown;
+  readonly links?: unknown;
+  readonly rawHeaders?: unknown;
+  readonly headers?: unknown;
+}
+
+function checkExtras(wrapper: string, f: Fields): void {
+  const cookies = f.cookies;
+  if (cookies !== undefined) {
+    if (!Array.isArray(cookies))
+      throw new WiringError(
+        `new ${wrapper}: cookies must be an array of SetCookie, got ${describeValue(cookies)}. Fix: cookies: [new SetCookie('name', 'value')].`,
+      );
+    for (const cookie of cookies as unknown[])
+      if (!(cookie instanceof SetCookie))
+        throw new WiringError(
+          `new ${wrapper}: cookies holds ${describeValue(cookie)}, not a SetCookie. Fix: cookies: [new SetCookie('name', 'value')].`,
+        );
+  }
+  if (f.location !== undefined && !(f.location instanceof Location))
+    throw new WiringError(
+      `new ${wrapper}: location must be a Location, got ${describeValue(f.location)}. Fix: location: Location.fromPath('/widgets/1') (or fromOperation, fromRef, fromUrl).`,
+    );
+  const links = f.links;
+  if (links !== undefined && !(links instanceof Link)) {
+    if (!Array.isArray(links) || !links.every((l) => l instanceof Link))
+      throw new WiringError(
+        `new ${wrapper}: links must be a Link or an array of Link, got ${describeValue(links)}. Fix: links: [Link.fromRef('widgets.readMany', { rel: 'collection' })].`,
+      );
+  }
+  const raw = f.rawHeaders;
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null))
+    throw new WiringError(
+      `new ${wrapper}: rawHeaders must be an object of name → value(s) or an array of [name, value] pairs, got ${describeValue(raw)}. Fix: rawHeaders: { 'x-kept': 'yes' }.`,
+    );
+  if (f.headers !== undefined && (typeof f.headers !== 'object' || f.headers === null))
+    throw new WiringError(
+      `new ${wrapper}: headers must be an object of typed header values, got ${describeValue(f.headers)}. Fix: headers: { xTraceId: '…' }.`,
+    );
+}
+
+/** Checks an extension's response kind declaration (`defineResponseKind`). */
+export function checkResponseKind(info: unknown): void {
+  const where = 'defineResponseKind';
+  if (typeof info !== 'object' || info === null)
+    throw new WiringError(
+      `${where}: expected { kind, cls, schema, headers, status, contentType, compile }, got ${describeValue(info)}. Fix: see the CsvRows example in docs/extensions.md.`,
+    );
+  const i = info as Record<string, unknown>;
+  const fail = (field: string, expected: string, fix: string): never => {
+    throw new WiringError(
+      `${where}(${typeof i.kind === 'string' ? i.kind : '?'}): "${field}" must be ${expected}, got ${describeValue(i[field])}. Fix: ${fix}.`,
+    );
+  };
+  if (typeof i.kind !== 'string' || i.kind === '') fail('kind', 'a non-empty string', "kind: 'csv'");
+  if (typeof i.compile !== 'function')
+    fail('compile', 'a function (ctx) => writer', 'compile: (ctx) => (value, sink) => { … }');
+  if (i.cls !== undefined && typeof i.cls !== 'function')
+    fail('cls', 'the class a returned value is an instance of, or undefined', 'cls: Csv');
+  if (i.schema !== undefined && !isSchema(i.schema))
+    fail('schema', 'a valibot schema or undefined', 'schema: Struct(…), or undefined');
+  if (i.headers !== undefined && !isObjectSchema(i.headers))
+    fail('headers', 'an object schema or undefined', "headers: Struct('Headers', { … }), or undefined");
+  const status = i.status;
+  if (
+    status !== undefined &&
+    !(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599)
+  )
+    fail(
+      'status',
+      'an integer from 100 to 599 or undefined',
+      'status: 200, or undefined for the operation default',
+    );
+  if (i.contentType !== undefined && typeof i.contentType !== 'string')
+    fail('contentType', 'a media type string or undefined', "contentType: 'text/csv'");
+}

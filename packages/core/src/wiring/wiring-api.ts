@@ -1,0 +1,191 @@
+// The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
+import type { IncomingMessage } from 'node:http';
+import type * as v from 'valibot';
+import type { Limits } from '../app/limits';
+import { cookiesBinder, headersBinder } from '../binding/binders';
+import { describeValue, WiringError } from '../errors/wiring-error';
+import type {
+  AppIntercept,
+  CustomRoute,
+  Logger,
+  RouteCatalogue,
+  RouteContributor,
+  RouteInfo,
+  SourceProvider,
+  UpgradeRoute,
+  Wiring,
+} from '../extension/types';
+import type { ExitStacks } from '../lifecycle/exit-stack';
+import { compileMiddlewareList } from '../middleware/compile';
+import { toErrorReason } from '../schema/issues';
+
+type Hook = () => void | Promise<void>;
+
+/** What the wiring surface reads and fills (the `AppWiring` fields it needs). */
+export interface WiringTarget {
+  readonly appName: string;
+  readonly limits: Limits;
+  readonly log: Logger;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly contributors: RouteContributor[];
+  readonly intercepts: AppIntercept[];
+  readonly sources: Map<string, SourceProvider>;
+  readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[];
+  readonly beforeClose: Hook[];
+  readonly drain: Hook[];
+  readonly compiled: boolean;
+  findRoute(method: string, path: string): RouteInfo | undefined;
+  addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void;
+}
+
+/** Throws a `WiringError` unless `value` is a function (a callback an extension registers). */
+function callback(member: string, what: string, value: unknown): void {
+  if (typeof value !== 'function')
+    throw new WiringError(
+      `wiring.${member}: expected ${what}, got ${describeValue(value)}. Fix: pass a function.`,
+    );
+}
+
+/** True for a value the exit stack can tear down. */
+function isCloseable(value: unknown): boolean {
+  if (typeof value !== 'object' && typeof value !== 'function') return false;
+  if (value === null) return false;
+  const r = value as Record<string | symbol, unknown>;
+  return (
+    typeof r[Symbol.asyncDispose] === 'function' ||
+    typeof r[Symbol.dispose] === 'function' ||
+    typeof r.close === 'function'
+  );
+}
+
+/** Fails with a `WiringError` unless `resource` can be torn down by the exit stack. */
+export function checkCloseable(where: string, resource: unknown): void {
+  if (!isCloseable(resource))
+    throw new WiringError(
+      `${where}: ${describeValue(resource)} has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().`,
+    );
+}
+
+/** Builds the wiring surface of one app. */
+export function createWiringApi(
+  target: WiringTarget,
+  stacks: ExitStacks,
+  assertWiring: (method: string) => void,
+): Wiring {
+  const fail = (where: string, problem: string, fix: string): never => {
+    throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
+  };
+  // Routes, sources, contributors and intercepts are compiled once wire() and every async setup
+  // are done: one added later (from onWired) would silently never take effect.
+  const open = (member: string): void => {
+    if (target.compiled)
+      fail(
+        `wiring.${member}`,
+        'called after the routes were compiled (from onWired or later), so it would never take effect',
+        `call ${member} in setup (an async setup may await first)`,
+      );
+  };
+  return {
+    appName: target.appName,
+    limits: target.limits,
+    log: target.log,
+    env: target.env,
+    enter: (resource) => {
+      checkCloseable('wiring.enter', resource);
+      return stacks.sync.push(resource, 'extension enter');
+    },
+    aenter: async (resource) => {
+      const opened = await resource;
+      checkCloseable('wiring.aenter', opened);
+      return stacks.async.push(opened, 'extension aenter');
+    },
+    addRoute: (route) => {
+      assertWiring('include (addRoute)');
+      open('addRoute');
+      target.addExtensionRoute('custom', route);
+    },
+    addUpgradeRoute: (route) => {
+      assertWiring('include (addUpgradeRoute)');
+      open('addUpgradeRoute');
+      target.addExtensionRoute('upgrade', route);
+    },
+    hasRoute: (method, path) => target.findRoute(String(method), String(path)) !== undefined,
+    findRoute: (method, path) => target.findRoute(String(method), String(path)),
+    addSource: (source) => {
+      assertWiring('include (addSource)');
+      open('addSource');
+      if (
+        typeof source !== 'object' ||
+        source === null ||
+        typeof source.name !== 'string' ||
+        source.name === ''
+      )
+        fail(
+          'wiring.addSource',
+          `expected { name, compile }, got ${typeof source === 'object' && source !== null ? `a source named ${describeValue(source.name)}` : describeValue(source)}`,
+          "pass { name: 'requestId', compile: (ctx) => (ex) => value }",
+        );
+      callback(
+        `addSource(${source.name})`,
+        'compile(ctx) returning a resolver',
+        (source as { compile?: unknown }).compile,
+      );
+      if (target.sources.has(source.name))
+        fail(
+          `addSource(${source.name})`,
+          `the "${source.name}" source is already provided`,
+          'install the extension that provides it once',
+        );
+      target.sources.set(source.name, source);
+    },
+    addContributor: (contributor) => {
+      open('addContributor');
+      callback('addContributor', 'a function (route) => contribution', contributor);
+      target.contributors.push(contributor);
+    },
+    addIntercept: (intercept) => {
+      open('addIntercept');
+      if (typeof intercept !== 'object' || intercept === null)
+        fail(
+          'wiring.addIntercept',
+          `expected { methods?, intercept(ex) }, got ${describeValue(intercept)}`,
+          'pass { intercept: (ex) => response | undefined }',
+        );
+      callback('addIntercept', 'intercept(ex)', (intercept as { intercept?: unknown }).intercept);
+      if (
+        intercept.methods !== undefined &&
+        !(Array.isArray(intercept.methods) && intercept.methods.every((m) => typeof m === 'string'))
+      )
+        fail(
+          'wiring.addIntercept',
+          `methods must be a list of method names, got ${describeValue(intercept.methods)}`,
+          "methods: ['GET', 'POST'], or leave it out for every method",
+        );
+      target.intercepts.push(intercept);
+    },
+    onWired: (fn) => {
+      callback('onWired', 'a callback (catalogue) => void', fn);
+      target.wired.push(fn);
+    },
+    onBeforeClose: (fn) => {
+      callback('onBeforeClose', 'a callback () => void | Promise<void>', fn);
+      target.beforeClose.push(fn);
+    },
+    onDrain: (fn) => {
+      callback('onDrain', 'a callback () => void | Promise<void>', fn);
+      target.drain.push(fn);
+    },
+    fail,
+    compileMiddleware: (where, middleware, order) => compileMiddlewareList(where, middleware, order),
+    headerBinder: (schema, _where, onError) =>
+      headersBinder(
+        schema,
+        onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
+      ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
+    cookieBinder: (schema, _where, onError) =>
+      cookiesBinder(
+        schema,
+        onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
+      ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
+  };
+}

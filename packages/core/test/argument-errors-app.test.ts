@@ -1,0 +1,222 @@
+// Issue 11: wrong arguments at the app level — app options, limits, mounts, the extension wiring
+// surface, enter/aenter and serve() — are WiringErrors naming the call, the argument and the fix.
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { BaseApp, defineMiddleware, Endpoint, serve, Struct, WiringError } from '../src/index';
+import { defineExtension, type Wiring } from '../src/extension/index';
+import { memoryLogger } from './fixtures';
+
+const Health = Struct('Health', { status: v.string() });
+class H extends Endpoint('/h') {
+  get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
+}
+const any = (value: unknown): never => value as never;
+
+interface Door {
+  mount(route: object, options?: unknown): void;
+  include(setup: (wiring: Wiring) => void): void;
+  enter(resource: unknown): void;
+  adapter(adapter: unknown): void;
+}
+
+/** Starts an app whose wire() runs `wire` and returns the WiringError it fails with. */
+async function startError(wire: (door: Door) => void | Promise<void>): Promise<WiringError> {
+  class App extends BaseApp {
+    protected override async wire(): Promise<void> {
+      await wire({
+        mount: (route, options) => this.includeEndpoint(route as H, any(options)),
+        include: (setup) => this.include(defineExtension({ name: 'probe', setup })),
+        enter: (resource) => this.enter(any(resource)),
+        adapter: (adapter) => this.includeErrorAdapter(any(adapter)),
+      });
+    }
+  }
+  const error: unknown = await new App({ logger: memoryLogger() }).start().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WiringError);
+  return error as WiringError;
+}
+
+function thrown(call: () => unknown): WiringError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WiringError);
+    return error as WiringError;
+  }
+  throw new Error('expected a WiringError');
+}
+
+class App extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new H());
+  }
+}
+
+describe('new App(options)', () => {
+  it.each([
+    [
+      'a logger without warn',
+      { logger: { info() {}, error() {} } },
+      'new App(options): logger must have info, warn and error methods (missing warn). Fix: pass { info(message), warn(message, error?), error(message, error?) }, or leave it out for the console.',
+    ],
+    [
+      'a limit given as text',
+      { limits: { maxBodyBytes: '1mb' } },
+      'new App({ limits }): limit "maxBodyBytes" must be a positive number (got a string); limits are never 0 or unlimited. Fix: e.g. maxBodyBytes: 1048576, or leave it out for the default.',
+    ],
+    [
+      'an unknown multipart limit (was silently kept)',
+      { limits: { multipart: { maxFiles: 3 } } },
+      'new App({ limits }): unknown limit "multipart.maxFiles". Fix: use only maxFileSize, maxFields, maxParts, maxFieldSize, maxHeaderSize, maxTotalSize.',
+    ],
+    [
+      'an env value that is not a string',
+      { env: { APP_BASE_URL: 1 } },
+      'new App(options): env variable APP_BASE_URL must be a string, got a number. Fix: pass strings, as process.env holds them.',
+    ],
+    [
+      'options that are not an object',
+      'quiet',
+      'new App(options): options must be an object, got a string. Fix: pass { logger, limits, env, factory } or nothing.',
+    ],
+  ])('%s', (_what, options, message) => {
+    expect(thrown(() => new App(any(options))).message).toBe(message);
+  });
+});
+
+describe('mounts, enter and the wiring surface', () => {
+  it.each([
+    [
+      'mount options that are not an object',
+      (d: Door) => d.mount(new H(), 'auth'),
+      'App.includeEndpoint(H): mount options must be an object, got a string. Fix: pass { auth, cors, middleware, limits, … } or nothing.',
+    ],
+    [
+      'one middleware instead of a list (was a bare TypeError)',
+      (d: Door) => d.mount(new H(), { middleware: defineMiddleware({ observe() {} }) }),
+      'App.includeEndpoint(H): mount option "middleware" must be a list, got an object. Fix: middleware: [myMiddleware].',
+    ],
+    [
+      'an app-only limit on a mount (was silently ignored)',
+      (d: Door) => d.mount(new H(), { limits: { shutdownTimeoutMs: 1 } }),
+      'H mount limits: unknown limit "shutdownTimeoutMs". Fix: use only maxBodyBytes, maxJsonDepth, multipart.',
+    ],
+    [
+      'plain fields as a params schema',
+      (d: Door) => {
+        class P extends Endpoint('/p') {
+          get = this.operation({ params: any({ page: v.string() }), returns: Health }, () => ({
+            status: '',
+          }));
+        }
+        d.mount(new P());
+      },
+      'P.get: the params source is not an object schema (got an object; a plain object of fields is not a schema). Fix: declare params as a Struct (named fields).',
+    ],
+    [
+      'a json source that is not a schema',
+      (d: Door) => {
+        class J extends Endpoint('/j') {
+          post = this.operation({ json: any({ name: v.string() }), returns: Health }, () => ({ status: '' }));
+        }
+        d.mount(new J());
+      },
+      'J.post: the json source must be a valibot schema, got an object. Fix: json: WidgetIn (a Struct or a v.* schema).',
+    ],
+    [
+      'enter() of something with no close',
+      (d: Door) => d.enter({ open() {} }),
+      'App.enter: an object has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',
+    ],
+    [
+      'an error adapter with a misspelt key (was silently ignored)',
+      (d: Door) =>
+        d.adapter({
+          schema: Struct('House', { error: v.string() }),
+          compose: () => ({ error: '' }),
+          statusfield: 'code',
+        }),
+      'App.includeErrorAdapter: unknown adapter key "statusfield". Fix: an adapter is { schema, compose(error), statusField? }.',
+    ],
+    [
+      'addRoute with a relative path',
+      (d: Door) =>
+        d.include((w) =>
+          w.addRoute({ method: 'GET', path: 'meta', owner: 'probe', operation: 'x', handle() {} }),
+        ),
+      'wiring.addRoute (probe): "path" must be a path template starting with "/", got "meta". Fix: path: \'/_meta/routes\'.',
+    ],
+    [
+      'addRoute without an owner',
+      (d: Door) => d.include((w) => w.addRoute(any({ method: 'GET', path: '/m', handle() {} }))),
+      'wiring.addRoute: "owner" must name who adds the route (a non-empty string), got undefined. Fix: owner: \'my-extension\'.',
+    ],
+    [
+      'addContributor with an object (was a TypeError at the end of wiring)',
+      (d: Door) => d.include((w) => w.addContributor(any({ headers: [] }))),
+      'wiring.addContributor: expected a function (route) => contribution, got an object. Fix: pass a function.',
+    ],
+    [
+      'onDrain without a callback (was a TypeError at shutdown)',
+      (d: Door) => d.include((w) => w.onDrain(any(undefined))),
+      'wiring.onDrain: expected a callback () => void | Promise<void>, got undefined. Fix: pass a function.',
+    ],
+    [
+      'addSource without compile',
+      (d: Door) => d.include((w) => w.addSource(any({ name: 'requestId' }))),
+      'wiring.addSource(requestId): expected compile(ctx) returning a resolver, got undefined. Fix: pass a function.',
+    ],
+    [
+      'addRoute from onWired (was silently never routed)',
+      (d: Door) =>
+        d.include((w) =>
+          w.onWired(() =>
+            w.addRoute({ method: 'GET', path: '/late', owner: 'probe', operation: 'x', handle() {} }),
+          ),
+        ),
+      'wiring.addRoute: called after the routes were compiled (from onWired or later), so it would never take effect. Fix: call addRoute in setup (an async setup may await first).',
+    ],
+    [
+      'wiring.enter of a plain value',
+      (d: Door) => d.include((w) => w.enter(any('pool'))),
+      'wiring.enter: a string has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',
+    ],
+  ])('%s', async (_what, wire, message) => {
+    expect((await startError(wire)).message).toBe(message);
+  });
+});
+
+describe('serve(app, options)', () => {
+  it.each([
+    [
+      'a port out of range',
+      () => serve(new App(), any({ port: 70000 })),
+      'serve(App, options): port must be an integer from 0 to 65535, got 70000. Fix: e.g. port: 8000 (0 picks a free port).',
+    ],
+    [
+      'a misspelt option',
+      () => serve(new App(), any({ prot: 8000 })),
+      'serve(App, options): unknown option "prot". Fix: use only port, host, signals, quiet.',
+    ],
+    [
+      'the app class instead of an instance',
+      () => serve(any(App)),
+      'serve(app): expected an app instance (a BaseApp subclass), got a function (App). Fix: serve(new App(), { port: 8000 }).',
+    ],
+    [
+      'signals as text',
+      () => serve(new App(), any({ signals: 'no' })),
+      'serve(App, options): signals must be true or false, got a string. Fix: signals: false, or leave it out.',
+    ],
+  ])('%s, before anything starts or listens', async (_what, call, message) => {
+    const error: unknown = await call().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as Error).message).toBe(message);
+  });
+});
