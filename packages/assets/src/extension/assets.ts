@@ -55,6 +55,15 @@ export function assets(options: AssetsOptions): Extension<void> {
       for (const file of table.files) {
         const path = routePath(resolved.prefix, file.relative);
         const key = `GET ${path}`;
+        // A route wired before this call (an endpoint, another extension): say so in our terms.
+        const taken = wiring.findRoute('GET', path);
+        if (taken !== undefined && !isAsset(taken)) {
+          throw wiringError(
+            where,
+            `"${file.relative}" would be served at ${key}, which is already registered by ${describe(taken)}`,
+            `exclude "${file.relative}" (exclude: [${JSON.stringify(file.relative)}]), serve the assets under another path, or move the other route`,
+          );
+        }
         const prior = claims.get(key);
         if (prior !== undefined) {
           throw wiringError(
