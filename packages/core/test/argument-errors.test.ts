@@ -13,6 +13,7 @@ import {
   defineMiddleware,
   Endpoint,
   ExceptionResponse,
+  ExitStack,
   FileFormPart,
   FormPart,
   HTTPError,
@@ -346,6 +347,48 @@ export const rows: [string, () => unknown, string][] = [
       return new Broken();
     },
     'Broken.operation: the handler must be a function, got a string. Fix: this.operation({ … }, (input) => value).',
+  ],
+  // models
+  [
+    'Struct(non-string name)',
+    () => Struct(any(3), {}),
+    'Struct(…): the name must be a non-empty string, got a number. Fix: Struct(\'Widget\', { id: v.string() }).',
+  ],
+  [
+    'Struct(name, non-object entries)',
+    () => Struct('W', any([v.string()])),
+    'Struct("W"): the entries must be an object of valibot schemas, got an array. Fix: Struct(name, { id: v.string() }).',
+  ],
+  [
+    'Struct: a field that is not a schema',
+    () => Struct('W', { id: any('string') }),
+    'Struct("W"): field "id" is not a valibot schema (got a string). Fix: id: v.string() (or another valibot schema).',
+  ],
+  [
+    'Struct: unknown meta',
+    () => Struct('W', {}, any({ tagged: true })),
+    'Struct("W"): unknown meta "tagged". Fix: use description, name or tag.',
+  ],
+  [
+    'Struct: tag not a boolean',
+    () => Struct('W', {}, any({ tag: 'yes' })),
+    'Struct("W"): meta.tag must be a boolean, got a string. Fix: tag: true.',
+  ],
+  [
+    'Struct: tagged with its own type field',
+    () => Struct('W', { type: v.string() }, { tag: true }),
+    'Struct("W"): a tagged Struct gets its "type" field from its name; the entries declare "type" too. Fix: remove "type" from the entries, or drop tag: true.',
+  ],
+  // lifecycle
+  [
+    'ExitStack.push(non-resource)',
+    () => new ExitStack().push(any(42)),
+    'enter: expected a resource with [Symbol.asyncDispose], [Symbol.dispose] or close(), got a number; nothing could tear it down. Fix: pass the resource itself, or register a callback with defer(() => …)',
+  ],
+  [
+    'ExitStack.defer(non-function)',
+    () => new ExitStack().defer(any('close')),
+    'ExitStack.defer(fn): expected a teardown function, got a string. Fix: defer(() => resource.close()).',
   ],
 ];
 

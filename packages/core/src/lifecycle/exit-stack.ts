@@ -1,3 +1,4 @@
+import { describeValue, WiringError } from '../errors/wiring-error';
 /** Anything with a lifecycle: `Disposable`, `AsyncDisposable`, or an object with `close()`. */
 export type Closeable = Disposable | AsyncDisposable | { close(): unknown } | { [Symbol.dispose](): void };
 
@@ -9,8 +10,8 @@ function closerOf(resource: unknown, where: string): Closer {
     return () => (r[Symbol.asyncDispose] as () => unknown).call(r);
   if (r && typeof r[Symbol.dispose] === 'function') return () => (r[Symbol.dispose] as () => unknown).call(r);
   if (r && typeof r.close === 'function') return () => (r.close as () => unknown).call(r);
-  throw new TypeError(
-    `${where}: the value has no [Symbol.asyncDispose], [Symbol.dispose] or close(); nothing could tear it down`,
+  throw new WiringError(
+    `${where}: expected a resource with [Symbol.asyncDispose], [Symbol.dispose] or close(), got ${describeValue(resource)}; nothing could tear it down. Fix: pass the resource itself, or register a callback with defer(() => …)`,
   );
 }
 
@@ -26,6 +27,10 @@ export class ExitStack {
 
   /** Registers a plain teardown callback. */
   defer(fn: () => unknown): void {
+    if (typeof fn !== 'function')
+      throw new WiringError(
+        `ExitStack.defer(fn): expected a teardown function, got ${describeValue(fn)}. Fix: defer(() => resource.close()).`,
+      );
     this.#closers.push(fn);
   }
 

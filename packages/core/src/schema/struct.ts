@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { kStruct } from '../symbols';
 
 /** Metadata a model carries into OpenAPI (`ModelMeta` in the spec). */
@@ -49,6 +50,7 @@ export function Struct<const TName extends string, const TEntries extends v.Obje
   meta: StructMeta & { readonly tag: true },
 ): StructSchema<{ readonly type: v.LiteralSchema<TName, undefined> } & TEntries>;
 export function Struct(name: string, entries: v.ObjectEntries, meta: StructMeta = {}): StructSchema {
+  checkStruct(name, entries, meta);
   const tagged = meta.tag === true;
   const wireName = meta.name ?? name;
   const schema = v.object(tagged ? { type: v.literal(name), ...entries } : entries);
@@ -60,4 +62,36 @@ export function Struct(name: string, entries: v.ObjectEntries, meta: StructMeta 
 /** The `Struct()` metadata of a schema, or `undefined` for an anonymous schema. */
 export function structInfo(schema: unknown): StructInfo | undefined {
   return (schema as { [kStruct]?: StructInfo } | null)?.[kStruct];
+}
+
+const META_KEYS = new Set(['description', 'name', 'tag']);
+
+/** Wrong arguments are WiringErrors at declaration, naming the model, the argument and the fix. */
+function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
+  const fail = (problem: string, fix: string): never => {
+    throw new WiringError(`Struct(${typeof name === 'string' ? JSON.stringify(name) : '…'}): ${problem}. Fix: ${fix}.`);
+  };
+  if (typeof name !== 'string' || name.length === 0)
+    fail(`the name must be a non-empty string, got ${describeValue(name)}`, "Struct('Widget', { id: v.string() })");
+  if (entries === null || typeof entries !== 'object' || Array.isArray(entries))
+    fail(`the entries must be an object of valibot schemas, got ${describeValue(entries)}`, 'Struct(name, { id: v.string() })');
+  for (const [key, schema] of Object.entries(entries as object)) {
+    const kind = (schema as { kind?: unknown } | null)?.kind;
+    if (kind !== 'schema')
+      fail(`field "${key}" is not a valibot schema (got ${describeValue(schema)})`, `${key}: v.string() (or another valibot schema)`);
+  }
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta))
+    fail(`meta must be an object, got ${describeValue(meta)}`, "{ description: '…' }, { name: 'Other' } or { tag: true }");
+  const m = meta as Record<string, unknown>;
+  for (const key of Object.keys(m)) {
+    if (!META_KEYS.has(key)) fail(`unknown meta "${key}"`, 'use description, name or tag');
+  }
+  if (m.description !== undefined && typeof m.description !== 'string')
+    fail(`meta.description must be a string, got ${describeValue(m.description)}`, "description: 'A widget'");
+  if (m.name !== undefined && (typeof m.name !== 'string' || m.name.length === 0))
+    fail(`meta.name must be a non-empty string, got ${describeValue(m.name)}`, "name: 'OtherName'");
+  if (m.tag !== undefined && typeof m.tag !== 'boolean')
+    fail(`meta.tag must be a boolean, got ${describeValue(m.tag)}`, 'tag: true');
+  if (m.tag === true && Object.hasOwn(entries as object, 'type'))
+    fail('a tagged Struct gets its "type" field from its name; the entries declare "type" too', 'remove "type" from the entries, or drop tag: true');
 }
