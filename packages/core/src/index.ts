@@ -120,6 +120,7 @@ export {
   type DataclassHTTPErrorClass,
   type DataclassHTTPErrorOptions,
   type ErrorBodyAdapter,
+  type HTTPErrorClass,
   type HTTPErrorOptions,
   type ProblemView,
   type StructHTTPErrorClass,

@@ -6,7 +6,7 @@ export {
   type ProblemView,
   type RenderedError,
 } from './base-http-error';
-export { HTTPError, type HTTPErrorOptions } from './http-error';
+export { HTTPError, type HTTPErrorClass, type HTTPErrorOptions } from './http-error';
 export {
   DataclassHTTPError,
   type DataclassHTTPErrorClass,

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Instructions per request, counted by valgrind (callgrind), not timed: the same binary and inputs
+// give nearly the same count whatever else the machine is doing, so two versions can be compared
+// on a busy or noisy machine where req/s and CPU time swing by ±30%.
+//
+// Each server runs under `valgrind --tool=callgrind --instr-atstart=no` with V8 in one thread
+// (`--single-threaded`, so its compiler work is counted and can be set apart). A fixed warm-up
+// runs uninstrumented, then instrumentation goes on for exactly N requests from a keep-alive
+// client (8 connections) and the counts are dumped. Reported per request: everything, the part
+// spent in V8's optimizing compiler (a warm-up artefact that shrinks over a long run), and the
+// rest ("steady"): the number to compare.
+//
+// Usage: pnpm --filter @api/bench instructions [--servers raw,api] [--scenario movies]
+//          [--warmup 20000] [--requests 2000]
+// Needs valgrind (Debian: apt-get install -y valgrind); about 1–2 minutes per server.
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SCENARIOS } from './scenarios.mjs';
+import { argOf, BENCH, freePort, turboBuild } from './harness/index.mjs';
+
+const argv = process.argv.slice(2);
+const servers = argOf(argv, 'servers', 'raw,api').split(',');
+const scenario = SCENARIOS.find((s) => s.name === argOf(argv, 'scenario', 'movies'));
+const WARMUP = Number(argOf(argv, 'warmup', 20_000));
+const REQUESTS = Number(argOf(argv, 'requests', 2_000));
+if (!scenario) throw new Error(`unknown scenario; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.error('instructions: valgrind is missing. Run: apt-get install -y valgrind');
+  process.exit(1);
+}
+turboBuild(['@api/bench^...'], 'the @api packages');
+
+/** Sends `n` requests of the scenario over 8 keep-alive connections; resolves with non-matching statuses. */
+function load(port, n) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const body = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
+  const headers = {};
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = Buffer.byteLength(body);
+  }
+  if (scenario.auth) headers.authorization = scenario.auth;
+  let sent = 0;
+  let done = 0;
+  let unexpected = 0;
+  return new Promise((resolve, reject) => {
+    const one = () => {
+      if (sent >= n) return;
+      sent++;
+      const req = http.request(
+        { port, host: '127.0.0.1', method: scenario.method, path: scenario.path, agent, headers },
+        (res) => {
+          if (res.statusCode !== scenario.expect) unexpected++;
+          res.resume();
+          res.on('end', () => {
+            if (++done === n) {
+              agent.destroy();
+              resolve(unexpected);
+            } else one();
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    };
+    for (let i = 0; i < 8; i++) one();
+  });
+}
+
+const callgrindControl = (pid, flag) => spawnSync('callgrind_control', [flag, String(pid)], { stdio: 'ignore' });
+
+
+/** Self cost per function from a callgrind dump, split into V8's compiler and the rest. */
+function split(file) {
+  const out = spawnSync('callgrind_annotate', ['--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  }).stdout;
+  let total = 0;
+  let compiler = 0;
+  for (const line of out.split('\n')) {
+    const m = /^\s*([\d,]+)\s+\(/.exec(line);
+    if (!m) continue;
+    const n = Number(m[1].replaceAll(',', ''));
+    if (line.includes('PROGRAM TOTALS')) total = n;
+    else if (/compiler::|Compile|Turbofan|turboshaft|Zone|Scheduler|RegisterAllocat|InstructionSelector/.test(line))
+      compiler += n;
+  }
+  return { total, compiler };
+}
+
+async function measure(name) {
+  const dir = mkdtempSync(join(tmpdir(), 'api-instr-'));
+  const out = join(dir, 'callgrind.out');
+  const port = await freePort();
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      '--single-threaded',
+      join(BENCH, 'servers', `${name}.mjs`),
+    ],
+    { env: { ...process.env, PORT: String(port), NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => (String(d).includes('ready') ? resolve() : undefined));
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+  });
+  await load(port, WARMUP);
+  callgrindControl(child.pid, '--instr=on');
+  const unexpected = await load(port, REQUESTS);
+  callgrindControl(child.pid, '-d');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  const { total, compiler } = split(`${out}.1`);
+  rmSync(dir, { recursive: true, force: true });
+  return { name, total: total / REQUESTS, compiler: compiler / REQUESTS, unexpected };
+}
+
+console.log(
+  `instructions: ${scenario.label}, ${WARMUP.toLocaleString('en-US')} warm-up then ${REQUESTS.toLocaleString('en-US')} counted requests per server`,
+);
+const rows = [];
+for (const name of servers) {
+  const row = await measure(name);
+  rows.push(row);
+  const note = row.unexpected ? ` (${row.unexpected} responses not ${scenario.expect})` : '';
+  console.log(
+    `${name.padEnd(10)} ${Math.round(row.total).toLocaleString('en-US').padStart(9)} per request, compiler ${Math.round(row.compiler).toLocaleString('en-US').padStart(9)}, steady ${Math.round(row.total - row.compiler).toLocaleString('en-US').padStart(9)}${note}`,
+  );
+}
+const base = rows[0];
+for (const row of rows.slice(1))
+  console.log(
+    `${row.name}/${base.name} steady ×${((row.total - row.compiler) / (base.total - base.compiler)).toFixed(3)}`,
+  );
