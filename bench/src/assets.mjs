@@ -455,6 +455,7 @@ async function main() {
     log(`\n== ${scenario.name}: ${scenario.label}`);
     for (const s of servers) await load(s, scenario, opts.warmup);
     const timed = await interleavedRounds({
+      quietEachSample: true,
       servers,
       rounds: opts.rounds,
       retries: opts.retries,

@@ -2,13 +2,34 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barChartSvg, barChartPng } from './chart.mjs';
+import { coRunSummary } from './corun.mjs';
+import { median, quartiles } from './harness/stats.mjs';
 
-export const median = (xs) => {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+export { median };
+
+/**
+ * `metric` of `server` over `base`, one ratio per round in which both have a sample (clean ones
+ * preferred, as for the medians). Empty when `base` did not run.
+ */
+export function pairedRatios(samples, server, base, metric) {
+  const pick = (name) => {
+    const byRound = new Map();
+    for (const s of samples) {
+      if (s.server !== name) continue;
+      const had = byRound.get(s.round);
+      if (had === undefined || (had.contaminated && !s.contaminated)) byRound.set(s.round, s);
+    }
+    return byRound;
+  };
+  const mine = pick(server);
+  const theirs = pick(base);
+  const ratios = [];
+  for (const [round, s] of mine) {
+    const b = theirs.get(round);
+    if (b !== undefined && b[metric] > 0) ratios.push(s[metric] / b[metric]);
+  }
+  return ratios;
+}
 
 /** One row per (scenario, server). Clean samples are preferred; contaminated ones count only if nothing else exists. */
 export function aggregate(scenarios, servers, samples) {
@@ -38,12 +59,22 @@ export function aggregate(scenarios, servers, samples) {
         socketErrors: all.reduce((t, s) => t + s.socketErrors, 0),
       };
     }
-    const base = rows[sc.name];
-    for (const r of Object.values(base)) {
-      r.rpsVsRaw = base.raw ? r.rps / base.raw.rps : NaN;
-      r.rpsVsFastify = base.fastify ? r.rps / base.fastify.rps : NaN;
-      r.cpuVsRaw = base.raw ? r.cpuUsPerReq / base.raw.cpuUsPerReq : NaN;
-      r.cpuVsFastify = base.fastify ? r.cpuUsPerReq / base.fastify.cpuUsPerReq : NaN;
+    // Ratios are paired: each round measures every server back to back, so a ratio is taken within
+    // a round (where this machine's drift hits both servers alike) and the median over rounds is
+    // reported, with its quartiles. The ratio of the per-server medians above mixes rounds.
+    const perSc = samples.filter((s) => s.scenario === sc.name);
+    for (const [name, r] of Object.entries(rows[sc.name])) {
+      for (const [field, base, metric] of [
+        ['rpsVsRaw', 'raw', 'rps'],
+        ['rpsVsFastify', 'fastify', 'rps'],
+        ['cpuVsRaw', 'raw', 'cpuUsPerReq'],
+        ['cpuVsFastify', 'fastify', 'cpuUsPerReq'],
+      ]) {
+        const ratios = pairedRatios(perSc, name, base, metric);
+        r[field] = median(ratios);
+        r[`${field}Quartiles`] = quartiles(ratios);
+        r[`${field}Pairs`] = ratios.length;
+      }
     }
   }
   return rows;
@@ -54,15 +85,64 @@ const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') :
 const msStr = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : 'n/a');
 
 /** The closing line of `pnpm bench --quick`. */
-export function summaryLine(rows) {
+export function summaryLine(rows, coRows = {}) {
   const part = (sc) => {
     const api = rows[sc]?.api;
-    return `${sc} api/fastify ${r2(api?.rpsVsFastify)} api/raw-cpu ${r2(api?.cpuVsRaw)}`;
+    const co = coRows[sc] ?? {};
+    const coPart =
+      co['api/raw'] || co['api/fastify']
+        ? ` (co-run: api/raw-cpu ${r2(co['api/raw']?.cpuRatio)} api/fastify ${r2(co['api/fastify']?.rpsRatio)})`
+        : '';
+    return `${sc} api/fastify ${r2(api?.rpsVsFastify)} api/raw-cpu ${r2(api?.cpuVsRaw)}${coPart}`;
   };
   return `bench: ${part('info')}; ${part('movies')}`;
 }
 
-function markdown(meta, scenarios, rows) {
+/** Co-run summaries by scenario, then by `a/b`. */
+export function coRunRows(scenarios, coRuns = []) {
+  const out = {};
+  for (const sc of scenarios) {
+    out[sc.name] = {};
+    const mine = coRuns.filter((r) => r.scenario === sc.name);
+    for (const key of new Set(mine.map((r) => `${r.a}/${r.b}`))) {
+      const runs = mine.filter((r) => `${r.a}/${r.b}` === key);
+      out[sc.name][key] = { ...coRunSummary(runs), statusOk: runs.every((r) => r.statusOk) };
+    }
+  }
+  return out;
+}
+
+function coRunMarkdown(meta, scenarios, coRows) {
+  const keys = [...new Set(Object.values(coRows).flatMap((r) => Object.keys(r)))];
+  if (keys.length === 0) return [];
+  const L = ['## Co-runs', ''];
+  L.push(
+    `Each pair loaded at the same time: both servers pinned to core ${meta.settings.serverCore}, one wrk ` +
+      `(-t1 -c${meta.settings.connections}) each on core ${meta.settings.loadCore}, ${meta.settings.corunRounds} ` +
+      `runs of ${meta.settings.corunDurationS} s after one warm-up run. Whatever slows the machine slows both ` +
+      'alike, so these ratios hold to a few percent where back-to-back samples swing ±30% on a shared VM. ' +
+      'Both servers stay busy and the core is split evenly between them, so the req/s ratio is the inverse ' +
+      'CPU ratio: compare it with the standalone tables above, which measure each server alone.',
+    '',
+  );
+  const q = (x, [lo, hi]) => `${r2(x)} (${r2(lo)}–${r2(hi)})`;
+  L.push(
+    `| scenario | ${keys.map((k) => `${k} CPU/request (quartiles)`).join(' | ')} | ${keys.map((k) => `${k} req/s`).join(' | ')} |`,
+    `|---|${keys.map(() => '---:').join('|')}|${keys.map(() => '---:').join('|')}|`,
+  );
+  for (const sc of scenarios) {
+    const row = coRows[sc.name];
+    const flag = (k) => (row[k] && !row[k].statusOk ? ' (unexpected status)' : '');
+    L.push(
+      `| ${sc.name} | ${keys.map((k) => (row[k] ? q(row[k].cpuRatio, row[k].cpuQuartiles) + flag(k) : 'n/a')).join(' | ')} | ` +
+        `${keys.map((k) => (row[k] ? q(row[k].rpsRatio, row[k].rpsQuartiles) : 'n/a')).join(' | ')} |`,
+    );
+  }
+  L.push('');
+  return L;
+}
+
+function markdown(meta, scenarios, rows, coRows) {
   const L = [];
   L.push(`# Benchmark ${meta.date}${meta.quick ? ' (quick)' : ''}`, '');
   L.push(
@@ -79,7 +159,9 @@ function markdown(meta, scenarios, rows) {
 
   L.push('## Summary', '');
   L.push(
-    'req/s relative to Fastify, server CPU per request relative to raw node:http (lower is better).',
+    'req/s relative to Fastify, server CPU per request relative to raw node:http (lower is better). Each ratio is ' +
+      'the median over rounds of the ratio within one round (servers are measured back to back in a round, so ' +
+      "the machine's drift between rounds cancels); the per-server medians in the tables below mix rounds.",
     '',
   );
   const names = meta.servers;
@@ -94,6 +176,17 @@ function markdown(meta, scenarios, rows) {
     );
   }
   L.push('');
+  if (names.includes('api')) {
+    const q = (r, f) =>
+      r ? `${r2(r[f])} (${r2(r[`${f}Quartiles`][0])}–${r2(r[`${f}Quartiles`][1])}, ${r[`${f}Pairs`]} rounds)` : 'n/a';
+    L.push('@api with the quartiles of its per-round ratios:', '');
+    L.push('| scenario | api req/s ×fastify | api cpu ×raw | api cpu ×fastify |', '|---|---:|---:|---:|');
+    for (const sc of scenarios) {
+      const r = rows[sc.name].api;
+      L.push(`| ${sc.name} | ${q(r, 'rpsVsFastify')} | ${q(r, 'cpuVsRaw')} | ${q(r, 'cpuVsFastify')} |`);
+    }
+    L.push('');
+  }
 
   for (const sc of scenarios) {
     L.push(`## ${sc.name}: ${sc.label}`, '');
@@ -121,6 +214,8 @@ function markdown(meta, scenarios, rows) {
     L.push('');
   }
 
+  L.push(...coRunMarkdown(meta, scenarios, coRows));
+
   L.push('## Notes', '');
   L.push(
     `- Quiet checks: ${meta.quiet.checks}, total wait ${(meta.quiet.waitedMs / 1000).toFixed(1)} s, ` +
@@ -134,8 +229,9 @@ function markdown(meta, scenarios, rows) {
   return L.join('\n');
 }
 
-export async function writeReport({ meta, scenarios, samples, outDir }) {
+export async function writeReport({ meta, scenarios, samples, coRuns = [], outDir }) {
   const rows = aggregate(scenarios, meta.servers, samples);
+  const coRows = coRunRows(scenarios, coRuns);
   const stamp = meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z') + (meta.quick ? '-quick' : '');
   const base = join(outDir, stamp);
   const chart = {
@@ -154,9 +250,9 @@ export async function writeReport({ meta, scenarios, samples, outDir }) {
   } catch (e) {
     meta.notes.push(`PNG chart not written: ${e.message}`);
   }
-  writeFileSync(`${base}.json`, JSON.stringify({ meta, aggregate: rows, samples }, null, 2) + '\n');
+  writeFileSync(`${base}.json`, JSON.stringify({ meta, aggregate: rows, coRuns: coRows, samples, coRunSamples: coRuns }, null, 2) + '\n');
   files.push(`${base}.json`);
-  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows));
+  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, coRows));
   files.push(`${base}.md`);
-  return { files, rows, summary: summaryLine(rows) };
+  return { files, rows, summary: summaryLine(rows, coRows) };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, interleaved, pinned, checked.
 // Usage: pnpm bench [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+//                   [--corun-rounds N] [--corun-duration S]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--build] [--out DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import os from 'node:os';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { CLK_TCK, cpuModel, readMem } from './sys.mjs';
 import { writeReport } from './report.mjs';
+import { CORUN_PAIRS, coRun, coRunSummary } from './corun.mjs';
 import {
   BENCH,
   ensureWrk,
@@ -55,6 +57,8 @@ function parseArgs(argv) {
       '--scenarios': ['scenarios', 'list'],
       '--out': ['out', 'string'],
       '--threshold': ['threshold', 'number'],
+      '--corun-rounds': ['corunRounds', 'number'],
+      '--corun-duration': ['corunDuration', 'number'],
     }),
   };
   const d = o.quick
@@ -66,6 +70,8 @@ function parseArgs(argv) {
         quietMaxWaitMs: 5_000,
         retries: 1,
         budgetMs: 165_000,
+        corunRounds: 2,
+        corunDuration: 2,
       }
     : {
         rounds: 6,
@@ -75,6 +81,8 @@ function parseArgs(argv) {
         quietMaxWaitMs: 60_000,
         retries: 3,
         budgetMs: Infinity,
+        corunRounds: 8,
+        corunDuration: 3,
       };
   return {
     ...d,
@@ -238,8 +246,13 @@ async function main() {
   if (servers.length === 0) throw new Error('no server passed its checks');
 
   const samples = [];
-  const runMs = opts.duration * 1000 + opts.quietSampleMs + 150;
-  remainingMs = scenarios.length * servers.length * (opts.warmup * 1000 + 150 + opts.rounds * runMs);
+  const coRuns = [];
+  const runMs = opts.duration * 1000 + 150 + opts.quietSampleMs / servers.length; // one quiet check per round
+  const coRunMs = (opts.corunRounds + 1) * (opts.corunDuration * 1000 + 100);
+  const coRunPairs = CORUN_PAIRS.filter((pair) => pair.every((n) => servers.some((s) => s.name === n)));
+  remainingMs =
+    scenarios.length * servers.length * (opts.warmup * 1000 + 150 + opts.rounds * runMs) +
+    (opts.corunRounds > 0 ? scenarios.length * coRunPairs.length * coRunMs : 0);
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
     for (const s of servers) {
@@ -271,6 +284,28 @@ async function main() {
       },
     });
     samples.push(...timed);
+    // Co-runs: @api and a baseline loaded at once, for ratios this machine's drift cannot skew.
+    for (const [a, b] of coRunPairs) {
+      const sa = servers.find((s) => s.name === a);
+      const sb = servers.find((s) => s.name === b);
+      if (opts.corunRounds <= 0 || overBudget()) continue;
+      const runs = await coRun({
+        a: sa,
+        b: sb,
+        scenario,
+        rounds: opts.corunRounds,
+        seconds: opts.corunDuration,
+        load,
+      });
+      coRuns.push(...runs);
+      remainingMs -= coRunMs;
+      const sum = coRunSummary(runs);
+      log(
+        `  co-run ${a}+${b}: CPU/request ${a}/${b} ×${sum.cpuRatio.toFixed(2)} ` +
+          `(quartiles ${sum.cpuQuartiles.map((x) => x.toFixed(2)).join('–')}), req/s ×${sum.rpsRatio.toFixed(2)}` +
+          (runs.every((r) => r.statusOk) ? '' : '  [unexpected status]'),
+      );
+    }
   }
   stopAll();
 
@@ -287,6 +322,8 @@ async function main() {
       loadCore: Number(LOAD_CORE),
       contaminationThreshold: opts.threshold,
       retries: opts.retries,
+      corunRounds: opts.corunRounds,
+      corunDurationS: opts.corunDuration,
     },
     machine: { cpu: cpuModel(), cores: os.cpus().length, kernel: os.release(), clkTck: CLK_TCK },
     versions: versions(),
@@ -300,7 +337,7 @@ async function main() {
     elapsedS: (Date.now() - t0) / 1000,
   };
   mkdirSync(opts.out, { recursive: true });
-  const { files, summary } = await writeReport({ meta, scenarios, samples, outDir: opts.out });
+  const { files, summary } = await writeReport({ meta, scenarios, samples, coRuns, outDir: opts.out });
   log(`\nwrote ${files.map((f) => relative(process.cwd(), f)).join(', ')}`);
   const bad = samples.filter((s) => !s.statusOk || s.socketErrors > 0).length;
   if (bad > 0) log(`${bad} sample(s) had unexpected statuses or socket errors (see the report)`);

@@ -134,11 +134,13 @@ export async function alternatingRounds({ kinds, rounds, run, onRun }) {
 }
 
 /**
- * Interleaved rounds over `servers`: each timed sample waits for a quiet machine first, and a
- * contaminated one is retried up to `retries` times (while not `overBudget()`), then kept.
+ * Interleaved rounds over `servers`: each round (or, with `quietEachSample`, each sample) waits for
+ * a quiet machine first, and a contaminated sample is retried, after another wait, up to `retries`
+ * times (while not `overBudget()`), then kept. Waiting once per round keeps a round's samples back
+ * to back, so a ratio taken within the round sees the least drift.
  *
  * @param options `servers`, `rounds`, `retries`, `waitQuiet()`, `measure(server)` (a sample with
- *   `contaminated`), `overBudget()`, `onRetry(server, sample)`, `onSample(sample, server)`
+ *   `contaminated`), `overBudget()`, `quietEachSample`, `onRetry(server, sample)`, `onSample(sample, server)`
  * @returns every kept sample, with `round`, `attempt` and `quietBefore`
  */
 export async function interleavedRounds({
@@ -148,15 +150,17 @@ export async function interleavedRounds({
   waitQuiet,
   measure,
   overBudget = () => false,
+  quietEachSample = false,
   onRetry,
   onSample,
 }) {
   const samples = [];
   for (let round = 0; round < rounds; round++) {
+    let quiet = quietEachSample ? undefined : await waitQuiet();
     for (const s of rotated(servers, round)) {
       let sample;
       for (let attempt = 0; ; attempt++) {
-        const quiet = await waitQuiet();
+        if (quietEachSample || attempt > 0) quiet = await waitQuiet();
         sample = { ...(await measure(s)), round, attempt, quietBefore: quiet };
         if (!sample.contaminated || attempt >= retries || overBudget()) break;
         onRetry(s, sample);

@@ -12,7 +12,7 @@ export function runPlan(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): vo
   if (plan.timed) ex.receivedAt = performance.now();
   if (plan.observers) observeWhenFinished(plan, ex);
   if (!plan.sync) {
-    runSteps(plan, ex, resolver).catch((error: unknown) => ex.fail(error));
+    runSteps(plan, ex, resolver);
     return;
   }
   try {
@@ -45,36 +45,85 @@ function writeSafely(plan: Plan, value: unknown, ex: ExchangeImpl): void {
   }
 }
 
-async function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): Promise<void> {
-  if (plan.intercepts) {
-    for (const intercept of plan.intercepts) {
-      let answer = intercept(ex);
-      if (answer instanceof Promise) answer = await answer;
-      if (answer !== undefined) {
-        writeAdHoc(answer, ex, resolver);
+/**
+ * The general path, without an async frame: steps run in order (intercepts, before-steps, binders,
+ * the handler, the writer) until one returns a promise, whose settlement resumes at the next step.
+ * Steps that answer synchronously cost no promise.
+ */
+function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
+  resume(new Run(plan, ex, resolver), 0);
+}
+
+/**
+ * One run of the general path. Step positions: intercepts `[0, firstBefore)`, before-steps
+ * `[firstBefore, firstBinder)`, binders `[firstBinder, handler)`, the handler, then the writer.
+ */
+class Run {
+  readonly input: Record<string, unknown> = {};
+  /** The handler's value, once it has one. */
+  out: unknown = undefined;
+  readonly firstBefore: number;
+  readonly firstBinder: number;
+  readonly handler: number;
+
+  constructor(
+    readonly plan: Plan,
+    readonly ex: ExchangeImpl,
+    readonly resolver: UrlResolver,
+  ) {
+    this.firstBefore = plan.intercepts?.length ?? 0;
+    this.firstBinder = this.firstBefore + (plan.before?.length ?? 0);
+    this.handler = this.firstBinder + plan.keys.length;
+  }
+}
+
+function resume(run: Run, at: number): void {
+  const { plan, ex } = run;
+  try {
+    for (; at <= run.handler; at++) {
+      let result: unknown;
+      if (at < run.firstBefore) result = plan.intercepts![at]!(ex);
+      else if (at < run.firstBinder) result = plan.before![at - run.firstBefore]!(ex);
+      else if (at < run.handler) result = plan.binders[at - run.firstBinder]!(ex);
+      else result = plan.invoke(run.input, ex);
+      if (result instanceof Promise) {
+        const step = at;
+        result.then(
+          (value: unknown) => {
+            try {
+              if (take(run, step, value)) resume(run, step + 1);
+            } catch (error) {
+              ex.fail(error);
+            }
+          },
+          (error: unknown) => ex.fail(error),
+        );
         return;
       }
+      if (!take(run, at, result)) return;
     }
+    if (plan.write === undefined) return;
+    const written = plan.write(run.out, ex);
+    if (written instanceof Promise) written.catch((error: unknown) => ex.fail(error));
+  } catch (error) {
+    ex.fail(error);
   }
-  if (plan.before) {
-    for (const step of plan.before) {
-      const done = step(ex);
-      if (done instanceof Promise) await done;
-    }
+}
+
+/** Takes step `at`'s value. False when the run ends there: an intercept answered (written here). */
+function take(run: Run, at: number, value: unknown): boolean {
+  if (at < run.firstBefore) {
+    if (value === undefined) return true;
+    writeAdHoc(value, run.ex, run.resolver);
+    return false;
   }
-  const keys = plan.keys;
-  const binders = plan.binders;
-  const input: Record<string, unknown> = {};
-  for (let i = 0; i < keys.length; i++) {
-    let value = binders[i]!(ex);
-    if (value instanceof Promise) value = await value;
-    input[keys[i]!] = value;
+  if (at < run.firstBinder) return true;
+  if (at < run.handler) {
+    run.input[run.plan.keys[at - run.firstBinder]!] = value;
+    return true;
   }
-  let out = plan.invoke(input, ex);
-  if (out instanceof Promise) out = await out;
-  if (plan.write === undefined) return;
-  const written = plan.write(out, ex);
-  if (written instanceof Promise) await written;
+  run.out = value;
+  return true;
 }
 
 /** Calls the plan's observers once the response is complete (or the connection is taken over). */

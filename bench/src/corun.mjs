@@ -1,0 +1,66 @@
+// Co-run: two servers under load at the same time, both pinned to the server core, one wrk each on
+// the load core. Whatever slows this machine (a shared VM whose speed swings ±30% from one second
+// to the next) slows both alike at every instant, so the ratio of their CPU per request is steady
+// to a few percent, where back-to-back samples of one server are not. Both processes stay busy, so
+// the scheduler splits the core evenly and the ratio of req/s is the inverse ratio of CPU per
+// request. The standalone rounds in run.mjs stay the measure of each server's own req/s.
+import { CLK_TCK, readProcTicks, sleep } from './sys.mjs';
+import { median, quartiles } from './harness/stats.mjs';
+
+/** The pairs co-run by default: @api against each baseline the targets name. */
+export const CORUN_PAIRS = [
+  ['api', 'raw'],
+  ['api', 'fastify'],
+];
+
+/**
+ * Co-runs `a` and `b` (running servers) on one scenario for `rounds` runs of `seconds`, after a
+ * co-run warm-up of one run. Resolves with one sample per round: each server's CPU µs per request
+ * and req/s, and the ratios a/b.
+ *
+ * @param options `a`, `b` (servers: `name`, `pid`, `url`), `scenario`, `rounds`, `seconds`,
+ *   `load(server, scenario, seconds)` (one wrk run, resolving with its summary)
+ */
+export async function coRun({ a, b, scenario, rounds, seconds, load }) {
+  const both = () => Promise.all([load(a, scenario, seconds), load(b, scenario, seconds)]);
+  await both();
+  const samples = [];
+  for (let round = 0; round < rounds; round++) {
+    await sleep(100);
+    const ta = readProcTicks(a.pid).self;
+    const tb = readProcTicks(b.pid).self;
+    const [wa, wb] = await both();
+    const cpu = (pid, t0, w) => (((readProcTicks(pid).self - t0) / CLK_TCK) * 1e6) / w.requests;
+    const rps = (w) => w.requests / (w.duration_us / 1e6);
+    const sample = {
+      scenario: scenario.name,
+      a: a.name,
+      b: b.name,
+      round,
+      cpuA: cpu(a.pid, ta, wa),
+      cpuB: cpu(b.pid, tb, wb),
+      rpsA: rps(wa),
+      rpsB: rps(wb),
+      statusOk: [wa, wb].every((w) =>
+        scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests,
+      ),
+    };
+    sample.cpuRatio = sample.cpuA / sample.cpuB;
+    sample.rpsRatio = sample.rpsA / sample.rpsB;
+    samples.push(sample);
+  }
+  return samples;
+}
+
+/** Median and quartiles of the co-run ratios of one (scenario, a, b). */
+export function coRunSummary(samples) {
+  const cpu = samples.map((s) => s.cpuRatio);
+  const rps = samples.map((s) => s.rpsRatio);
+  return {
+    rounds: samples.length,
+    cpuRatio: median(cpu),
+    cpuQuartiles: quartiles(cpu),
+    rpsRatio: median(rps),
+    rpsQuartiles: quartiles(rps),
+  };
+}
