@@ -1,10 +1,13 @@
 // Paired A/B: two servers, many short alternating samples, so this machine's second-to-second drift
 // hits both alike. Reports the median of per-pair ratios (server CPU µs/request and req/s).
+// With --corun, the two servers are loaded at the same time instead (see corun.mjs): steadier ratios.
 // Usage: pnpm --filter @api/bench ab [--a api] [--b raw] [--scenario info] [--pairs 15] [--duration 1]
+//          [--mixed] [--corun]
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { readProcTicks, CLK_TCK, sleep } from './sys.mjs';
 import { argOf, BENCH, startServer, stopAll, wrk } from './harness/index.mjs';
+import { coRun, coRunSummary } from './corun.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const A = arg('a', 'api');
@@ -34,6 +37,23 @@ try {
     if (process.argv.includes('--mixed'))
       for (const other of SCENARIOS) for (const s of [A, B]) await load(servers[s], other);
     for (const s of [A, B]) await load(servers[s], scenario);
+    if (process.argv.includes('--corun')) {
+      const runs = await coRun({
+        a: servers[A],
+        b: servers[B],
+        scenario,
+        rounds: PAIRS,
+        seconds: DURATION,
+        load: (server, sc) => load(server, sc),
+      });
+      const sum = coRunSummary(runs);
+      const q = ([lo, hi]) => `${lo.toFixed(3)}–${hi.toFixed(3)}`;
+      console.log(
+        `${name}: co-run ${A}/${B} server CPU per request ×${sum.cpuRatio.toFixed(3)} (quartiles ${q(sum.cpuQuartiles)}, ${PAIRS} runs of ${DURATION} s), req/s ×${sum.rpsRatio.toFixed(3)}` +
+          (runs.every((r) => r.statusOk) ? '' : ' [unexpected status]'),
+      );
+      continue;
+    }
     const cpuRatio = [];
     const rpsRatio = [];
     const cpu = { [A]: [], [B]: [] };

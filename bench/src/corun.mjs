@@ -15,21 +15,26 @@ export const CORUN_PAIRS = [
 
 /**
  * Co-runs `a` and `b` (running servers) on one scenario for `rounds` runs of `seconds`, after a
- * co-run warm-up of one run. Resolves with one sample per round: each server's CPU µs per request
- * and req/s, and the ratios a/b.
+ * co-run warm-up of one run unless `warmup` is false. Resolves with one sample per round: each
+ * server's CPU µs per request and req/s, and the ratios a/b.
  *
  * @param options `a`, `b` (servers: `name`, `pid`, `url`), `scenario`, `rounds`, `seconds`,
- *   `load(server, scenario, seconds)` (one wrk run, resolving with its summary)
+ *   `load(server, scenario, seconds)` (one wrk run, resolving with its summary), `warmup`
  */
-export async function coRun({ a, b, scenario, rounds, seconds, load }) {
-  const both = () => Promise.all([load(a, scenario, seconds), load(b, scenario, seconds)]);
-  await both();
+export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = true }) {
+  // The two wrk processes start in turn, a's first in even rounds and b's first in odd ones.
+  const both = async (round) => {
+    if (round % 2 === 0) return Promise.all([load(a, scenario, seconds), load(b, scenario, seconds)]);
+    const [wb, wa] = await Promise.all([load(b, scenario, seconds), load(a, scenario, seconds)]);
+    return [wa, wb];
+  };
+  if (warmup) await both(0);
   const samples = [];
   for (let round = 0; round < rounds; round++) {
     await sleep(100);
     const ta = readProcTicks(a.pid).self;
     const tb = readProcTicks(b.pid).self;
-    const [wa, wb] = await both();
+    const [wa, wb] = await both(round);
     const cpu = (pid, t0, w) => (((readProcTicks(pid).self - t0) / CLK_TCK) * 1e6) / w.requests;
     const rps = (w) => w.requests / (w.duration_us / 1e6);
     const sample = {
@@ -48,6 +53,62 @@ export async function coRun({ a, b, scenario, rounds, seconds, load }) {
     sample.cpuRatio = sample.cpuA / sample.cpuB;
     sample.rpsRatio = sample.rpsA / sample.rpsB;
     samples.push(sample);
+  }
+  return samples;
+}
+
+/**
+ * Co-runs one pair in `blocks` of fresh processes: two processes of the same code can differ by a
+ * few percent for as long as they live (memory placement, start order), so each block starts a new
+ * pair (which one starts first alternates), warms both with every scenario for `warmupSeconds`
+ * (mixed traffic, as in the standalone rounds), co-runs each scenario `runs` times, and stops them.
+ * Resolves with every sample, with its `block`.
+ *
+ * @param options `pair` (`[a, b]` server names), `scenarios`, `blocks`, `runs`, `seconds`,
+ *   `warmupSeconds`, `start(name)` (resolves with a running server), `stop(server)`, `load`,
+ *   `onBlock(block, samples)` (progress)
+ */
+export async function coRunBlocks({
+  pair,
+  scenarios,
+  blocks,
+  runs,
+  seconds,
+  warmupSeconds,
+  start,
+  stop,
+  load,
+  onBlock,
+}) {
+  const [a, b] = pair;
+  const samples = [];
+  for (let block = 0; block < blocks; block++) {
+    const started = {};
+    for (const name of block % 2 === 0 ? [a, b] : [b, a]) started[name] = await start(name);
+    try {
+      for (const scenario of scenarios)
+        await Promise.all([
+          load(started[a], scenario, warmupSeconds),
+          load(started[b], scenario, warmupSeconds),
+        ]);
+      const mine = [];
+      for (const scenario of scenarios) {
+        const r = await coRun({
+          a: started[a],
+          b: started[b],
+          scenario,
+          rounds: runs,
+          seconds,
+          load,
+          warmup: false,
+        });
+        mine.push(...r.map((sample) => ({ ...sample, block, round: block * runs + sample.round })));
+      }
+      samples.push(...mine);
+      onBlock?.(block, mine);
+    } finally {
+      await Promise.all([stop(started[a]), stop(started[b])]);
+    }
   }
   return samples;
 }

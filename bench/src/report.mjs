@@ -118,11 +118,13 @@ function coRunMarkdown(meta, scenarios, coRows) {
   const L = ['## Co-runs', ''];
   L.push(
     `Each pair loaded at the same time: both servers pinned to core ${meta.settings.serverCore}, one wrk ` +
-      `(-t1 -c${meta.settings.connections}) each on core ${meta.settings.loadCore}, ${meta.settings.corunRounds} ` +
-      `runs of ${meta.settings.corunDurationS} s after one warm-up run. Whatever slows the machine slows both ` +
-      'alike, so these ratios hold to a few percent where back-to-back samples swing ±30% on a shared VM. ' +
-      'Both servers stay busy and the core is split evenly between them, so the req/s ratio is the inverse ' +
-      'CPU ratio: compare it with the standalone tables above, which measure each server alone.',
+      `(-t1 -c${meta.settings.connections}) each on core ${meta.settings.loadCore}. ${meta.settings.corunBlocks} ` +
+      `block(s), each on a fresh pair of processes (which starts first alternates), warmed together on every ` +
+      `scenario for ${meta.settings.corunWarmupS} s, then ${meta.settings.corunRuns} run(s) of ` +
+      `${meta.settings.corunDurationS} s per scenario. Whatever slows the machine slows both alike, so these ` +
+      'ratios hold to a few percent where back-to-back samples swing ±30% on a shared VM. Both servers stay busy ' +
+      'and the core is split evenly between them, so the req/s ratio is the inverse CPU ratio: compare it with ' +
+      'the standalone tables above, which measure each server alone.',
     '',
   );
   const q = (x, [lo, hi]) => `${r2(x)} (${r2(lo)}–${r2(hi)})`;
@@ -178,7 +180,9 @@ function markdown(meta, scenarios, rows, coRows) {
   L.push('');
   if (names.includes('api')) {
     const q = (r, f) =>
-      r ? `${r2(r[f])} (${r2(r[`${f}Quartiles`][0])}–${r2(r[`${f}Quartiles`][1])}, ${r[`${f}Pairs`]} rounds)` : 'n/a';
+      r
+        ? `${r2(r[f])} (${r2(r[`${f}Quartiles`][0])}–${r2(r[`${f}Quartiles`][1])}, ${r[`${f}Pairs`]} rounds)`
+        : 'n/a';
     L.push('@api with the quartiles of its per-round ratios:', '');
     L.push('| scenario | api req/s ×fastify | api cpu ×raw | api cpu ×fastify |', '|---|---:|---:|---:|');
     for (const sc of scenarios) {
@@ -250,7 +254,10 @@ export async function writeReport({ meta, scenarios, samples, coRuns = [], outDi
   } catch (e) {
     meta.notes.push(`PNG chart not written: ${e.message}`);
   }
-  writeFileSync(`${base}.json`, JSON.stringify({ meta, aggregate: rows, coRuns: coRows, samples, coRunSamples: coRuns }, null, 2) + '\n');
+  writeFileSync(
+    `${base}.json`,
+    JSON.stringify({ meta, aggregate: rows, coRuns: coRows, samples, coRunSamples: coRuns }, null, 2) + '\n',
+  );
   files.push(`${base}.json`);
   writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, coRows));
   files.push(`${base}.md`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, interleaved, pinned, checked.
 // Usage: pnpm bench [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
-//                   [--corun-rounds N] [--corun-duration S]
+//                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--build] [--out DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import os from 'node:os';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { CLK_TCK, cpuModel, readMem } from './sys.mjs';
 import { writeReport } from './report.mjs';
-import { CORUN_PAIRS, coRun, coRunSummary } from './corun.mjs';
+import { CORUN_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
 import {
   BENCH,
   ensureWrk,
@@ -26,6 +26,7 @@ import {
   socketErrors,
   startServer,
   stopAll,
+  stopServer,
   turboBuild,
   waitQuietCores,
   wrk,
@@ -57,8 +58,10 @@ function parseArgs(argv) {
       '--scenarios': ['scenarios', 'list'],
       '--out': ['out', 'string'],
       '--threshold': ['threshold', 'number'],
-      '--corun-rounds': ['corunRounds', 'number'],
+      '--corun-blocks': ['corunBlocks', 'number'],
+      '--corun-runs': ['corunRuns', 'number'],
       '--corun-duration': ['corunDuration', 'number'],
+      '--corun-warmup': ['corunWarmup', 'number'],
     }),
   };
   const d = o.quick
@@ -70,8 +73,10 @@ function parseArgs(argv) {
         quietMaxWaitMs: 5_000,
         retries: 1,
         budgetMs: 165_000,
-        corunRounds: 2,
+        corunBlocks: 1,
+        corunRuns: 2,
         corunDuration: 2,
+        corunWarmup: 1,
       }
     : {
         rounds: 6,
@@ -81,8 +86,10 @@ function parseArgs(argv) {
         quietMaxWaitMs: 60_000,
         retries: 3,
         budgetMs: Infinity,
-        corunRounds: 8,
+        corunBlocks: 4,
+        corunRuns: 2,
         corunDuration: 3,
+        corunWarmup: 4,
       };
   return {
     ...d,
@@ -248,11 +255,13 @@ async function main() {
   const samples = [];
   const coRuns = [];
   const runMs = opts.duration * 1000 + 150 + opts.quietSampleMs / servers.length; // one quiet check per round
-  const coRunMs = (opts.corunRounds + 1) * (opts.corunDuration * 1000 + 100);
+  // One co-run block: start two servers, warm both on every scenario, co-run every scenario.
+  const blockMs =
+    1000 + scenarios.length * (opts.corunWarmup * 1000 + opts.corunRuns * (opts.corunDuration * 1000 + 100));
   const coRunPairs = CORUN_PAIRS.filter((pair) => pair.every((n) => servers.some((s) => s.name === n)));
   remainingMs =
     scenarios.length * servers.length * (opts.warmup * 1000 + 150 + opts.rounds * runMs) +
-    (opts.corunRounds > 0 ? scenarios.length * coRunPairs.length * coRunMs : 0);
+    coRunPairs.length * opts.corunBlocks * blockMs;
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
     for (const s of servers) {
@@ -284,26 +293,43 @@ async function main() {
       },
     });
     samples.push(...timed);
-    // Co-runs: @api and a baseline loaded at once, for ratios this machine's drift cannot skew.
-    for (const [a, b] of coRunPairs) {
-      const sa = servers.find((s) => s.name === a);
-      const sb = servers.find((s) => s.name === b);
-      if (opts.corunRounds <= 0 || overBudget()) continue;
-      const runs = await coRun({
-        a: sa,
-        b: sb,
-        scenario,
-        rounds: opts.corunRounds,
-        seconds: opts.corunDuration,
-        load,
-      });
-      coRuns.push(...runs);
-      remainingMs -= coRunMs;
-      const sum = coRunSummary(runs);
+  }
+
+  // Co-runs: @api and a baseline loaded at once, for ratios this machine's drift cannot skew; each
+  // block on a fresh pair of processes (the standalone servers are stopped first).
+  stopAll();
+  if (opts.corunBlocks > 0 && coRunPairs.length > 0)
+    log(`\n== co-runs: ${opts.corunBlocks} block(s) of fresh processes per pair`);
+  for (const pair of coRunPairs) {
+    if (opts.corunBlocks <= 0) break;
+    const runs = await coRunBlocks({
+      pair,
+      scenarios,
+      blocks: opts.corunBlocks,
+      runs: opts.corunRuns,
+      seconds: opts.corunDuration,
+      warmupSeconds: opts.corunWarmup,
+      start: startBenchServer,
+      stop: stopServer,
+      load,
+      onBlock: (block, mine) => {
+        remainingMs -= blockMs;
+        for (const sc of scenarios) {
+          const sum = coRunSummary(mine.filter((r) => r.scenario === sc.name));
+          log(
+            `  ${pair.join('+')} block ${block + 1} ${sc.name.padEnd(8)} CPU/request ${pair.join('/')} ×${sum.cpuRatio.toFixed(3)}, ` +
+              `req/s ×${sum.rpsRatio.toFixed(3)}` +
+              (mine.every((r) => r.statusOk) ? '' : '  [unexpected status]'),
+          );
+        }
+      },
+    });
+    coRuns.push(...runs);
+    for (const sc of scenarios) {
+      const sum = coRunSummary(runs.filter((r) => r.scenario === sc.name));
       log(
-        `  co-run ${a}+${b}: CPU/request ${a}/${b} ×${sum.cpuRatio.toFixed(2)} ` +
-          `(quartiles ${sum.cpuQuartiles.map((x) => x.toFixed(2)).join('–')}), req/s ×${sum.rpsRatio.toFixed(2)}` +
-          (runs.every((r) => r.statusOk) ? '' : '  [unexpected status]'),
+        `  ${pair.join('+')} ${sc.name}: CPU/request ×${sum.cpuRatio.toFixed(2)} ` +
+          `(quartiles ${sum.cpuQuartiles.map((x) => x.toFixed(2)).join('–')}), req/s ×${sum.rpsRatio.toFixed(2)}`,
       );
     }
   }
@@ -322,8 +348,10 @@ async function main() {
       loadCore: Number(LOAD_CORE),
       contaminationThreshold: opts.threshold,
       retries: opts.retries,
-      corunRounds: opts.corunRounds,
+      corunBlocks: opts.corunBlocks,
+      corunRuns: opts.corunRuns,
       corunDurationS: opts.corunDuration,
+      corunWarmupS: opts.corunWarmup,
     },
     machine: { cpu: cpuModel(), cores: os.cpus().length, kernel: os.release(), clkTck: CLK_TCK },
     versions: versions(),

@@ -24,6 +24,7 @@ export {
   startCommandedServer,
   startServer,
   stopAll,
+  stopServer,
   wrk,
   wrkVersion,
 } from './processes.mjs';

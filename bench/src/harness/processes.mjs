@@ -35,6 +35,14 @@ export function stopAll() {
   running.clear();
 }
 
+/** Kills one server started here; resolves once it has exited. */
+export function stopServer(server) {
+  if (!running.has(server)) return Promise.resolve();
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  process.kill(server.pid, 'SIGKILL');
+  return exited;
+}
+
 function installCleanup() {
   if (cleanupInstalled) return;
   cleanupInstalled = true;

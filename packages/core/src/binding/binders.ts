@@ -20,6 +20,7 @@ import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
+import { Later } from './later';
 
 /** A compiled binder: sync for strings, a promise for bodies. */
 export type Binder = (ex: Exchange) => unknown;
@@ -199,9 +200,9 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 }
 
 /** The body-reading binders share one read per request. */
-function bodyOf(ex: Exchange, limits: Limits): Promise<Buffer> {
+function bodyOf(ex: Exchange, limits: Limits): Later<Buffer> {
   // Core's exchange carries the read (no state object per request) and its host's upload set.
-  const carrier = ex as Exchange & { body?: Promise<Buffer>; host?: { reading?: Set<Exchange> } };
+  const carrier = ex as Exchange & { body?: Later<Buffer>; host?: { reading?: Set<Exchange> } };
   let body = carrier.body;
   if (body === undefined) {
     // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.
@@ -222,7 +223,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
     if (!result.success) throw new ValidationFailedError(toErrorReason('json', result.issues));
     return result.output;
   };
-  // Not async: one promise (the read's `then`) per request, no suspended frame.
+  // Not async and no promise: the read's callback decodes, and the runner resumes from it.
   return (ex) => {
     const headers = ex.req.headers;
     const type = headers['content-type'];
@@ -231,7 +232,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
       if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
         throw new UnsupportedMediaTypeError();
     }
-    return bodyOf(ex, limits).then(decode);
+    return bodyOf(ex, limits).map(decode);
   };
 }
 
@@ -241,7 +242,7 @@ export function contentBinder(limits: Limits): Binder {
     const encoding = ex.req.headers['content-encoding'];
     // We never inflate request bodies: a compressed body is refused, not handed over as if plain.
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
-      return Promise.reject(new UnsupportedMediaTypeError());
+      return Later.failed(new UnsupportedMediaTypeError());
     return bodyOf(ex, limits);
   };
 }

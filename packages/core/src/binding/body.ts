@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { MalformedRequestError, PayloadTooLargeError } from '../errors';
+import { Later } from './later';
 
 function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });
@@ -10,36 +11,36 @@ function malformed(reason: string): MalformedRequestError {
  * declared `content-length` before reading anything, or as soon as the stream crosses it.
  * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
  */
-export function readBody(req: IncomingMessage, limit: number, settled?: () => void): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, settled?: () => void): Later<Buffer> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new PayloadTooLargeError());
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    // Three listeners, never removed on success: the request object is dropped with its response,
-    // and a late 'close' finds `done` set. Node emits 'error' on a reset only to error listeners,
-    // and 'close' always follows it, so 'close' alone tells a disconnect mid-body.
-    const finish = (error: Error | undefined): void => {
-      if (done) return;
-      done = true;
-      settled?.();
-      if (error) {
-        // Stop buffering; Node discards the rest of the body once the response is sent.
-        req.off('data', onData);
-        req.resume();
-        reject(error);
-      } else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) finish(new PayloadTooLargeError());
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => finish(undefined));
-    req.on('close', () => finish(malformed('The connection closed before the request body was read')));
-  });
+  if (declared !== undefined && Number(declared) > limit) return Later.failed(new PayloadTooLargeError());
+  const later = new Later<Buffer>();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  // Three listeners, never removed on success: the request object is dropped with its response,
+  // and a late 'close' finds `done` set. Node emits 'error' on a reset only to error listeners,
+  // and 'close' always follows it, so 'close' alone tells a disconnect mid-body.
+  const finish = (error: Error | undefined): void => {
+    if (done) return;
+    done = true;
+    settled?.();
+    if (error) {
+      // Stop buffering; Node discards the rest of the body once the response is sent.
+      req.off('data', onData);
+      req.resume();
+      later.fail(error);
+    } else later.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > limit) finish(new PayloadTooLargeError());
+    else chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.on('end', () => finish(undefined));
+  req.on('close', () => finish(malformed('The connection closed before the request body was read')));
+  return later;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Exchange, HeaderList, Logger, RouteInfo } from '../extension/types';
 import type { Plan, HeaderPairs } from './plan';
+import type { Later } from '../binding/later';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -33,7 +34,7 @@ export class ExchangeImpl implements Exchange {
   /** Set by the funnel for refusals that end the connection (408, 413, 431). */
   closeAfter = false;
   /** The request body, read once by whichever body binder asks first. */
-  body: Promise<Buffer> | undefined = undefined;
+  body: Later<Buffer> | undefined = undefined;
   #state: Record<string | symbol, unknown> | undefined = undefined;
 
   // Positional on purpose: one construction per request on the hot path, from one call site.

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
+import { Later } from '../binding/later';
 import type { ExchangeImpl } from './exchange';
 import type { Plan } from './plan';
 
@@ -47,8 +48,8 @@ function writeSafely(plan: Plan, value: unknown, ex: ExchangeImpl): void {
 
 /**
  * The general path, without an async frame: steps run in order (intercepts, before-steps, binders,
- * the handler, the writer) until one returns a promise, whose settlement resumes at the next step.
- * Steps that answer synchronously cost no promise.
+ * the handler, the writer) until one returns a promise (or a body read, a `Later`), whose
+ * settlement resumes at the next step. Steps that answer synchronously cost no promise.
  */
 function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
   resume(new Run(plan, ex, resolver), 0);
@@ -89,15 +90,15 @@ function resume(run: Run, at: number): void {
       if (result instanceof Promise) {
         const step = at;
         result.then(
-          (value: unknown) => {
-            try {
-              if (take(run, step, value)) resume(run, step + 1);
-            } catch (error) {
-              ex.fail(error);
-            }
-          },
+          (value: unknown) => proceed(run, step, true, value),
           (error: unknown) => ex.fail(error),
         );
+        return;
+      }
+      if (result instanceof Later) {
+        // Core's body read: resumes from the body's last chunk, no microtask.
+        const step = at;
+        result.onSettled((ok, value) => proceed(run, step, ok, value));
         return;
       }
       if (!take(run, at, result)) return;
@@ -107,6 +108,19 @@ function resume(run: Run, at: number): void {
     if (written instanceof Promise) written.catch((error: unknown) => ex.fail(error));
   } catch (error) {
     ex.fail(error);
+  }
+}
+
+/** Resumes after step `at` settled; never throws (it runs from a promise or a stream event). */
+function proceed(run: Run, at: number, ok: boolean, value: unknown): void {
+  if (!ok) {
+    run.ex.fail(value);
+    return;
+  }
+  try {
+    if (take(run, at, value)) resume(run, at + 1);
+  } catch (error) {
+    run.ex.fail(error);
   }
 }
 

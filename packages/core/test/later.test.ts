@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { Later } from '../src/binding/later';
+
+describe('Later (core body reads without a promise)', () => {
+  it('calls every waiter once, in order, from the settling call', () => {
+    const later = new Later<number>();
+    const seen: string[] = [];
+    later.onSettled((ok, v) => seen.push(`a ${ok} ${v}`));
+    later.onSettled((ok, v) => seen.push(`b ${ok} ${v}`));
+    later.onSettled((ok, v) => seen.push(`c ${ok} ${v}`));
+    expect(seen).toEqual([]);
+    later.resolve(7);
+    expect(seen).toEqual(['a true 7', 'b true 7', 'c true 7']);
+    later.resolve(8);
+    later.fail(new Error('late'));
+    expect(seen).toHaveLength(3);
+  });
+
+  it('calls a waiter added after settling at once', () => {
+    const later = Later.failed<number>('nope');
+    let got: unknown[] = [];
+    later.onSettled((ok, v) => (got = [ok, v]));
+    expect(got).toEqual([false, 'nope']);
+  });
+
+  it('map: maps a value, passes a failure through, and fails when the map throws', () => {
+    const source = new Later<number>();
+    const doubled = source.map((n) => n * 2);
+    const thrown = source.map(() => {
+      throw new RangeError('bad');
+    });
+    const results: unknown[] = [];
+    doubled.onSettled((ok, v) => results.push([ok, v]));
+    thrown.onSettled((ok, v) => results.push([ok, (v as Error).message]));
+    source.resolve(21);
+    expect(results).toEqual([
+      [true, 42],
+      [false, 'bad'],
+    ]);
+    const failed = Later.failed<number>('x').map((n) => n + 1);
+    failed.onSettled((ok, v) => results.push([ok, v]));
+    expect(results[2]).toEqual([false, 'x']);
+  });
+});
