@@ -191,6 +191,7 @@ function markdown(meta, scenarios, rows, coRows) {
     }
     L.push('');
   }
+  L.push(...coRunMarkdown(meta, scenarios, coRows));
 
   for (const sc of scenarios) {
     L.push(`## ${sc.name}: ${sc.label}`, '');
@@ -217,8 +218,6 @@ function markdown(meta, scenarios, rows, coRows) {
     }
     L.push('');
   }
-
-  L.push(...coRunMarkdown(meta, scenarios, coRows));
 
   L.push('## Notes', '');
   L.push(
