@@ -59,6 +59,13 @@ export class Plan implements PlanSteps {
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
   readonly timed: boolean;
+  /**
+   * Step positions of the general path: intercepts `[0, firstBefore)`, before-steps
+   * `[firstBefore, firstBinder)`, binders `[firstBinder, handlerStep)`, the handler, then the writer.
+   */
+  readonly firstBefore: number;
+  readonly firstBinder: number;
+  readonly handlerStep: number;
 
   constructor(steps: PlanSteps & { readonly asyncBinders: boolean }) {
     this.info = steps.info;
@@ -78,5 +85,8 @@ export class Plan implements PlanSteps {
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
+    this.firstBefore = steps.intercepts?.length ?? 0;
+    this.firstBinder = this.firstBefore + (steps.before?.length ?? 0);
+    this.handlerStep = this.firstBinder + steps.keys.length;
   }
 }

@@ -55,37 +55,27 @@ function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
   resume(new Run(plan, ex, resolver), 0);
 }
 
-/**
- * One run of the general path. Step positions: intercepts `[0, firstBefore)`, before-steps
- * `[firstBefore, firstBinder)`, binders `[firstBinder, handler)`, the handler, then the writer.
- */
+/** One run of the general path (its step positions are the plan's, decided at wiring). */
 class Run {
   readonly input: Record<string, unknown> = {};
   /** The handler's value, once it has one. */
   out: unknown = undefined;
-  readonly firstBefore: number;
-  readonly firstBinder: number;
-  readonly handler: number;
 
   constructor(
     readonly plan: Plan,
     readonly ex: ExchangeImpl,
     readonly resolver: UrlResolver,
-  ) {
-    this.firstBefore = plan.intercepts?.length ?? 0;
-    this.firstBinder = this.firstBefore + (plan.before?.length ?? 0);
-    this.handler = this.firstBinder + plan.keys.length;
-  }
+  ) {}
 }
 
 function resume(run: Run, at: number): void {
   const { plan, ex } = run;
   try {
-    for (; at <= run.handler; at++) {
+    for (; at <= plan.handlerStep; at++) {
       let result: unknown;
-      if (at < run.firstBefore) result = plan.intercepts![at]!(ex);
-      else if (at < run.firstBinder) result = plan.before![at - run.firstBefore]!(ex);
-      else if (at < run.handler) result = plan.binders[at - run.firstBinder]!(ex);
+      if (at < plan.firstBefore) result = plan.intercepts![at]!(ex);
+      else if (at < plan.firstBinder) result = plan.before![at - plan.firstBefore]!(ex);
+      else if (at < plan.handlerStep) result = plan.binders[at - plan.firstBinder]!(ex);
       else result = plan.invoke(run.input, ex);
       if (result instanceof Promise) {
         const step = at;
@@ -126,14 +116,15 @@ function proceed(run: Run, at: number, ok: boolean, value: unknown): void {
 
 /** Takes step `at`'s value. False when the run ends there: an intercept answered (written here). */
 function take(run: Run, at: number, value: unknown): boolean {
-  if (at < run.firstBefore) {
+  const plan = run.plan;
+  if (at < plan.firstBefore) {
     if (value === undefined) return true;
     writeAdHoc(value, run.ex, run.resolver);
     return false;
   }
-  if (at < run.firstBinder) return true;
-  if (at < run.handler) {
-    run.input[run.plan.keys[at - run.firstBinder]!] = value;
+  if (at < plan.firstBinder) return true;
+  if (at < plan.handlerStep) {
+    run.input[plan.keys[at - plan.firstBinder]!] = value;
     return true;
   }
   run.out = value;
