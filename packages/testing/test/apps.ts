@@ -1,7 +1,20 @@
+import { expect } from 'vitest';
 import { buffer } from 'node:stream/consumers';
 import * as v from 'valibot';
 import { BaseApp, Endpoint, NoContent, SetCookie, Struct, WiringError } from '@api/core';
 import { defineExtension, type Exchange } from '@api/core/extension';
+
+/** What `run` throws, asserted to be a `WiringError` (a test fails if it throws nothing else). */
+export function thrownWiringError(run: () => unknown): WiringError {
+  let error: unknown;
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(WiringError);
+  return error as WiringError;
+}
 
 /** A logger that records instead of printing. */
 export function quietLogger(): {

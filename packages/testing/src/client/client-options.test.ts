@@ -1,22 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BaseApp, WiringError } from '@api/core';
-import { quietLogger, TestApp } from '../../test/apps';
+import { quietLogger, TestApp, thrownWiringError } from '../../test/apps';
 import { TestClient } from './test-client';
 
 /** Builds a client the way an untyped (JavaScript) caller can. */
 function build(app: unknown, options?: unknown): TestClient {
   return new (TestClient as unknown as new (app: unknown, options?: unknown) => TestClient)(app, options);
 }
-function thrown(run: () => unknown): WiringError {
-  let error: unknown;
-  try {
-    run();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(WiringError);
-  return error as WiringError;
-}
+const thrown = thrownWiringError;
 
 describe('TestClient arguments', () => {
   it('refuses the app class in place of an instance, naming the fix', () => {

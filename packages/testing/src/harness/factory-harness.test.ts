@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BaseFactory, ExitStacks, WiringError } from '@api/core';
 import { FactoryHarness } from './factory-harness';
+import { thrownWiringError } from '../../test/apps';
 
 function factoryClass(events: string[]) {
   return class Factory extends BaseFactory {
@@ -60,16 +61,7 @@ describe('FactoryHarness', () => {
 describe('FactoryHarness arguments', () => {
   const build = (factoryClass: unknown): unknown =>
     new (FactoryHarness as unknown as new (factoryClass: unknown) => unknown)(factoryClass);
-  const thrown = (run: () => unknown): WiringError => {
-    let error: unknown;
-    try {
-      run();
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(WiringError);
-    return error as WiringError;
-  };
+  const thrown = thrownWiringError;
 
   it('refuses a factory instance in place of its class, naming the fix', () => {
     const Factory = factoryClass([]);
