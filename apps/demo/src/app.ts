@@ -45,7 +45,7 @@ export interface DemoOptions extends AppOptions<Factory> {
   /** Redis for the chat's cross-process fan-out (default: `DEMO_REDIS_URL`; unset → this process only). */
   readonly redisUrl?: string;
   /** Collects one entry per request (tests read it). */
-  readonly requestLog?: RequestLogLine[];
+  readonly requestLines?: RequestLogLine[];
   /** Processed background items land here as `<action>:<widgetId>` (tests read it). */
   readonly taskLog?: string[];
   /** Queue options (default `{ drainTimeout: 1 }`); tests pass e.g. `{ maxsize: 2 }` to reach the 503. */
@@ -104,7 +104,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
     // App-wide: CORS, the request log, error translation, the background queue.
     this.include(cors(this.#cors));
-    this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
+    this.include(requestLog(this.#options.requestLines ? { sink: this.#options.requestLines } : {}));
     this.includeExceptionHandler(duplicateName);
     this.includeExceptionHandler(queueFullHandler);
     const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));

@@ -12,7 +12,7 @@ let log: RequestLogLine[];
 
 beforeEach(async () => {
   log = [];
-  ({ client } = await startDemo({ requestLog: log, exchanges }));
+  ({ client } = await startDemo({ requestLines: log, exchanges }));
 });
 afterEach(async () => {
   await client.close();

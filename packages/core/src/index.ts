@@ -3,7 +3,6 @@
 // App, factory and lifecycle
 export {
   BaseApp,
-  consoleLogger,
   type AppOptions,
   type MountArgs,
   type MountOptions,
@@ -18,6 +17,7 @@ export {
   type FactoryClass,
 } from './lifecycle/exit-stack';
 export type { ShutdownOptions } from './lifecycle/shutdown';
+export { consoleLogger, type StructuredLogger } from './logging/logger';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
 export {
   defineExceptionHandler,
@@ -32,7 +32,7 @@ export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
-export type { Logger, RouteCatalogue, RouteInfo } from './extension/types';
+export type { LogFields, Logger, RouteCatalogue, RouteInfo } from './extension/types';
 export {
   Endpoint,
   Resource,

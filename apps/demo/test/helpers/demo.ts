@@ -29,8 +29,8 @@ export async function startDemo<TJar extends boolean = false>(
   process.env.DEMO_DB = ':memory:';
   const { exchanges, cookieJar, ...rest } = options;
   const taskLog = rest.taskLog ?? [];
-  const requestLog = rest.requestLog ?? [];
-  const app = new DemoApp({ logger: quiet, answerDelayMs: 0, ...rest, taskLog, requestLog });
+  const requestLog = rest.requestLines ?? [];
+  const app = new DemoApp({ logger: quiet, answerDelayMs: 0, ...rest, taskLog, requestLines: requestLog });
   const served = exchanges ? recordingApp(app, exchanges) : app;
   const client = await TestClient.start<TJar>(served, { cookieJar: cookieJar ?? (false as TJar) });
   return { app, client, taskLog, requestLog };

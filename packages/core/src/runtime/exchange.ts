@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Exchange, HeaderList, Logger, RouteInfo } from '../extension/types';
+import type { Exchange, HeaderList, Logger, RouteInfo, TakenOver } from '../extension/types';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
+import { RequestLogger } from '../logging/request-logger';
+import { requestIdOf } from '../request-log/request-id';
+import { watchClose } from './observe-close';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -13,6 +16,8 @@ export interface ExchangeHost {
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
+  /** True when the app has request ids (request log, or a `requestId` source): log lines carry them. */
+  readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
@@ -35,7 +40,13 @@ export class ExchangeImpl implements Exchange {
   closeAfter = false;
   /** The request body, read once by whichever body binder asks first. */
   body: Later<Buffer> | undefined = undefined;
+  /** The socket's byte count when this response started (observed routes; -1: not counted). */
+  bytesBefore = -1;
+  /** Set when a route's `around` chain reached its run (checked by the outermost hook). */
+  entered = false;
   #state: Record<string | symbol, unknown> | undefined = undefined;
+  #requestId: string | undefined = undefined;
+  #log: Logger | undefined = undefined;
 
   // Positional on purpose: one construction per request on the hot path, from one call site.
   constructor(
@@ -52,7 +63,24 @@ export class ExchangeImpl implements Exchange {
   }
 
   get log(): Logger {
-    return this.host.log;
+    return (this.#log ??= new RequestLogger(this.host.log, this, this.host.requestIds));
+  }
+
+  get requestId(): string {
+    return (this.#requestId ??= requestIdOf(this.req.headers['x-request-id']));
+  }
+
+  get bytesOut(): number {
+    if (this.bytesBefore < 0) return 0;
+    const written = this.req.socket?.bytesWritten;
+    return written === undefined ? 0 : written - this.bytesBefore;
+  }
+
+  /** Starts counting `bytesOut`: now, or when a response queued behind a pipelined one gets the socket. */
+  countBytes(): void {
+    const socket = this.res.socket;
+    if (socket) this.bytesBefore = socket.bytesWritten ?? 0;
+    else this.res.once('socket', (s: import('node:net').Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
   }
 
   get shutdownSignal(): AbortSignal {
@@ -75,7 +103,7 @@ export class ExchangeImpl implements Exchange {
           pairs = hook(this, status);
         } catch (error) {
           // The response is already decided; a failing header hook cannot change it.
-          this.host.log.error(
+          this.log.error(
             `${this.method} ${this.path}: a response-header hook failed (headers skipped)`,
             error,
           );
@@ -86,6 +114,7 @@ export class ExchangeImpl implements Exchange {
     // Shutdown, a refusal that ends the connection, or a body nobody will read: say so and let node
     // close the socket after this response, instead of draining an unbounded body it will not use.
     if (this.closeAfter || this.host.draining || hasUnreadBody(this.req)) headers.push('connection', 'close');
+    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
   }
 
@@ -111,6 +140,7 @@ export class ExchangeImpl implements Exchange {
   /** Sends a bodiless answer with its own complete header block (an accepted preflight). */
   sendRaw(status: number, headers: HeaderList): void {
     if (this.host.draining) headers.push('connection', 'close');
+    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
     this.res.writeHead(status, headers);
     this.res.end();
@@ -138,7 +168,7 @@ export class ExchangeImpl implements Exchange {
     this.host.fail(this, error, extra);
   }
 
-  takeOver(): { readonly socket: Duplex; readonly head: Buffer } {
+  takeOver(): TakenOver {
     const upgrade = this.upgrade;
     if (upgrade === undefined)
       throw new TypeError(`${this.method} ${this.path}: takeOver() on a request that is not an upgrade`);
@@ -147,15 +177,21 @@ export class ExchangeImpl implements Exchange {
     const socket = this.req.socket;
     this.res.detachSocket(socket);
     this.status = 101;
+    this.bytesBefore = -1;
     this.host.adopt(this, socket);
     const finished = this.finished;
     if (finished) {
       this.res.off('finish', finished);
+      this.res.off('close', finished);
       finished();
     }
-    return { socket, head: upgrade.head };
+    const closers = this.plan?.closeObservers;
+    return { socket, head: upgrade.head, end: closers ? watchClose(this, closers, socket) : NO_REPORT };
   }
 }
+
+/** `TakenOver.end` of a route nobody observes the close of. */
+const NO_REPORT = (): void => undefined;
 
 /** Removes content-type / content-length / transfer-encoding pairs (a 204 or 304 has no body). */
 function withoutFraming(headers: HeaderList): void {

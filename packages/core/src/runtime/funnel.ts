@@ -39,7 +39,7 @@ export class ErrorFunnel {
     if (ex.res.headersSent) {
       // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
       if (ex.res.writableEnded) return;
-      this.#parts.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
+      ex.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
       ex.res.destroy();
       return;
     }
@@ -89,7 +89,7 @@ export class ErrorFunnel {
   }
 
   #handlerFailed(ex: Exchange, error: unknown, failure: unknown): void {
-    this.#parts.log.error(
+    ex.log.error(
       `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
       failure,
     );
@@ -106,12 +106,12 @@ export class ErrorFunnel {
         for (const [name, value] of carried) extra.push(name, value);
       }
     } else if (error instanceof ResponseShapeError) {
-      this.#parts.log.error(
+      ex.log.error(
         `${ex.method} ${ex.path}: the handler's value is not its declared response: ${error.message}`,
       );
       rendered = new InternalServerError().render(this.#parts.adapter);
     } else {
-      this.#parts.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
+      ex.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
       rendered = new InternalServerError().render(this.#parts.adapter);
     }
     this.#send(ex, rendered, extra);

@@ -1,4 +1,11 @@
-import type { BeforeStep, Exchange, RouteInfo, SourceResolver } from '../extension/types';
+import type {
+  AroundHook,
+  BeforeStep,
+  ConnectionClose,
+  Exchange,
+  RouteInfo,
+  SourceResolver,
+} from '../extension/types';
 import type { Writer } from '../responses/writers';
 
 /** Header pairs a step contributes. */
@@ -27,6 +34,12 @@ export interface PlanSteps {
   readonly errorHeaders: ReadonlyArray<(status: number) => HeaderPairs | undefined> | undefined;
   /** Runs once the response is complete (or taken over): status, duration. */
   readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
+  /** Runs when a connection the route took over has ended: lifetime, close code. */
+  readonly closeObservers: ReadonlyArray<(ex: Exchange, closed: ConnectionClose) => void> | undefined;
+  /** Hooks wrapping the run (first outermost); unrouted answers at this route's path use them too. */
+  readonly around: readonly AroundHook[] | undefined;
+  /** The route's run entered through its `around` hooks (composed once at wiring). */
+  readonly enter: ((ex: Exchange) => void) | undefined;
   /** The tail of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
   readonly optionsTail: readonly string[];
   readonly optionsDynamic:
@@ -51,13 +64,16 @@ export class Plan implements PlanSteps {
   readonly tail: readonly string[];
   readonly dynamic: PlanSteps['dynamic'];
   readonly observers: PlanSteps['observers'];
+  readonly closeObservers: PlanSteps['closeObservers'];
+  readonly around: PlanSteps['around'];
+  readonly enter: PlanSteps['enter'];
   readonly errorHeaders: PlanSteps['errorHeaders'];
   readonly options: PlanSteps['options'];
   readonly optionsTail: readonly string[];
   readonly optionsDynamic: PlanSteps['optionsDynamic'];
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
-  /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
+  /** True when a step reads `ex.receivedAt` (observers, close observers, computed headers, intercepts). */
   readonly timed: boolean;
   /**
    * Step positions of the general path: intercepts `[0, firstBefore)`, before-steps
@@ -78,13 +94,19 @@ export class Plan implements PlanSteps {
     this.tail = steps.tail;
     this.dynamic = steps.dynamic;
     this.observers = steps.observers;
+    this.closeObservers = steps.closeObservers;
+    this.around = steps.around;
+    this.enter = steps.enter;
     this.errorHeaders = steps.errorHeaders;
     this.options = steps.options;
     this.optionsTail = steps.optionsTail;
     this.optionsDynamic = steps.optionsDynamic;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
-      steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
+      steps.observers !== undefined ||
+      steps.closeObservers !== undefined ||
+      steps.dynamic !== undefined ||
+      steps.intercepts !== undefined;
     this.firstBefore = steps.intercepts?.length ?? 0;
     this.firstBinder = this.firstBefore + (steps.before?.length ?? 0);
     this.handlerStep = this.firstBinder + steps.keys.length;

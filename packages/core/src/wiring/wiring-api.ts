@@ -18,6 +18,7 @@ import type {
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
+import { isCoreSource } from './plan-compiler';
 
 type Hook = () => void | Promise<void>;
 
@@ -130,6 +131,12 @@ export function createWiringApi(
         'compile(ctx) returning a resolver',
         (source as { compile?: unknown }).compile,
       );
+      if (isCoreSource(source.name))
+        fail(
+          `addSource(${source.name})`,
+          `"${source.name}" is a source core binds itself, so this one would never be used`,
+          'give the source another name',
+        );
       if (target.sources.has(source.name))
         fail(
           `addSource(${source.name})`,
