@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BaseApp, Endpoint, Struct, type LogFields } from '../src/index';
+import { BaseApp, Endpoint, Struct, serve, type LogFields } from '../src/index';
 import { defineExtension } from '../src/extension/index';
 import { clientFactory } from './fixtures';
 
@@ -151,5 +151,19 @@ describe('the default console logger', () => {
     expect(String(infos[1]![0])).toMatch(
       /^request finished method=GET route=\/boom\/\{item_id\} path=\/boom\/a%20b status=500 durationMs=[\d.]+ bytes=\d+ requestId=req-42$/,
     );
+  });
+});
+
+describe('serve()', () => {
+  it('writes its lines through the app logger (pino JSON lines, not bare console text)', async () => {
+    const { lines, logger } = pinoToMemory();
+    const server = await serve(new App({ logger }), { port: 0, signals: false });
+    await server.close();
+    expect(lines.map((l) => l.msg)).toEqual([
+      'wired',
+      `App listening on ${server.url}`,
+      'App shutting down: no new connections, finishing in-flight requests',
+      'App stopped',
+    ]);
   });
 });

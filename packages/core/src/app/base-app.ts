@@ -271,6 +271,14 @@ export abstract class BaseApp<TFactory = undefined> {
     this.#wiring.setAdapter(`${this.constructor.name}.includeErrorAdapter`, adapter);
   }
 
+  /**
+   * The app's logger: what `logger` was (a pino logger behind core's call shape), or the console.
+   * `serve()` writes its lines here.
+   */
+  get log(): Logger {
+    return this.#log;
+  }
+
   /** The app's effective limits. */
   get limits(): Limits {
     return this.#limits;

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
+import type { Logger } from '../extension/types';
+import { consoleLogger } from '../logging/logger';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import {
   MalformedRequestError,
@@ -127,8 +129,10 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       );
     }
   });
+  // Through the app's logger (pino's JSON lines when the app logs there), console for a bare view.
+  const logger = (app as { readonly log?: Logger }).log ?? consoleLogger;
   const log = (message: string): void => {
-    if (!options.quiet) console.log(message);
+    if (!options.quiet) logger.info(message);
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -182,7 +186,7 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
           process.exit(0);
         },
         (error: unknown) => {
-          console.error('shutdown failed', error);
+          logger.error(`${app.constructor.name}: shutdown failed`, error);
           process.exit(1);
         },
       );
