@@ -98,7 +98,7 @@ export interface TakenOver {
    * socket's `'close'`): the hooks run at the first `end`, or after the socket closed without one
    * (then with no code). Later calls do nothing.
    */
-  end(outcome?: { readonly code?: number | undefined }): void;
+  readonly end: (outcome?: { readonly code?: number | undefined }) => void;
 }
 
 /** How a taken-over connection ended, as `observeClose` hooks see it. */

@@ -180,9 +180,11 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
           if (sockets.closing) throw new ServiceUnavailableError();
           if (originCheck && originCheck(req.headers.origin, req.headers.host) === 'refused')
             throw new ForbiddenError();
-          const { socket, head } = ex.takeOver();
+          const { socket, head, end } = ex.takeOver();
           wss.handleUpgrade(req, socket, head, (raw) => {
             const ws = new WebSocket(raw, socket, inbound, outbound);
+            // The close code, for the route's observeClose hooks (request log, traces).
+            ws[kInternals].closeListeners.add(() => end({ code: ws.closeCode }));
             sockets.add(ws[kInternals]);
             void runSession(ws, (websocket) => handle({ ...input, websocket }), log, where);
           });
