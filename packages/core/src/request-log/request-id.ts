@@ -8,13 +8,22 @@ export const MAX_REQUEST_ID_LENGTH = 128;
 const WELL_FORMED = /^[A-Za-z0-9\-_.:+/=@~]+$/;
 
 /**
- * The request's id: the caller's `x-request-id` when it is well-formed (1–128 safe characters),
- * else a fresh UUID. An over-long or malformed id is replaced, never echoed or logged.
+ * The request's id: the caller's `x-request-id` when it is well-formed (1–128 safe characters)
+ * and sent once, else a fresh UUID. An over-long or malformed id is replaced, never echoed or
+ * logged.
  *
- * @param sent - the `x-request-id` header as node:http parsed it
+ * @param rawHeaders - the request's header lines as sent (name, value, …): read directly, so
+ *   node:http need not build `req.headers` for a route that reads no other header
  */
-export function requestIdOf(sent: string | string[] | undefined): string {
-  return typeof sent === 'string' &&
+export function requestIdOf(rawHeaders: readonly string[]): string {
+  let sent: string | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length !== 12 || name.toLowerCase() !== 'x-request-id') continue;
+    if (sent !== undefined) return randomUUID(); // two ids: neither is the request's
+    sent = rawHeaders[i + 1]!;
+  }
+  return sent !== undefined &&
     sent.length > 0 &&
     sent.length <= MAX_REQUEST_ID_LENGTH &&
     WELL_FORMED.test(sent)

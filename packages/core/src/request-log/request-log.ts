@@ -27,13 +27,15 @@ export function requestLogContribution(log: Logger): RouteContribution {
 }
 
 function lineFields(ex: Exchange, status: number, durationMs: number, bytes = true): Record<string, unknown> {
-  const fields: Record<string, unknown> = { method: ex.method };
-  const route = ex.route;
-  if (route !== undefined) fields.route = route.path;
-  fields.path = ex.path;
-  fields.status = status;
-  fields.durationMs = Math.round(durationMs * 1000) / 1000;
-  if (bytes) fields.bytes = ex.bytesOut;
-  fields.requestId = ex.requestId;
-  return fields;
+  // One literal, one shape: loggers skip the undefined members (no route on a 404, no byte count
+  // for a closed upgraded connection).
+  return {
+    method: ex.method,
+    route: ex.route?.path,
+    path: ex.path,
+    status,
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    bytes: bytes ? ex.bytesOut : undefined,
+    requestId: ex.requestId,
+  };
 }

@@ -67,7 +67,7 @@ export class ExchangeImpl implements Exchange {
   }
 
   get requestId(): string {
-    return (this.#requestId ??= requestIdOf(this.req.headers['x-request-id']));
+    return (this.#requestId ??= requestIdOf(this.req.rawHeaders));
   }
 
   get bytesOut(): number {
@@ -181,7 +181,6 @@ export class ExchangeImpl implements Exchange {
     this.host.adopt(this, socket);
     const finished = this.finished;
     if (finished) {
-      this.res.off('finish', finished);
       this.res.off('close', finished);
       finished();
     }

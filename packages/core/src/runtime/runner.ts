@@ -147,9 +147,9 @@ function take(run: Run, at: number, value: unknown): boolean {
 }
 
 /**
- * Calls the plan's observers once: when the response is complete, when the connection closes
- * before it is (a client gone mid-stream; the status is what was sent, 0 before the head), or at a
- * takeover.
+ * Calls the plan's observers once: when the response has closed — after it completed, or when the
+ * connection closed before it did (a client gone mid-stream; the status is what was sent, 0 before
+ * the head; `res.writableFinished` tells which) — or at a takeover.
  */
 export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
   const observers = plan.observers!;
@@ -168,8 +168,9 @@ export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
     }
   };
   ex.finished = finished;
-  ex.res.once('finish', finished);
-  ex.res.once('close', finished);
+  // One listener: node emits 'close' on every response, right after 'finish' or at a disconnect.
+  // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
+  ex.res.on('close', finished);
 }
 
 /**

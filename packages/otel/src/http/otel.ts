@@ -5,6 +5,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  type ProxyTracerProvider,
   type Span,
   type TextMapPropagator,
   type Tracer,
@@ -69,27 +70,32 @@ export function otel(options: OtelOptions = {}): Extension<void> {
         );
       included.add(wiring);
       const given = options.tracerProvider;
-      const tracer = given ? () => given.getTracer(TRACER_NAME) : globalTracer();
-      const contribution = serverSpans(given ? fixed(tracer()) : tracer, options.propagator ?? propagation);
+      const tracer = given ? fixed(given.getTracer(TRACER_NAME)) : globalTracer();
+      const contribution = serverSpans(tracer, options.propagator ?? propagation);
       wiring.addContributor(() => contribution);
     },
   });
 }
 
 /**
- * The tracer of the globally registered provider, looked up again when that provider changes: an
- * SDK registered after wiring (or through another copy of the API — its CommonJS build beside the
- * ES module one — whose proxy provider the global then holds) still gets the spans.
+ * The tracer of the globally registered provider, or undefined while no SDK is registered (the
+ * API's proxy provider has no delegate yet): then a request costs this lookup and nothing else.
+ * Looked up again when the global provider changes, so an SDK registered after wiring (or through
+ * another copy of the API — its CommonJS build beside the ES module one — whose proxy provider the
+ * global then holds) still gets the spans.
  */
-function globalTracer(): () => Tracer {
+function globalTracer(): () => Tracer | undefined {
   let provider: TracerProvider | undefined;
   let tracer: Tracer | undefined;
   return () => {
     const current = trace.getTracerProvider();
-    if (current !== provider || tracer === undefined) {
-      provider = current;
-      tracer = current.getTracer(TRACER_NAME);
-    }
+    if (current === provider && tracer !== undefined) return tracer;
+    provider = current;
+    const proxy = current as Partial<Pick<ProxyTracerProvider, 'getDelegateTracer'>>;
+    tracer =
+      typeof proxy.getDelegateTracer === 'function'
+        ? proxy.getDelegateTracer(TRACER_NAME)
+        : current.getTracer(TRACER_NAME);
     return tracer;
   };
 }
@@ -100,14 +106,19 @@ function fixed(tracer: Tracer): () => Tracer {
 
 /** The contribution every route (and every unrouted answer) gets: one server span around its run. */
 function serverSpans(
-  tracer: () => Tracer,
+  tracer: () => Tracer | undefined,
   propagator: Pick<TextMapPropagator, 'extract'>,
 ): RouteContribution {
   return {
     around: (ex, next) => {
+      const active = tracer();
+      if (active === undefined) {
+        next(ex);
+        return;
+      }
       const parent = propagator.extract(ROOT_CONTEXT, ex.req.headers, HEADERS);
       const route = ex.route?.path;
-      const span = tracer().startSpan(
+      const span = active.startSpan(
         spanName(ex.method, route),
         { kind: SpanKind.SERVER, attributes: startAttributes(ex, route) },
         parent,
