@@ -7,9 +7,11 @@ export {
   type AppOptions,
   type MountArgs,
   type MountOptions,
+  type MountRequirement,
   type MountRequirementRegistry,
   type MountRequirements,
 } from './app/base-app';
+export type { WiringTypeError } from './routes/type-errors';
 export {
   BaseFactory,
   ExitStack,

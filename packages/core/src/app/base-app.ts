@@ -10,6 +10,7 @@ import type { Middleware } from '../middleware/middleware';
 import { setUriEncoder } from '../responses/writers';
 import { encodeUriReference } from '../http';
 import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
+import type { WiringTypeError } from '../routes/type-errors';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
@@ -33,28 +34,75 @@ export interface MountOptions<TRoute extends object = object> {
   readonly limits?: MountLimits;
 }
 
+declare const requirementMessage: unique symbol;
+
 /**
- * Mount options a route requires, by package: each entry is the options type a route needs
- * (`unknown` when it needs none). `@api/auth` adds one that makes `auth` required on a mount whose
- * operations declare `user`; with no entry, every mount option is optional.
+ * An entry of `MountRequirementRegistry`: the mount options `TOptions` a route cannot do without,
+ * and the message tsc shows when a mount leaves them out (`'@api: <rule>. Fix: <fix>'`, ASCII).
+ *
+ * @example
+ * interface MountRequirementRegistry<TRoute extends object> {
+ *   auth: DeclaresUser<TRoute> extends true
+ *     ? MountRequirement<'@api: ... Fix: mount with { auth }', { readonly auth: AuthFor<TRoute> }>
+ *     : unknown;
+ * }
+ */
+export type MountRequirement<TMessage extends string, TOptions extends object> = {
+  readonly [requirementMessage]?: TMessage;
+} & TOptions;
+
+/**
+ * Mount options a route requires, by package: each entry is a `MountRequirement` (or `unknown` when
+ * the route needs nothing from that package). `@api/auth` adds one that makes `auth` required on a
+ * mount whose operations declare `user`; with no entry, every mount option is optional.
  */
 // eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
 export interface MountRequirementRegistry<TRoute extends object> {}
 
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+type Registry<TRoute extends object> = MountRequirementRegistry<TRoute>;
+/**
+ * The mount options a route cannot do without: the intersection of the registry's entries. Each
+ * entry goes through a parameter position first, so an entry that requires nothing (`unknown`)
+ * does not absorb the others (as `unknown | X` would).
+ */
+export type MountRequirements<TRoute extends object> = {
+  [K in keyof Registry<TRoute>]: (entry: Registry<TRoute>[K]) => void;
+}[keyof Registry<TRoute>] extends (entry: infer I) => void
   ? I
   : never;
-/** The mount options a route cannot do without (the intersection of the registry's entries). */
-export type MountRequirements<TRoute extends object> = UnionToIntersection<
-  MountRequirementRegistry<TRoute>[keyof MountRequirementRegistry<TRoute>]
->;
-/** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
-export type MountArgs<TRoute extends object> = [keyof MountRequirementRegistry<TRoute>] extends [never]
-  ? [options?: MountOptions<TRoute>]
+/** True when a route requires mount options (decided without instantiating anything when no package registers requirements). */
+type NeedsOptions<TRoute extends object> = [keyof MountRequirementRegistry<TRoute>] extends [never]
+  ? false
   : object extends MountRequirements<TRoute>
-    ? [options?: MountOptions<TRoute>]
-    : // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- an entry may be `unknown` (nothing required)
-      [options: MountOptions<TRoute> & MountRequirements<TRoute>];
+    ? false
+    : true;
+/** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
+export type MountArgs<TRoute extends object> =
+  NeedsOptions<TRoute> extends true
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+      [options: MountOptions<TRoute> & MountRequirements<TRoute>]
+    : [options?: MountOptions<TRoute>];
+/** The type of the `options` argument when one is passed. */
+type MountArg<TRoute extends object> =
+  NeedsOptions<TRoute> extends true
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+      MountOptions<TRoute> & MountRequirements<TRoute>
+    : MountOptions<TRoute> | undefined;
+type RequirementMessages<TRoute extends object> =
+  MountRequirements<TRoute> extends { readonly [requirementMessage]?: infer M extends string } ? M : never;
+/**
+ * `unknown`, or the error tsc shows on the route argument when the route requires mount options and
+ * the mount passes none (instead of "Expected 2 arguments, but got 1").
+ */
+type OmittedOptionsCheck<TRoute extends object> =
+  NeedsOptions<TRoute> extends true
+    ? WiringTypeError<
+        [RequirementMessages<TRoute>] extends [never]
+          ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the keys exist once a package registers requirements
+            `@api: this route needs the mount options ${Exclude<keyof MountRequirements<TRoute>, typeof requirementMessage> & string}. Fix: pass them as the second argument of the mount.`
+          : RequirementMessages<TRoute>
+      >
+    : unknown;
 
 /** Options of an app's constructor. */
 export interface AppOptions<TFactory = undefined> {
@@ -177,20 +225,36 @@ export abstract class BaseApp<TFactory = undefined> {
     }
   }
 
-  /** Mounts a `Resource`. */
+  /**
+   * Mounts a `Resource`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
+   * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
+   */
+  protected includeResource<TRoute extends ResourceOperations>(
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    resource: TRoute & OmittedOptionsCheck<TRoute>,
+  ): void;
   protected includeResource<TRoute extends ResourceOperations>(
     resource: TRoute,
-    ...[options]: MountArgs<TRoute>
-  ): void {
+    options: MountArg<TRoute>,
+  ): void;
+  protected includeResource(resource: object, options?: object): void {
     this.#assertWiring('includeResource');
     this.#mount(resource, 'resource', options);
   }
 
-  /** Mounts an `Endpoint`. */
+  /**
+   * Mounts an `Endpoint`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
+   * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
+   */
+  protected includeEndpoint<TRoute extends EndpointOperations>(
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    endpoint: TRoute & OmittedOptionsCheck<TRoute>,
+  ): void;
   protected includeEndpoint<TRoute extends EndpointOperations>(
     endpoint: TRoute,
-    ...[options]: MountArgs<TRoute>
-  ): void {
+    options: MountArg<TRoute>,
+  ): void;
+  protected includeEndpoint(endpoint: object, options?: object): void {
     this.#assertWiring('includeEndpoint');
     this.#mount(endpoint, 'endpoint', options);
   }
