@@ -10,6 +10,7 @@ import type { Middleware } from '../middleware/middleware';
 import { setUriEncoder } from '../responses/writers';
 import { encodeUriReference } from '../http';
 import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
+import { routeClassName } from '../routes/route-name';
 import type { WiringTypeError } from '../routes/type-errors';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
@@ -267,7 +268,7 @@ export abstract class BaseApp<TFactory = undefined> {
       );
     if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
       throw new WiringError(
-        `${this.constructor.name}.${method}(${instance.constructor.name}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
+        `${this.constructor.name}.${method}(${routeClassName(instance.constructor as abstract new () => object)}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
       );
     const records = mountRouteClass({
       appName: this.constructor.name,

@@ -5,6 +5,7 @@ import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
+import { nameRouteClass } from './route-name';
 import type { WiringTypeError } from './type-errors';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
@@ -176,6 +177,12 @@ type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
 
 /** Class-level options of `Resource(...)` and `Endpoint(...)`. */
 export interface RouteClassOptions {
+  /**
+   * The class's name in operationIds (`<name>_<operation>`), the route catalogue, `WiringError`s
+   * and logs; default: the class name, which a bundler may change (esbuild renames a class that
+   * refers to itself to `_WidgetResource`). An identifier.
+   */
+  readonly name?: string;
   /** A name for reverse routing: `Location.fromRef('<ref>.readOne', ...)`. */
   readonly ref?: string;
   /** OpenAPI metadata for every operation of the class. */
@@ -261,12 +268,12 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
-      `${name}('${path}', …): expected an options object ({ ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
+      `${name}('${path}', …): expected an options object ({ name?, ref?, meta? }). Fix: pass { ref: 'widgets' } or nothing.`,
     );
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given))
-    if (key !== 'ref' && key !== 'meta')
-      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only ref, meta.`);
+    if (key !== 'name' && key !== 'ref' && key !== 'meta')
+      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only name, ref, meta.`);
   if (given.ref !== undefined && (typeof given.ref !== 'string' || !/^[A-Za-z_][\w-]*$/.test(given.ref)))
     throw new WiringError(
       `${name}('${path}', { ref }): ref must be a name without dots (${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)}). Fix: ref: 'widgets', then Location.fromRef('widgets.readOne').`,
@@ -287,6 +294,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>> {}
   const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
   Object.defineProperty(RouteClass, kRouteClass, { value: info });
+  nameRouteClass(RouteClass, given.name, `${name}('${path}', { name })`);
   return RouteClass;
 }
 
@@ -296,7 +304,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * operations extend the mount with their path fields beyond its slots.
  *
  * @example
- * class WidgetResource extends Resource('/widgets', { ref: 'widgets' }) {
+ * class WidgetResource extends Resource('/widgets', { name: 'WidgetResource', ref: 'widgets' }) {
  *   constructor(private readonly store: WidgetStore) { super(); }
  *   readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => this.store.get(path.widget_id));
  * }

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { HandlerInput, ObjectSchemaLike, Operation, PathSlots, RouteMeta } from '@api/core';
+import { nameRouteClass } from '@api/core/extension';
 import {
   compileFraming,
   type Codec,
@@ -58,6 +59,11 @@ export interface WebSocketEndpointOptions<TIn extends Framing, TOut extends Fram
   readonly outbound: TOut;
   /** Metadata for generated documents (tags, summary, description). */
   readonly meta?: RouteMeta;
+  /**
+   * The class's name in the route catalogue, generated documents, `WiringError`s and logs;
+   * default: the class name, which a bundler may change. An identifier.
+   */
+  readonly name?: string;
 }
 
 type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
@@ -116,7 +122,7 @@ export type WebSocketEndpointClass<
  * tagged Struct (or list / union of them), `'string'` or `'bytes'` is a `WiringError` here.
  *
  * @param path - the route path; `{slot}`s bind through `path`
- * @param options - `inbound`, `outbound`, optional `meta`
+ * @param options - `inbound`, `outbound`, optional `meta` and `name`
  * @example
  * class EchoSocket extends WebSocketEndpoint('/echo', { inbound: Say, outbound: Said }) {
  *   handle = this.handler({}, async ({ websocket }) => {
@@ -140,6 +146,7 @@ export function WebSocketEndpoint<
   };
   abstract class Base extends WebSocketEndpointBase<TPath, TIn, TOut> {}
   Object.defineProperty(Base, kEndpoint, { value: info });
+  nameRouteClass(Base, options.name, `WebSocketEndpoint(${JSON.stringify(path)}, { name })`);
   return Base;
 }
 

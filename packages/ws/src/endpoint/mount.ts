@@ -8,7 +8,13 @@ import {
   WiringError,
   type MountOptions,
 } from '@api/core';
-import { defineExtension, type Exchange, type Extension, type RouteInfo } from '@api/core/extension';
+import {
+  defineExtension,
+  routeClassName,
+  type Exchange,
+  type Extension,
+  type RouteInfo,
+} from '@api/core/extension';
 import { UpgradeRequiredError } from '../errors';
 import { SocketSet } from '../liveness/socket-set';
 import { compileOriginCheck } from '../origin/origin';
@@ -90,10 +96,11 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       const info = endpoint && typeof endpoint === 'object' ? endpointInfo(endpoint) : undefined;
       if (!cls || !info) {
         throw new WiringError(
-          `${wiring.appName}.include(websocket(…)): ${cls?.name ?? typeof endpoint} is not a WebSocketEndpoint. Fix: declare it with \`class ${cls?.name ?? 'MySocket'} extends WebSocketEndpoint('/path', { inbound, outbound }) {}\`.`,
+          `${wiring.appName}.include(websocket(…)): ${cls ? routeClassName(cls) : typeof endpoint} is not a WebSocketEndpoint. Fix: declare it with \`class ${cls ? routeClassName(cls) : 'MySocket'} extends WebSocketEndpoint('/path', { inbound, outbound }) {}\`.`,
         );
       }
-      const where = `${cls.name}.handle`;
+      const className = routeClassName(cls);
+      const where = `${className}.handle`;
       const declared: unknown = (endpoint as { handle?: unknown }).handle;
       if (!isSocketHandler(declared)) {
         throw new WiringError(
@@ -166,7 +173,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
 
       wiring.addUpgradeRoute({
         path: info.path,
-        owner: cls.name,
+        owner: className,
         operation: 'handle',
         ownerClass: cls,
         ...(info.meta !== undefined ? { classMeta: info.meta } : {}),
