@@ -13,9 +13,12 @@ const mayBeMissing = [WidgetNotFoundError];
 /**
  * The widgets collection: CRUD over the SQLite store. `InvalidTokenError` (raised by the bearer
  * authenticator) and `ConflictError` (returned by the duplicate-name exception handler) are
- * declared here because the route catalogue cannot see them.
+ * declared here because the route catalogue cannot see them. `name`: the class refers to itself
+ * (`Location.fromOperation(WidgetResource, …)`), which is what makes a bundler rename it
+ * (`_WidgetResource`); the name keeps the operationIds `WidgetResource_*` in any build.
  */
 export class WidgetResource extends Resource('/widgets', {
+  name: 'WidgetResource',
   ref: 'widgets',
   meta: { tags: [widgetsTag], exceptions: [InvalidTokenError] },
 }) {
