@@ -221,7 +221,7 @@ describe('the drain deadline and the HTTP shutdown cap', () => {
       'drain began',
       'a macrotask after the cap',
       'job endless aborted',
-      'WARN BackgroundTasks: the task drain deadline (drainTimeout 0.2 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1 (1 in flight was aborted and returned)',
+      'WARN BackgroundTasks: the task drain deadline (drainTimeout 0.2 s; not the HTTP shutdown cap) reached before the queue drained: queued 1, dropped 1, interrupted 1 (1 in flight stopped on its signal)',
       'store closed',
     ]);
   });
