@@ -268,7 +268,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
-      `${name}('${path}', …): expected an options object ({ name?, ref?, meta? }). Fix: pass { ref: 'widgets' } or nothing.`,
+      `${name}('${path}', …): expected an options object ({ name?, ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
     );
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given))
