@@ -62,6 +62,15 @@ export interface Exchange {
    */
   takeOver(): { readonly socket: Duplex; readonly head: Buffer };
   /**
+   * The route's header block for a response with `status` that the extension writes itself (an
+   * upgrade's 101 written by a WebSocket library): the constant headers (CORS, middleware
+   * `responseHeaders`, contributions' `headers`) then those computed for `status`, as a fresh flat
+   * list. A computing hook that throws throws here (fail closed: call it before answering, so the
+   * error is an ordinary error response). Values are as the hooks gave them: check them before
+   * writing them raw.
+   */
+  routeHeaders(status: number): HeaderList;
+  /**
    * Aborted when the app begins shutting down, before the before-close hooks run: a long response
    * (a stream, a held request) ends itself properly so shutdown need not wait for it until the cap.
    * One signal for the whole app (nothing is allocated per request): remove your listener when
