@@ -1,6 +1,6 @@
 import { Accepted, defineExceptionHandler, Endpoint, ExceptionResponse } from '@api/core';
 import type { BackgroundTasks } from '@api/tasks';
-import { InvalidTokenError, QueueFullError } from '../errors';
+import { QueueFullError } from '../errors';
 import { QueueFullProblem, ReindexAccepted, ReindexRequested, RetryAfter, WidgetPath } from '../models';
 import { widgetsTag } from './widgets';
 
@@ -30,7 +30,6 @@ export const queueFullHandler = defineExceptionHandler({
 export class ReindexEndpoint extends Endpoint('/widgets/{widget_id}/reindex', {
   meta: {
     tags: [widgetsTag],
-    exceptions: [InvalidTokenError],
     // The 503 comes from an exception handler, which the route catalogue does not show: documented here.
     responses: {
       503: {
