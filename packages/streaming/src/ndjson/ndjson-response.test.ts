@@ -190,12 +190,12 @@ describe('NDJSONStreamingResponse.of: the item is a Struct or a union of tagged 
   }
 
   it.each([
-    [v.number(), 'v.number()'],
-    [v.string(), 'v.string()'],
-    [v.object({ text: v.string() }), 'v.object()'],
-    [v.union([Chunk, Question]), 'v.union([Chunk (untagged), Question (untagged)])'],
-    [v.array(Chunk), 'v.array()'],
-  ])('refuses %s at wiring, naming the operation and the fix', async (schema, shown) => {
+    ['v.number()', v.number()],
+    ['v.string()', v.string()],
+    ['v.object()', v.object({ text: v.string() })],
+    ['v.union([Chunk (untagged), Question (untagged)])', v.union([Chunk, Question])],
+    ['v.array()', v.array(Chunk)],
+  ])('refuses %s at wiring, naming the operation and the fix', async (shown, schema) => {
     const error = await failure(schema);
     expect(error).toBeInstanceOf(WiringError);
     expect((error as Error).message).toBe(
