@@ -760,6 +760,27 @@ describe('security of cookie and hybrid authenticators', () => {
     expect(d.paths['/m'].get.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }, {}]);
   });
 
+  it('documents the 401 of another make of authenticator that only states its auth fact (no raises)', async () => {
+    const { SecurityScheme } = await import('@api/auth');
+    const { mountOption } = await import('@api/core/extension');
+    const scheme = SecurityScheme.httpBearer();
+    const homemade = {
+      [mountOption]: () => ({ facts: { auth: { anonymous: false, security: [scheme] } } }),
+    };
+    const d = await documentOf((a) =>
+      a.includeEndpoint(
+        new (class Home extends Endpoint('/home') {
+          get = this.operation({ returns: U }, () => ({ id: 'x' }));
+        })(),
+        { auth: homemade },
+      ),
+    );
+    expect(d.paths['/home'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(d.paths['/home'].get.responses['401'].content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/AuthenticationRequiredProblem',
+    });
+  });
+
   it('documents openapiSecurity given as a list of alternatives', async () => {
     const { cookieAuth, SecurityScheme } = await import('@api/auth');
     const twoCookies = cookieAuth({

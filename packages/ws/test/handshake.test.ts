@@ -201,6 +201,14 @@ describe('subprotocols', () => {
     expect(await ws.receive()).toBe('protocol=chat.v1');
   });
 
+  it('refuses an unknown endpoint option (a misspelt protocols would silently accept nothing)', () => {
+    expect(() =>
+      WebSocketEndpoint('/p', { inbound: 'string', outbound: 'string', protocol: ['chat.v1'] } as never),
+    ).toThrow(
+      'WebSocketEndpoint("/p"): unknown option "protocol". Fix: use only inbound, outbound, protocols, meta (mount options such as auth go to websocket(endpoint, options)).',
+    );
+  });
+
   it('refuses a bad protocols declaration when the class is declared', () => {
     for (const [protocols, message] of [
       [[], /protocols must be a non-empty list/],

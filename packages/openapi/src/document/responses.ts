@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import {
+  AuthenticationRequiredError,
   Created,
   InternalServerError,
   MalformedRequestError,
@@ -168,8 +169,8 @@ export class ResponseDocs {
 
   /**
    * The errors an operation answers with, by status. Three sources: the generic errors core
-   * derives from the operation's inputs (400 for a query, header, cookie or body source; 404 for
-   * a path; 413, 415 and 422 for a body; 500 always); the errors its mount options and extensions
+   * derives from the operation's inputs and mount (400 for a query, header, cookie or body source;
+   * 401 behind an authenticator; 404 for a path; 413, 415 and 422 for a body; 500 always); the errors its mount options and extensions
    * raise, from the catalogue (`route.errors`: the authenticator's 401, …); and the declared
    * `meta.exceptions` (class entries, then the operation's). A declared exception on a status
    * replaces the derived one there (it says more precisely what that status means for this
@@ -185,6 +186,9 @@ export class ResponseDocs {
     const derived: ErrorClass[] = [];
     if (spec.json || spec.form || spec.params || spec.headers || spec.cookies)
       derived.push(MalformedRequestError);
+    // @api/auth lists its 401 in `route.errors`; an authenticator of another make may only say
+    // that it authenticates (the auth fact): its 401 is still the framework's answer.
+    if (route.facts.get('auth') !== undefined) derived.push(AuthenticationRequiredError);
     if (spec.path) derived.push(NotFoundError);
     if (spec.json || spec.form || spec.content) derived.push(PayloadTooLargeError);
     if (spec.json || spec.form) derived.push(UnsupportedMediaTypeError, ValidationFailedError);

@@ -1,5 +1,12 @@
 import type * as v from 'valibot';
-import type { HandlerInput, ObjectSchemaLike, Operation, PathSlots, RouteMeta } from '@api/core';
+import {
+  WiringError,
+  type HandlerInput,
+  type ObjectSchemaLike,
+  type Operation,
+  type PathSlots,
+  type RouteMeta,
+} from '@api/core';
 import {
   compileFraming,
   type Codec,
@@ -10,6 +17,8 @@ import {
 import { compileProtocols } from '../handshake/handshake';
 import type { WebSocket } from '../socket/websocket';
 import { kEndpoint, kHandler } from '../symbols';
+
+const OPTION_KEYS = ['inbound', 'outbound', 'protocols', 'meta'];
 
 /**
  * What a WebSocket handler binds from the handshake: the same vocabulary as HTTP routes, minus
@@ -141,6 +150,11 @@ export function WebSocketEndpoint<
   if (typeof path !== 'string' || !path.startsWith('/'))
     throw new TypeError(`WebSocketEndpoint(${JSON.stringify(path)}): a mount path starts with "/"`);
   const label = `WebSocketEndpoint(${JSON.stringify(path)})`;
+  for (const key of Object.keys(options ?? {}))
+    if (!OPTION_KEYS.includes(key))
+      throw new WiringError(
+        `${label}: unknown option "${key}". Fix: use only ${OPTION_KEYS.join(', ')} (mount options such as auth go to websocket(endpoint, options)).`,
+      );
   const info: EndpointInfo = {
     path,
     inbound: compileFraming(`${label} inbound`, options?.inbound),
