@@ -9,6 +9,7 @@ import {
   type CustomRoute,
   type Exchange,
   type RouteCatalogue,
+  type RouteInfo,
   type Wiring,
 } from '@api/core/extension';
 import { TestClient } from '@api/testing';
@@ -238,6 +239,46 @@ describe('operations', () => {
     ]) {
       expect(schemas()).not.toHaveProperty(name);
     }
+  });
+});
+
+describe('form bodies with a bare nested model (core binds one from JSON text)', () => {
+  it('document the nested model as a $ref with encoding contentType application/json', () => {
+    const Meta = Struct('UploadMeta', { label: v.string() });
+    const Upload = Struct('Upload', { meta: Meta, tags: v.optional(v.array(Meta)), note: v.string() });
+    const route: RouteInfo = {
+      method: 'POST',
+      path: '/upload',
+      kind: 'operation',
+      owner: 'UploadEndpoint',
+      ownerClass: undefined,
+      operation: 'post',
+      spec: { form: Upload },
+      classMeta: undefined,
+      ref: undefined,
+      responses: [],
+      defaultStatus: 200,
+      mountOptions: {},
+      hidden: false,
+      facts: new Map(),
+      errors: [],
+    };
+    const catalogue: RouteCatalogue = {
+      routes: [route],
+      find: () => undefined,
+      errorAdapter: undefined,
+      exceptionHandlers: [],
+    };
+    const d = buildDocument(catalogue, { title: 'T', version: '1' }) as Json;
+    expect(d.paths['/upload'].post.requestBody.content['multipart/form-data']).toEqual({
+      schema: { $ref: '#/components/schemas/Upload' },
+      encoding: { meta: { contentType: 'application/json' }, tags: { contentType: 'application/json' } },
+    });
+    expect(d.components.schemas.Upload.properties).toEqual({
+      meta: { $ref: '#/components/schemas/UploadMeta' },
+      tags: { type: 'array', items: { $ref: '#/components/schemas/UploadMeta' } },
+      note: { type: 'string' },
+    });
   });
 });
 
