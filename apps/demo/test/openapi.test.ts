@@ -91,8 +91,8 @@ describe('GET /openapi.json', () => {
       expect(JSON.stringify(schemaOf(path, method, '401')), `${method} ${path}`).toContain(
         'InvalidTokenProblem',
       );
-    expect(schemaOf('/widgets/{widget_id}/reindex', 'post', '503', 'application/json')).toEqual({
-      $ref: '#/components/schemas/QueueFullProblem',
+    expect(schemaOf('/widgets/{widget_id}/reindex', 'post', '503')).toEqual({
+      $ref: '#/components/schemas/ServiceUnavailableProblem',
     });
     // Not every operation can 404 `widget-not-found`: only the item routes.
     expect(paths['/widgets']!.post!.responses['404']).toBeUndefined();
@@ -168,7 +168,7 @@ describe('openapi-typescript + openapi-fetch', () => {
       '"/widgets/{widget_id}/reindex"',
       '"/notifications"',
       'WidgetNotFoundProblem',
-      'QueueFullProblem',
+      'ServiceUnavailableProblem',
       'InvalidTokenProblem',
       'ConflictProblem',
     ])

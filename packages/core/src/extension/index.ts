@@ -19,6 +19,7 @@ export {
   type RouteContributor,
   type RouteInfo,
   type RouteKind,
+  type RouteLookup,
   type SourceProvider,
   type SourceResolver,
   type UpgradeRoute,

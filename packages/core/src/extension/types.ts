@@ -105,6 +105,11 @@ export interface RouteInfo {
   readonly mountOptions: Readonly<Record<string, unknown>>;
   /** Excluded from generated documents (spec routes, assets, favicon). */
   readonly hidden: boolean;
+  /**
+   * True for a route added with `literal: true`: `path` is an exact path, not a template — a `{…}`
+   * in it is two characters, not a slot.
+   */
+  readonly literal?: boolean;
   /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
   readonly facts: ReadonlyMap<string, unknown>;
   /**
@@ -114,6 +119,12 @@ export interface RouteInfo {
    * handler's `meta.exceptions` are not repeated here.
    */
   readonly errors: readonly ErrorClass[];
+}
+
+/** How `hasRoute` / `findRoute` read their path. */
+export interface RouteLookup {
+  /** Read `path` as an exact path (as `addRoute({ literal: true })` would add it), not a template. */
+  readonly literal?: boolean | undefined;
 }
 
 /** Kinds of route in the catalogue. */
@@ -216,6 +227,16 @@ interface ExtensionRouteBase {
 /** A route added by an extension: an exact method and path, answered by its own handler. */
 export interface CustomRoute extends ExtensionRouteBase {
   readonly method: string;
+  /**
+   * Match `path` exactly as written, with no slot parsing: braces are ordinary characters, so a
+   * file named `{id}.css` is served at `…/{id}.css` (and only there). The route has no slots (a
+   * `path` binding source is refused). It must be a path a request can carry: `/` first, then
+   * printable ASCII without space, `?` or `#`. Default false (`path` is a template).
+   *
+   * @example
+   * wiring.addRoute({ method: 'GET', path: '/assets/{a}.css', literal: true, owner: 'assets', operation: 'asset', handle });
+   */
+  readonly literal?: boolean;
   /** A label for the catalogue, e.g. `document` or `asset`. */
   readonly operation: string;
   /** Declared responses (for documents); optional. */
@@ -271,21 +292,23 @@ export interface Wiring {
   /**
    * Adds an exact route. A method and path already answered (by an operation or another
    * extension route; slot names do not tell paths apart) fails here with a `WiringError` naming
-   * both; check `hasRoute` first to report a clash in your own terms.
+   * both; check `hasRoute` first to report a clash in your own terms. With `literal: true` the path
+   * is matched exactly as written (braces are characters, not slots).
    */
   addRoute(route: CustomRoute): void;
   /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
   addUpgradeRoute(route: UpgradeRoute): void;
   /**
-   * Whether a route added so far answers `method` at `path` (a template; slot names ignored).
-   * Routes mounted later in `wire()` are not known yet.
+   * Whether a route added so far answers `method` at `path` (a template; slot names ignored; with
+   * `{ literal: true }` the exact path a literal route would take). Routes mounted later in
+   * `wire()` are not known yet.
    *
    * @example
    * if (wiring.hasRoute('GET', '/openapi.json')) wiring.fail(where, 'GET /openapi.json is taken', 'pass another path');
    */
-  hasRoute(method: string, path: string): boolean;
+  hasRoute(method: string, path: string, options?: RouteLookup): boolean;
   /** The catalogue entry of the route answering `method` at `path` so far (see `hasRoute`), to name it. */
-  findRoute(method: string, path: string): RouteInfo | undefined;
+  findRoute(method: string, path: string, options?: RouteLookup): RouteInfo | undefined;
   /** Adds a contributor consulted for every route when wiring finishes. */
   addContributor(contributor: RouteContributor): void;
   /** Adds an app-wide intercept that runs before routing. */

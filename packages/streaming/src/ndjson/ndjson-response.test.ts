@@ -167,7 +167,7 @@ describe('NDJSONStreamingResponse on the wire', () => {
     expect(Buffer.concat(res.chunks).toString()).toBe('{"text":"all"}\n{"text":"of"}\n{"text":"it"}\n');
     expect(res.terminated).toBe(true);
     const errors = app.log.lines.filter((l) => l.level === 'error');
-    expect(errors.map((l) => l.message)).toEqual(['error in stream teardown for GET /teardown-fails']);
+    expect(errors.map((l) => l.message)).toEqual(['error tearing down stream for GET /teardown-fails']);
     expect((errors[0]?.error as Error).message).toBe('could not close the cursor');
   });
 });
