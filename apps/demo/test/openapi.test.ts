@@ -74,7 +74,7 @@ describe('GET /openapi.json', () => {
     );
   });
 
-  it('documents the errors the catalogue cannot see: 409 on create, invalid-token on the bearer mounts, 503 on reindex', () => {
+  it('documents every error: invalid-token on the bearer mounts (the authenticator raises it, listed nowhere else), 409 on create and 503 on reindex (declared: exception handlers are not in the catalogue)', () => {
     type Responses = Record<string, { content?: Record<string, { schema: unknown }> }>;
     const paths = doc.paths as Record<string, Record<string, { responses: Responses }>>;
     const schemaOf = (path: string, method: string, status: string, type = 'application/problem+json') =>

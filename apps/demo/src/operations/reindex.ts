@@ -1,6 +1,5 @@
 import { Accepted, Endpoint, ServiceUnavailableError } from '@api/core';
 import type { BackgroundTasks } from '@api/tasks';
-import { InvalidTokenError } from '../errors';
 import { ReindexAccepted, ReindexRequested, WidgetPath } from '../models';
 import { widgetsTag } from './widgets';
 
@@ -9,7 +8,7 @@ const RETRY_AFTER_SECONDS = 1;
 
 /** POST /widgets/{widget_id}/reindex: rebuild a widget's search entry in the background (202), or 503 when the queue is full. */
 export class ReindexEndpoint extends Endpoint('/widgets/{widget_id}/reindex', {
-  meta: { tags: [widgetsTag], exceptions: [InvalidTokenError, ServiceUnavailableError] },
+  meta: { tags: [widgetsTag], exceptions: [ServiceUnavailableError] },
 }) {
   constructor(private readonly tasks: BackgroundTasks) {
     super();

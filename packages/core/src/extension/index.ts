@@ -51,4 +51,5 @@ export { formPartInfo, type FormPartInfo } from '../binding/form';
 export { toHeaderName } from '../http';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
+export type { ErrorClass } from '../meta/meta';
 export { validator as compileValidator, type Validate } from '../binding/binders';

@@ -4,7 +4,7 @@ import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
 import type { ErrorBodyAdapter } from '../errors/adapter';
 import type { ExceptionHandler } from '../app/exception-handler';
-import type { RouteMeta } from '../meta/meta';
+import type { ErrorClass, RouteMeta } from '../meta/meta';
 import type { ResponseKindInfo } from '../responses/response';
 import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
@@ -62,6 +62,15 @@ export interface Exchange {
    */
   takeOver(): { readonly socket: Duplex; readonly head: Buffer };
   /**
+   * The route's header block for a response with `status` that the extension writes itself (an
+   * upgrade's 101 written by a WebSocket library): the constant headers (CORS, middleware
+   * `responseHeaders`, contributions' `headers`) then those computed for `status`, as a fresh flat
+   * list. A computing hook that throws throws here (fail closed: call it before answering, so the
+   * error is an ordinary error response). Values are as the hooks gave them: check them before
+   * writing them raw.
+   */
+  routeHeaders(status: number): HeaderList;
+  /**
    * Aborted when the app begins shutting down, before the before-close hooks run: a long response
    * (a stream, a held request) ends itself properly so shutdown need not wait for it until the cap.
    * One signal for the whole app (nothing is allocated per request): remove your listener when
@@ -103,6 +112,13 @@ export interface RouteInfo {
   readonly literal?: boolean;
   /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
   readonly facts: ReadonlyMap<string, unknown>;
+  /**
+   * Error classes the route can answer with because of what its mount options and extensions
+   * contribute (their `raises`: e.g. the authenticator's 401), each once, for documents. Errors
+   * core derives from the route's own declaration (a bad query, a missing path value) and the
+   * handler's `meta.exceptions` are not repeated here.
+   */
+  readonly errors: readonly ErrorClass[];
 }
 
 /** How `hasRoute` / `findRoute` read their path. */
@@ -164,6 +180,12 @@ export interface RouteContribution {
   readonly observe?: (ex: Exchange, status: number, durationMs: number) => void;
   /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
   readonly facts?: Readonly<Record<string, unknown>>;
+  /**
+   * Error classes this contribution makes the route answer with (an authenticator's 401, a
+   * quota's 429), recorded on `RouteInfo.errors` so documents list every answer the framework
+   * produces. Each must be an HTTP error class (`HTTPError.define`, …).
+   */
+  readonly raises?: readonly ErrorClass[];
 }
 
 /** Mount-time context a mount option's compiler gets. */
