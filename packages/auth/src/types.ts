@@ -1,6 +1,6 @@
 // The public types of @api/auth: authenticators, their options, and the `auth` mount option's typing.
 import type * as v from 'valibot';
-import type { ErrorClass, Operation } from '@api/core';
+import type { ErrorClass, Operation, WiringTypeError } from '@api/core';
 import type { Exchange, MountOptionValue, ObjectSchemaLike } from '@api/core/extension';
 import type { SecurityScheme } from './security-scheme';
 
@@ -138,15 +138,22 @@ type HasUserless<TRoute> = true extends (
  * The authenticators a mount accepts, computed from its operations' `user` declarations
  * (the spec's table): when operations declare `user`, exactly that schema (gating `User`, or
  * anonymous-accepting `v.nullable(User)` only if every operation declares it); when none
- * does, any gating authenticator.
+ * does, any gating authenticator. Each case carries the `WiringTypeError` tsc prints beside the
+ * expected type when another authenticator is given (the run-time check says the same).
  */
 export type AuthFor<TRoute> = [DeclaredUsers<TRoute>] extends [never]
-  ? AnyGating
-  : HasUserless<TRoute> extends true
-    ? DeclaredUsers<TRoute> extends Nullable
-      ? never
-      : Authenticator<DeclaredUsers<TRoute>>
-    : Authenticator<DeclaredUsers<TRoute>>;
+  ?
+      | AnyGating
+      | WiringTypeError<'@api: no operation of this mount declares user, so auth must gate (its user schema not nullable). Fix: build the authenticator with user: User, or declare user: v.nullable(User) on every operation.'>
+  : DeclaredUsers<TRoute> extends Nullable
+    ? HasUserless<TRoute> extends true
+      ? WiringTypeError<'@api: some operations of this mount declare a nullable user and others none, so no authenticator fits (one that accepts anonymous callers needs user on every operation). Fix: declare the nullable user on every operation, or mount the others separately.'>
+      :
+          | Authenticator<DeclaredUsers<TRoute>>
+          | WiringTypeError<'@api: the operations declare a nullable user, so auth must accept anonymous callers and return that same schema. Fix: build the authenticator with user: v.nullable(User) for the declared User, or declare a non-null user.'>
+    :
+        | Authenticator<DeclaredUsers<TRoute>>
+        | WiringTypeError<'@api: the operations declare a non-null user, so auth must gate and return that same user schema. Fix: build the authenticator with the declared user schema (not nullable), or change the user the operations declare.'>;
 
 /** Any gating authenticator (its user schema is not nullable). */
 export type AnyGating = MountOptionValue & { readonly kind: AuthKind; readonly anonymous: false };

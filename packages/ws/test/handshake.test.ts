@@ -205,7 +205,7 @@ describe('subprotocols', () => {
     expect(() =>
       WebSocketEndpoint('/p', { inbound: 'string', outbound: 'string', protocol: ['chat.v1'] } as never),
     ).toThrow(
-      'WebSocketEndpoint("/p"): unknown option "protocol". Fix: use only inbound, outbound, protocols, meta (mount options such as auth go to websocket(endpoint, options)).',
+      'WebSocketEndpoint("/p"): unknown option "protocol". Fix: use only inbound, outbound, protocols, meta, name (mount options such as auth go to websocket(endpoint, options)).',
     );
   });
 

@@ -14,8 +14,12 @@ const mayBeMissing = [WidgetNotFoundError];
  * The widgets collection: CRUD over the SQLite store. `ConflictError` (returned by the
  * duplicate-name exception handler) is declared on `create`, because the route catalogue cannot
  * see what an exception handler returns; the bearer authenticator's errors come from its `raises`.
+ * `name`: the class refers to itself (`Location.fromOperation(WidgetResource, …)`), which is what
+ * makes a bundler rename it (`_WidgetResource`); the name keeps the operationIds `WidgetResource_*`
+ * in any build.
  */
 export class WidgetResource extends Resource('/widgets', {
+  name: 'WidgetResource',
   ref: 'widgets',
   meta: { tags: [widgetsTag] },
 }) {

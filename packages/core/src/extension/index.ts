@@ -41,6 +41,7 @@ export { toErrorReason } from '../schema/issues';
 export { parseTemplate } from '../routing/router';
 export { structInfo, type StructInfo } from '../schema/struct';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from '../routes/route-class';
+export { nameRouteClass, routeClassName } from '../routes/route-name';
 export type { MountOptions } from '../app/base-app';
 export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';

@@ -7,6 +7,7 @@ import {
   type PathSlots,
   type RouteMeta,
 } from '@api/core';
+import { nameRouteClass } from '@api/core/extension';
 import {
   compileFraming,
   type Codec,
@@ -18,7 +19,7 @@ import { compileProtocols } from '../handshake/handshake';
 import type { WebSocket } from '../socket/websocket';
 import { kEndpoint, kHandler } from '../symbols';
 
-const OPTION_KEYS = ['inbound', 'outbound', 'protocols', 'meta'];
+const OPTION_KEYS = ['inbound', 'outbound', 'protocols', 'meta', 'name'];
 
 /**
  * What a WebSocket handler binds from the handshake: the same vocabulary as HTTP routes, minus
@@ -76,6 +77,11 @@ export interface WebSocketEndpointOptions<TIn extends Framing, TOut extends Fram
   readonly protocols?: readonly string[];
   /** Metadata for generated documents (tags, summary, description). */
   readonly meta?: RouteMeta;
+  /**
+   * The class's name in the route catalogue, generated documents, `WiringError`s and logs;
+   * default: the class name, which a bundler may change. An identifier.
+   */
+  readonly name?: string;
 }
 
 type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
@@ -134,7 +140,7 @@ export type WebSocketEndpointClass<
  * tagged Struct (or list / union of them), `'string'` or `'bytes'` is a `WiringError` here.
  *
  * @param path - the route path; `{slot}`s bind through `path`
- * @param options - `inbound`, `outbound`, optional `protocols` and `meta`
+ * @param options - `inbound`, `outbound`, optional `protocols`, `meta` and `name`
  * @example
  * class EchoSocket extends WebSocketEndpoint('/echo', { inbound: Say, outbound: Said }) {
  *   handle = this.handler({}, async ({ websocket }) => {
@@ -164,6 +170,7 @@ export function WebSocketEndpoint<
   };
   abstract class Base extends WebSocketEndpointBase<TPath, TIn, TOut> {}
   Object.defineProperty(Base, kEndpoint, { value: info });
+  nameRouteClass(Base, options.name, `WebSocketEndpoint(${JSON.stringify(path)}, { name })`);
   return Base;
 }
 

@@ -1,5 +1,6 @@
 // What `websocket()` checks at wiring, each a WiringError naming the class, the problem and the fix.
 import { structInfo, WiringError } from '@api/core';
+import { routeClassName } from '@api/core/extension';
 import {
   endpointInfo,
   isSocketHandler,
@@ -24,10 +25,11 @@ function describeGiven(given: unknown): string {
   if (given === undefined) return 'undefined';
   if (Array.isArray(given)) return 'an array';
   if (typeof given === 'function') {
-    const name = given.name || 'an anonymous class';
-    return (given as { [kEndpoint]?: unknown })[kEndpoint] !== undefined
-      ? `the class ${name} itself, not an instance`
-      : `a function (${name})`;
+    const isEndpointClass = (given as { [kEndpoint]?: unknown })[kEndpoint] !== undefined;
+    const name =
+      (isEndpointClass ? routeClassName(given as abstract new () => object) : given.name) ||
+      'an anonymous class';
+    return isEndpointClass ? `the class ${name} itself, not an instance` : `a function (${name})`;
   }
   if (typeof given !== 'object') return `a ${typeof given}`;
   const ctor = (given as { constructor?: unknown }).constructor;
@@ -53,18 +55,17 @@ export function checkEndpoint(
 } {
   const info = endpoint && typeof endpoint === 'object' ? endpointInfo(endpoint) : undefined;
   if (!info) {
-    const given = endpoint as { name?: unknown } | undefined;
     const isClass = typeof endpoint === 'function' && (endpoint as { [kEndpoint]?: unknown })[kEndpoint];
     throw new WiringError(
       `${appName}.include(websocket(…)): expected an instance of a WebSocketEndpoint class, got ${describeGiven(endpoint)}. Fix: ${
         isClass
-          ? `pass an instance: websocket(new ${String(given?.name)}(…)).`
+          ? `pass an instance: websocket(new ${routeClassName(endpoint as abstract new () => object)}(…)).`
           : "declare the class with `class ChatSocket extends WebSocketEndpoint('/path', { inbound, outbound }) { handle = this.handler(…) }` and pass `new ChatSocket(…)`."
       }`,
     );
   }
   const cls = (endpoint as object).constructor as abstract new (...args: never[]) => object;
-  const where = `${cls.name}.handle`;
+  const where = `${routeClassName(cls)}.handle`;
   const declared: unknown = (endpoint as { handle?: unknown }).handle;
   if (!isSocketHandler(declared)) {
     throw new WiringError(

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer } from 'ws';
 import { ForbiddenError, ServiceUnavailableError, WiringError, type MountOptions } from '@api/core';
-import { defineExtension, type Extension, type RouteInfo } from '@api/core/extension';
+import { defineExtension, routeClassName, type Extension, type RouteInfo } from '@api/core/extension';
 import { UpgradeRequiredError } from '../errors';
 import { checkHandshake, kBadVersion, selectProtocol, upgradeHeaders } from '../handshake/handshake';
 import { SocketSet } from '../liveness/socket-set';
@@ -144,7 +144,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
 
       wiring.addUpgradeRoute({
         path: info.path,
-        owner: cls.name,
+        owner: routeClassName(cls),
         operation: 'handle',
         ownerClass: cls,
         ...(info.meta !== undefined ? { classMeta: info.meta } : {}),
