@@ -10,7 +10,7 @@ import { DuplicateNameError } from './errors';
 import { serverTiming } from './extensions/server-timing';
 import { Factory } from './factory';
 import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
-import { queueFullHandler, ReindexEndpoint } from './operations/reindex';
+import { ReindexEndpoint } from './operations/reindex';
 import { SessionEndpoint } from './operations/session';
 import { ChatSocket, PingSocket } from './operations/sockets';
 import { NotificationsEndpoint, QuestionsEndpoint } from './operations/streams';
@@ -79,7 +79,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.recorder = new TaskRecorder({
       events: options.taskLog,
       reindexDelayMs: options.reindexDelayMs,
-      log: this.log,
+      log: this.logger,
     });
   }
 
@@ -96,7 +96,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   }
 
   protected override async wire(): Promise<void> {
-    const log = this.log;
+    const log = this.logger;
     // Opened first, closed last: the queue drains (below) before the store closes.
     const store = this.factory.createWidgetStore();
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
@@ -108,7 +108,6 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.include(cors(this.#cors));
     this.include(serverTiming());
     this.includeExceptionHandler(duplicateName);
-    this.includeExceptionHandler(queueFullHandler);
     const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);

@@ -75,9 +75,12 @@ export class Router<R> {
   readonly #buckets = new Map<number, TrieNode<R>>();
   readonly #entries: PathEntry<R>[] = [];
 
-  /** Adds a route; the same (method, template) twice is a `WiringError`. */
-  add(method: string, template: string, route: R, describe: (existing: R) => string): void {
-    const { segments, slots } = parseTemplate(template);
+  /**
+   * Adds a route; the same (method, template) twice is a `WiringError`. A `literal` path is stored
+   * as an exact static path, without reading `{…}` as slots.
+   */
+  add(method: string, template: string, route: R, describe: (existing: R) => string, literal = false): void {
+    const { segments, slots } = literal ? { segments: [], slots: [] } : parseTemplate(template);
     let entry: PathEntry<R> | undefined;
     if (slots.length === 0) {
       entry = this.#static.get(template);

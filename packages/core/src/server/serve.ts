@@ -130,7 +130,7 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
     }
   });
   // Through the app's logger (pino's JSON lines when the app logs there), console for a bare view.
-  const logger = (app as { readonly log?: Logger }).log ?? consoleLogger;
+  const logger = (app as { readonly logger?: Logger }).logger ?? consoleLogger;
   const log = (message: string): void => {
     if (!options.quiet) logger.info(message);
   };
