@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BaseApp, Endpoint } from '@api/core';
 import { TestClient } from '@api/testing';
-import { otel } from '../src/index';
+import { otel, taskContext } from '../src/index';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 class Probe extends Endpoint('/probe') {
@@ -35,6 +35,15 @@ describe('otel without an SDK', () => {
     });
     expect(res.status).toBe(200);
     expect(res.json()).toBe('no active span');
+  });
+
+  it('task items carry nothing and run as they are', () => {
+    const propagation = taskContext();
+    expect(propagation.capture()).toBeUndefined();
+    let ran = 0;
+    const task = { name: 'Item', backend: 'in-process', queue: undefined, attempt: 1 };
+    expect(propagation.restore({ traceparent: 'x' }, task, () => (ran++, 'processed'))).toBe('processed');
+    expect(ran).toBe(1);
   });
 
   it('an SDK registered after wiring gets the spans (the tracer follows the global provider)', async () => {

@@ -5,7 +5,6 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  type ProxyTracerProvider,
   type Span,
   type TextMapPropagator,
   type Tracer,
@@ -19,6 +18,7 @@ import {
   type RouteContribution,
   type Wiring,
 } from '@api/core/extension';
+import { tracerOf } from '../tracer';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -35,9 +35,6 @@ export interface OtelOptions {
   /** Reads `traceparent`/`tracestate` from requests (default: the global propagator). */
   readonly propagator?: TextMapPropagator | undefined;
 }
-
-/** The instrumentation scope of every span this package starts. */
-export const TRACER_NAME = '@api/otel';
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['tracerProvider', 'propagator']);
 const kSpan = Symbol('@api/otel.span');
@@ -69,39 +66,11 @@ export function otel(options: OtelOptions = {}): Extension<void> {
           'include otel() once',
         );
       included.add(wiring);
-      const given = options.tracerProvider;
-      const tracer = given ? fixed(given.getTracer(TRACER_NAME)) : globalTracer();
+      const tracer = tracerOf(options.tracerProvider);
       const contribution = serverSpans(tracer, options.propagator ?? propagation);
       wiring.addContributor(() => contribution);
     },
   });
-}
-
-/**
- * The tracer of the globally registered provider, or undefined while no SDK is registered (the
- * API's proxy provider has no delegate yet): then a request costs this lookup and nothing else.
- * Looked up again when the global provider changes, so an SDK registered after wiring (or through
- * another copy of the API — its CommonJS build beside the ES module one — whose proxy provider the
- * global then holds) still gets the spans.
- */
-function globalTracer(): () => Tracer | undefined {
-  let provider: TracerProvider | undefined;
-  let tracer: Tracer | undefined;
-  return () => {
-    const current = trace.getTracerProvider();
-    if (current === provider && tracer !== undefined) return tracer;
-    provider = current;
-    const proxy = current as Partial<Pick<ProxyTracerProvider, 'getDelegateTracer'>>;
-    tracer =
-      typeof proxy.getDelegateTracer === 'function'
-        ? proxy.getDelegateTracer(TRACER_NAME)
-        : current.getTracer(TRACER_NAME);
-    return tracer;
-  };
-}
-
-function fixed(tracer: Tracer): () => Tracer {
-  return () => tracer;
 }
 
 /** The contribution every route (and every unrouted answer) gets: one server span around its run. */
