@@ -2,7 +2,7 @@ import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from 
 import { assets } from '@api/assets';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
-import { otel } from '@api/otel';
+import { otel, taskContext } from '@api/otel';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
@@ -108,7 +108,10 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.include(cors(this.#cors));
     this.include(serverTiming());
     this.includeExceptionHandler(duplicateName);
-    const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
+    // Each background item carries the trace context of the request that enqueued it.
+    const tasks = (this.#tasks = this.include(
+      backgroundTasks({ ...(this.#options.tasks ?? { drainTimeout: 1 }), propagator: taskContext() }),
+    ));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);
 

@@ -106,6 +106,21 @@ describe('traces (@api/otel on the SDK)', () => {
     expect(span!.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
     expect(span!.attributes['http.response.status_code']).toBe(404);
   });
+
+  it('the WidgetEvent a POST /widgets enqueues runs as a span linked to that request', async () => {
+    const created = await demo.client.post('/widgets', {
+      headers: { ...AUTH, traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+      json: { name: 'traced widget', priceCents: 1 },
+    });
+    expect(created.status).toBe(201);
+    const named = (name: string) => exporter.getFinishedSpans().find((s) => s.name === name);
+    await until(() => named('process WidgetEvent') !== undefined && named('POST /widgets') !== undefined);
+    const request = named('POST /widgets')!;
+    const task = named('process WidgetEvent')!;
+    expect(request.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+    expect(task.links.map((l) => l.context.spanId)).toEqual([request.spanContext().spanId]);
+    expect(task.attributes['api.task.outcome']).toBe('processed');
+  });
 });
 
 describe('OTEL_TRACES_EXPORTER', () => {

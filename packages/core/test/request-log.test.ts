@@ -68,8 +68,12 @@ const sockets = defineExtension({
         path,
         owner: 'RawSocket',
         handle(ex) {
+          // The route's header block (its tail, and the request id) goes on the 101 it writes.
+          const block = ex.routeHeaders(101);
           const { socket, end } = ex.takeOver();
-          socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: raw\r\nconnection: Upgrade\r\n\r\n');
+          let head = 'HTTP/1.1 101 Switching Protocols\r\nupgrade: raw\r\nconnection: Upgrade\r\n';
+          for (let i = 0; i < block.length; i += 2) head += `${block[i]}: ${block[i + 1]}\r\n`;
+          socket.write(`${head}\r\n`);
           socket.once('data', () => {
             socket.end('bye\n');
             if (code !== undefined) socket.once('close', () => end({ code }));
@@ -197,6 +201,7 @@ describe('the request log', () => {
           if (received.endsWith('\r\n\r\n')) resolve();
         }),
       );
+      expect(received).toContain('\r\nx-request-id: up-1\r\n');
       await new Promise((resolve) => setTimeout(resolve, 100));
       socket.write('done');
       await new Promise<void>((resolve) => socket.on('end', resolve));
