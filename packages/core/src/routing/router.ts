@@ -1,4 +1,5 @@
 import { describeValue, WiringError } from '../errors/wiring-error';
+import { normalizePercentEncoding } from './normalize-path';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */
 export interface PathEntry<R> {
@@ -77,13 +78,16 @@ export class Router<R> {
 
   /** Adds a route; the same (method, template) twice is a `WiringError`. */
   add(method: string, template: string, route: R, describe: (existing: R) => string): void {
-    const { segments, slots } = parseTemplate(template);
+    const { slots } = parseTemplate(template);
+    // Request paths are matched in normalized form (see normalizePercentEncoding); so are templates.
+    const key = template.includes('%') ? normalizePercentEncoding(template) : template;
+    const segments = key.split('/').slice(1);
     let entry: PathEntry<R> | undefined;
     if (slots.length === 0) {
-      entry = this.#static.get(template);
+      entry = this.#static.get(key);
       if (!entry) {
         entry = { template, methods: new Map(), allow: '' };
-        this.#static.set(template, entry);
+        this.#static.set(key, entry);
         this.#entries.push(entry);
       }
     } else {
@@ -129,12 +133,15 @@ export class Router<R> {
     return this.#entries;
   }
 
-  /** The entry of a static path (no allocation: the hot path for exact routes). */
+  /**
+   * The entry of a static path (no allocation: the hot path for exact routes). `path` is in
+   * normalized form (`normalizePercentEncoding`), as the runtime hands it over.
+   */
   findStatic(path: string): PathEntry<R> | undefined {
     return this.#static.get(path);
   }
 
-  /** Finds the route for `method` at `path` (HEAD falls back to GET). */
+  /** Finds the route for `method` at a normalized `path` (HEAD falls back to GET). */
   find(method: string, path: string): Match<R> | undefined {
     const entry = this.#static.get(path);
     if (entry !== undefined) return { entry, route: pick(entry, method), params: EMPTY };
