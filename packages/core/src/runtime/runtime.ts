@@ -16,6 +16,7 @@ import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
 import { pick, type Router } from '../routing/router';
 import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
+import { isClosing } from '../server/linger';
 import { ExchangeImpl, type ExchangeHost } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
@@ -119,6 +120,9 @@ export class Runtime implements ExchangeHost {
   };
 
   handle(req: IncomingMessage, res: ServerResponse, upgradeHead?: Buffer): void {
+    // A request pipelined behind its connection's last response (node queues its response without
+    // a socket) is never answered: that connection closes after the answer already decided.
+    if (res.socket === null && isClosing(req.socket)) return;
     const target = req.url ?? '/';
     // Origin-form ("/…") is the common case: one char check. Absolute-form routes like it.
     const url = target.charCodeAt(0) === 47 ? target : toOriginForm(target);
