@@ -15,7 +15,7 @@ import type {
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/check';
+import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
@@ -145,7 +145,7 @@ export class AppWiring {
       );
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
-    const { slots } = parseTemplate(route.path);
+    const { slots } = parseTemplate(route.path, where);
     const key = routeKey(method, route.path);
     const prior = this.#routes.get(key);
     if (prior)
@@ -159,6 +159,7 @@ export class AppWiring {
     }
     const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
     middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
+    checkInterceptsReach(`${where} (${kind} route)`, middleware, [method]);
     const record: RouteRecord = {
       info: newRouteInfo({
         method,
