@@ -1,7 +1,7 @@
 // What the generated document says, read over HTTP from the test app (and small one-off apps).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { Endpoint, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
+import { Endpoint, FileFormPart, FormPart, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
 import {
   defineExtension,
   defineResponseKind,
@@ -198,6 +198,55 @@ describe('operations', () => {
         attachment: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
       },
       required: ['blob'],
+    });
+  });
+
+  it('a form documents nested models (bare or FormPart) as objects sent as JSON parts (encoding)', async () => {
+    const Meta = Struct('FormMeta', { title: v.string(), size: v.number() });
+    const Nested = Struct('NestedForm', {
+      title: v.string(),
+      meta: Meta,
+      extra: v.optional(FormPart(Meta)),
+      metas: v.optional(v.array(Meta)),
+      labels: v.optional(v.record(v.string(), v.number())),
+      attachment: v.optional(FileFormPart()),
+    });
+    const d = await documentOf((a) =>
+      a.includeEndpoint(
+        new (class Nest extends Endpoint('/nest') {
+          post = this.operation({ form: Nested }, () => undefined);
+        })(),
+      ),
+    );
+    // Inlined like every form field; the parts core decodes as JSON say so in `encoding`.
+    const meta = {
+      type: 'object',
+      properties: { title: { type: 'string' }, size: { type: 'number' } },
+      required: ['title', 'size'],
+    };
+    expect(d.paths['/nest'].post.requestBody.content['multipart/form-data']).toEqual({
+      schema: {
+        type: 'object',
+        properties: {
+          title: { type: 'string' },
+          meta,
+          extra: meta,
+          metas: { type: 'array', items: meta },
+          labels: {
+            type: 'object',
+            propertyNames: { type: 'string' },
+            additionalProperties: { type: 'number' },
+          },
+          attachment: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
+        },
+        required: ['title', 'meta'],
+      },
+      encoding: {
+        meta: { contentType: 'application/json' },
+        extra: { contentType: 'application/json' },
+        metas: { contentType: 'application/json' },
+        labels: { contentType: 'application/json' },
+      },
     });
   });
 

@@ -1,4 +1,4 @@
-import { parseTemplate, type RouteInfo, toHeaderName } from '@api/core/extension';
+import { formFieldKind, parseTemplate, type RouteInfo, toHeaderName } from '@api/core/extension';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
 
@@ -62,11 +62,14 @@ export function requestBodyOf(
     };
   }
   if (spec.form) {
-    // Inlined: part markers document as their value schema (files as binary strings).
-    return {
-      required: true,
-      content: { 'multipart/form-data': { schema: registry.inline(spec.form) } },
-    };
+    // Inlined: part markers document as their value schema (files as binary strings). Parts core
+    // decodes as JSON (nested models, bare or FormPart) say so in `encoding`.
+    const media: JsonSchema = { schema: registry.inline(spec.form) };
+    const encoding: Record<string, JsonSchema> = {};
+    for (const [key, field] of Object.entries(objectEntries(spec.form) ?? {}))
+      if (formFieldKind(field) === 'json') encoding[key] = { contentType: 'application/json' };
+    if (Object.keys(encoding).length > 0) media.encoding = encoding;
+    return { required: true, content: { 'multipart/form-data': media } };
   }
   if (spec.content) {
     return { required: true, content: { 'application/octet-stream': { schema: { ...BINARY } } } };
