@@ -47,6 +47,11 @@ const EMPTY = Buffer.alloc(0);
 
 function linger(socket: Socket, limits: LingerLimits): void {
   if (socket.destroyed) return;
+  if (socket.readableEnded) {
+    // The client already finished sending: nothing unread can cause a reset; close as node would.
+    socket.end(() => socket.destroy());
+    return;
+  }
   // The response is out; a FIN follows it, and reading goes on.
   socket.end();
   let left = limits.maxLingerBytes;
