@@ -9,7 +9,7 @@ import { DuplicateNameError } from './errors';
 import { requestLog, type RequestLogLine } from './extensions/request-log';
 import { Factory } from './factory';
 import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
-import { queueFullHandler, ReindexEndpoint } from './operations/reindex';
+import { ReindexEndpoint } from './operations/reindex';
 import { SessionEndpoint } from './operations/session';
 import { ChatSocket, PingSocket } from './operations/sockets';
 import { NotificationsEndpoint, QuestionsEndpoint } from './operations/streams';
@@ -106,7 +106,6 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.include(cors(this.#cors));
     this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
     this.includeExceptionHandler(duplicateName);
-    this.includeExceptionHandler(queueFullHandler);
     const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);

@@ -29,12 +29,15 @@ export function authenticators(users: Users) {
     tokenAuth: bearerAuth({
       headers: Credentials,
       user: User,
+      // Documented on every operation of the mount (through the route catalogue).
+      raises: [InvalidTokenError],
       authenticate: ({ headers }) => lookup(bearerToken(headers.authorization)),
     }),
     /** Optional bearer auth: no header → anonymous (`user: null`); a bad token is still 401. */
     optionalTokenAuth: bearerAuth({
       headers: OptionalCredentials,
       user: v.nullable(User),
+      raises: [InvalidTokenError],
       authenticate: ({ headers }) =>
         headers.authorization === undefined ? null : lookup(bearerToken(headers.authorization)),
     }),

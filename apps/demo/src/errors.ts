@@ -24,10 +24,3 @@ export class DuplicateNameError extends Error {
     super(`a widget named ${JSON.stringify(widgetName)} already exists`);
   }
 }
-
-/** Raised when the background queue has no room; rendered as 503 + `retry-after` by `queueFullHandler`. */
-export class QueueFullError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`the background queue is full; retry in ${retryAfterSeconds} s`);
-  }
-}

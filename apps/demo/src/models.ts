@@ -104,19 +104,6 @@ export const ReindexRequested = Struct('ReindexRequested', { widgetId: v.pipe(v.
 /** The 202 body of POST /widgets/{widget_id}/reindex. */
 export const ReindexAccepted = Struct('ReindexAccepted', { widgetId: v.string(), queued: v.literal(true) });
 
-/** The 503 body when the queue is full: a Problem (`type` service-unavailable). */
-export const QueueFullProblem = Struct('QueueFullProblem', {
-  type: v.literal('service-unavailable'),
-  title: v.string(),
-  status: v.literal(503),
-  detail: v.string(),
-});
-
-/** The typed `retry-after` header (seconds) of the 503. */
-export const RetryAfter = Struct('RetryAfter', {
-  retryAfter: v.pipe(v.number(), v.integer(), v.minValue(0)),
-});
-
 // ------------------------------------------------------------------ WebSockets
 // Tagged Structs carry their wire `type` (the Struct's first argument); `name` is the OpenAPI component name.
 

@@ -124,7 +124,7 @@ describe('assets: what is read from the directory', () => {
     expect((await client.get('/assets/x.txt')).status).toBe(404);
   });
 
-  it('serves names with spaces, unicode, % and braces at their percent-encoded paths; braces stay literal', async () => {
+  it('serves names with spaces, unicode, % and braces at their percent-encoded paths; braces never become slots', async () => {
     const dir = tree({
       'my file.txt': 'space',
       'café.txt': 'unicode',
@@ -141,11 +141,40 @@ describe('assets: what is read from the directory', () => {
     // Not a route template: no other value fills "{id}".
     expect((await client.get('/assets/5.txt')).status).toBe(404);
     expect((await client.get('/assets/x.txt')).status).toBe(404);
-    // Raw braces are not the encoded ones (only encoded unreserved characters equal plain ones).
-    expect(parseRaw(await rawGet(client.url, '/assets/{id}.txt')).status).toBe('HTTP/1.1 404 Not Found');
+    // As written (a client that does not percent-encode): the same file, by its own literal route.
+    expect(parseRaw(await rawGet(client.url, '/assets/{id}.txt')).body).toBe('braces');
     // Percent-encodings compare case-insensitively (RFC 3986 §6.2.2.1).
     expect((await client.get('/assets/%7bid%7d.txt')).text).toBe('braces');
     expect((await client.get('/assets/caf%c3%a9.txt')).text).toBe('unicode');
+  });
+
+  it('serves {locale}/a.css and {a}.css over the wire: as a browser asks (encoded) and as written (literal routes)', async () => {
+    const dir = tree({
+      '{locale}/a.css': 'a { color: red }',
+      '{a}.css': 'b { color: blue }',
+      'q`"<>.txt': 'q',
+    });
+    const client = await serveAssets({ directory: dir, gzip: false });
+    // What fetch (the WHATWG URL parser, like every browser) sends for these names.
+    expect(new URL(`${client.url}/assets/{locale}/a.css`).pathname).toBe('/assets/%7Blocale%7D/a.css');
+    for (const [encoded, written, body] of [
+      ['/assets/%7Blocale%7D/a.css', '/assets/{locale}/a.css', 'a { color: red }'],
+      ['/assets/%7Ba%7D.css', '/assets/{a}.css', 'b { color: blue }'],
+      ['/assets/q%60%22%3C%3E.txt', '/assets/q`"<>.txt', 'q'],
+    ] as const) {
+      const viaFetch = await fetch(`${client.url}${encoded}`);
+      expect(viaFetch.status, encoded).toBe(200);
+      expect(await viaFetch.text()).toBe(body);
+      const raw = parseRaw(await rawGet(client.url, written));
+      expect(raw.status, written).toBe('HTTP/1.1 200 OK');
+      expect(raw.body).toBe(body);
+      // One file, one representation: the same ETag on both paths.
+      expect(raw.headers.find((h) => h.startsWith('etag:'))).toBe(`etag: ${viaFetch.headers.get('etag')}`);
+      expect(parseRaw(await rawGet(client.url, written, [], 'HEAD')).status).toBe('HTTP/1.1 200 OK');
+    }
+    // Never a slot: no other segment fills "{locale}" or "{a}".
+    for (const path of ['/assets/en/a.css', '/assets/x.css', '/assets/a.css'])
+      expect(parseRaw(await rawGet(client.url, path)).status, path).toBe('HTTP/1.1 404 Not Found');
   });
 
   it('registers routes in sorted order, whatever order the directory lists them in', async () => {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BaseApp, defineMiddleware, Endpoint, Resource, Struct } from '@api/core';
 import { assets } from '../src/index';
-import { headerPairs, memoryLogger, started, tree } from './helpers';
+import { headerPairs, memoryLogger, parseRaw, rawGet, started, tree } from './helpers';
 
 const Widget = Struct('Widget', { id: v.string() });
 const WidgetPath = Struct('WidgetPath', { id: v.string() });
@@ -34,6 +34,22 @@ describe('assets: routes among the app’s routes', () => {
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect((await client.put('/widgets/6.txt', { json: { id: 'x' } })).json()).toEqual({ id: 'x' });
+  });
+
+  it('a file named {id}.txt beside an endpoint /widgets/{id}: its own paths are the file, every other one the endpoint', async () => {
+    const dir = tree({ '{id}.txt': 'the file' });
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeResource(new Widgets());
+        this.include(assets({ directory: dir, path: '/widgets' }));
+      }
+    }
+    const client = await started(new App({ logger: memoryLogger() }));
+    const raw = parseRaw(await rawGet(client.url, '/widgets/{id}.txt'));
+    expect(raw.status).toBe('HTTP/1.1 200 OK');
+    expect(raw.body).toBe('the file');
+    expect((await client.get('/widgets/%7Bid%7D.txt')).text).toBe('the file');
+    expect((await client.get('/widgets/7.txt')).json()).toEqual({ id: '7.txt' });
   });
 
   it('is covered by app-wide middleware: headers on 200, 304, HEAD and 405; observe sees asset answers', async () => {

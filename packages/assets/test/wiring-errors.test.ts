@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BaseApp, Endpoint, Struct, WiringError } from '@api/core';
+import { defineExtension } from '@api/core/extension';
 import { assets, type AssetsOptions } from '../src/index';
 import { appWith, memoryLogger, serveAssets, tree } from './helpers';
 
@@ -196,6 +197,41 @@ describe('assets: wiring errors', () => {
         `App.include(assets({ directory: ${JSON.stringify(dir)} })): "b.txt" would be served at GET /assets/b.txt, which is already registered by Taken.get. Fix: exclude "b.txt" (exclude: ["b.txt"]), serve the assets under another path, or move the other route.`,
       );
     }
+  });
+
+  it('a literal path as written that another extension answers: a WiringError naming both, whichever was added first', async () => {
+    const dir = tree({ '{a}.css': 'x' });
+    const other = defineExtension({
+      name: 'other',
+      setup: (wiring) =>
+        wiring.addRoute({
+          method: 'GET',
+          path: '/assets/{a}.css',
+          literal: true,
+          owner: 'other',
+          operation: 'taken',
+          handle: (ex) => ex.send(204, []),
+        }),
+    });
+    const startError = (assetsFirst: boolean): Promise<unknown> =>
+      appWith((a) => {
+        if (assetsFirst) a.include(assets({ directory: dir }));
+        a.include(other);
+        if (!assetsFirst) a.include(assets({ directory: dir }));
+      })
+        .start()
+        .catch((e: unknown) => e);
+    const assetsSecond = await startError(false);
+    expect(assetsSecond).toBeInstanceOf(WiringError);
+    expect((assetsSecond as Error).message).toBe(
+      `${callOf(dir)}: "{a}.css" would be served at GET /assets/{a}.css, which is already registered by other.taken (custom route). Fix: exclude "{a}.css" (exclude: ["{a}.css"]), serve the assets under another path, or move the other route.`,
+    );
+    // Added second, the other extension's own addRoute fails (core's message, naming both).
+    const assetsFirst = await startError(true);
+    expect(assetsFirst).toBeInstanceOf(WiringError);
+    expect((assetsFirst as Error).message).toMatch(
+      /other\.taken \(custom route\): GET \/assets\/\{a\}\.css is already answered by assets\.asset \(custom route\)/,
+    );
   });
 
   it('two assets() calls that claim one path', async () => {

@@ -2,9 +2,11 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import {
+  AuthenticationRequiredError,
   BaseApp,
   Endpoint,
   HTTPError,
+  MalformedRequestError,
   NoContent,
   Resource,
   Struct,
@@ -249,6 +251,23 @@ describe('user checks at wiring (the spec table)', () => {
   });
 });
 
+/** The catalogue entry of `Gated.get` mounted with `authenticator`. */
+async function routeOf(authenticator: NonNullable<MountOptions<Gated>['auth']>) {
+  class A extends BaseApp {
+    protected override async wire(): Promise<void> {
+      this.includeEndpoint(new Gated(), { auth: authenticator });
+    }
+  }
+  const app = new A();
+  await new TestClient(app).start();
+  const route = app.catalogue.find(Gated, 'get')!;
+  await app.close();
+  return route;
+}
+async function factsOf(authenticator: NonNullable<MountOptions<Gated>['auth']>): Promise<AuthFacts> {
+  return (await routeOf(authenticator)).facts.get('auth') as AuthFacts;
+}
+
 describe('SecurityScheme and catalogue facts', () => {
   it('renders the securitySchemes entries', () => {
     expect(SecurityScheme.httpBearer({ bearerFormat: 'JWT' }).toOpenapi()).toEqual({
@@ -268,14 +287,49 @@ describe('SecurityScheme and catalogue facts', () => {
   });
 
   it('picks default schemes: bearer for headers, basic for basicAuth, apiKey-in-cookie for one cookie', () => {
-    expect(tokenAuth.scheme.toOpenapi()).toEqual({ type: 'http', scheme: 'bearer' });
-    expect(basicAuth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe(
-      'basicAuth',
+    const rendered = (a: { security: readonly SecurityScheme[] }) =>
+      a.security.map((s) => ({ [s.schemeName]: s.toOpenapi() }));
+    expect(rendered(tokenAuth)).toEqual([{ bearerAuth: { type: 'http', scheme: 'bearer' } }]);
+    expect(rendered(basicAuth({ headers: Credentials, user: User, authenticate: () => null }))).toEqual([
+      { basicAuth: { type: 'http', scheme: 'basic' } },
+    ]);
+    expect(rendered(auth({ headers: Credentials, user: User, authenticate: () => null }))).toEqual([
+      { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    ]);
+    expect(rendered(sessionAuth)).toEqual([
+      { apiKeyAuth: { type: 'apiKey', name: 'session_id', in: 'cookie' } },
+    ]);
+  });
+
+  it('advertises a hybrid authenticator as two alternatives: bearer, or an API key in its cookie', () => {
+    const hybrid = hybridAuth({
+      headers: Struct('H', { authorization: v.optional(v.string()) }),
+      cookies: Struct('C', { session_id: v.optional(v.string()) }),
+      user: User,
+      authenticate: () => null,
+    });
+    expect(hybrid.security.map((s) => ({ [s.schemeName]: s.toOpenapi() }))).toEqual([
+      { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      { apiKeyAuth: { type: 'apiKey', name: 'session_id', in: 'cookie' } },
+    ]);
+  });
+
+  it('advertises nothing (openapiSecurity needed) for a cookie Struct of several cookies, and takes a list of alternatives', async () => {
+    const Two = Struct('Two', { session_id: v.string(), device: v.string() });
+    const cookies = cookieAuth({ cookies: Two, user: User, authenticate: () => null });
+    expect(cookies.security).toEqual([]);
+    const given = [
+      SecurityScheme.apiKey({ name: 'session_id', location: 'cookie', schemeName: 'session' }),
+      SecurityScheme.httpBearer(),
+    ] as const;
+    expect(
+      cookieAuth({ cookies: Two, user: User, authenticate: () => null, openapiSecurity: given }).security,
+    ).toEqual(given);
+    const facts = await factsOf(cookies);
+    expect(facts.security).toEqual([]);
+    expect(facts.undescribed).toBe(
+      'cookieAuth({ cookies }) reads 2 cookies (session_id, device), and an OpenAPI API key is one cookie',
     );
-    expect(auth({ headers: Credentials, user: User, authenticate: () => null }).scheme.schemeName).toBe(
-      'bearerAuth',
-    );
-    expect(sessionAuth.scheme.toOpenapi()).toEqual({ type: 'apiKey', name: 'session_id', in: 'cookie' });
   });
 
   it('records the auth policy in the route catalogue', async () => {
@@ -283,7 +337,7 @@ describe('SecurityScheme and catalogue facts', () => {
     await new TestClient(app).start();
     const facts = app.catalogue.find(Spotlight, 'get')!.facts.get('auth') as AuthFacts;
     expect(facts.anonymous).toBe(true);
-    expect(facts.scheme.schemeName).toBe('bearerAuth');
+    expect(facts.security.map((s) => s.schemeName)).toEqual(['bearerAuth']);
     await app.close();
   });
 });
@@ -540,5 +594,33 @@ describe('credential headers sent twice', () => {
     const res = await challengeClient().get('/me', { headers: [['Authorization', 'Bearer token']] });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ id: 'u1', name: 'Ada' });
+  });
+});
+
+describe('the errors an authenticator raises, in the route catalogue', () => {
+  it('records its own 401, the 400 of a credential header sent twice, and what authenticate is declared to raise', async () => {
+    const declared = bearerAuth({
+      headers: Credentials,
+      user: User,
+      authenticate: ({ headers }) => lookup(headers.authorization),
+      raises: [InvalidTokenError],
+    });
+    expect((await routeOf(declared)).errors).toEqual([
+      AuthenticationRequiredError,
+      MalformedRequestError,
+      InvalidTokenError,
+    ]);
+    expect((await routeOf(tokenAuth)).errors).toEqual([AuthenticationRequiredError, MalformedRequestError]);
+    expect((await routeOf(sessionAuth)).errors).toEqual([AuthenticationRequiredError]);
+  });
+
+  it('refuses raises that is not a list of HTTP error classes', () => {
+    for (const raises of [InvalidTokenError, [Error], ['invalid-token']]) {
+      expect(() =>
+        bearerAuth({ headers: Credentials, user: User, authenticate: () => null, raises: raises as never }),
+      ).toThrow(
+        /^bearerAuth\(\{ headers \}\): raises must be a list of HTTP error classes \(what authenticate throws\), got .*\. Fix: e\.g\. raises: \[InvalidTokenError\]/,
+      );
+    }
   });
 });

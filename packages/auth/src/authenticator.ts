@@ -1,15 +1,16 @@
 // The authenticator factories (auth, bearerAuth, basicAuth, cookieAuth, hybridAuth) and the compiled
 // mount option they build. Option checks: definition.ts; the user table: user-table.ts; the 401
-// challenge: challenge.ts; duplicate credential headers: credential-headers.ts.
-import { AuthenticationRequiredError } from '@api/core';
+// challenge: challenge.ts; duplicate credential headers: credential-headers.ts; OpenAPI schemes and
+// declared errors: advertised.ts.
+import { AuthenticationRequiredError, MalformedRequestError, type ErrorClass } from '@api/core';
 import {
   mountOption,
-  WiringError,
   type Exchange,
   type MountContext,
   type ObjectSchemaLike,
   type RouteContribution,
 } from '@api/core/extension';
+import { advertised, checkRaises } from './advertised';
 import { challengeOf } from './challenge';
 import { duplicateCheck, singleHeaderNames } from './credential-headers';
 import { checkOptions, type Definition } from './definition';
@@ -28,15 +29,11 @@ import { checkUserTable, isNullable } from './user-table';
 
 function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> {
   const anonymous = isNullable(def.user);
-  let scheme: SecurityScheme;
-  if (!def.schemeGiven) scheme = def.defaultScheme();
-  else if (def.scheme instanceof SecurityScheme) scheme = def.scheme;
-  else {
-    throw new WiringError(
-      `${def.label}: openapiSecurity is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`,
-    );
-  }
-  const challenge = challengeOf(def, scheme);
+  const { security, undescribed } = advertised(def);
+  const challenge = challengeOf(
+    def,
+    def.schemeGiven ? security[0] : def.kind === 'cookies' ? undefined : def.headerScheme(),
+  );
   const challengeHeaders: ReadonlyArray<readonly [string, string]> | undefined =
     challenge === undefined ? undefined : [['www-authenticate', challenge]];
   // Only 401s carry the challenge (whoever raised them on this mount); successful responses pay nothing.
@@ -44,6 +41,14 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     ? (status: number) => (status === 401 ? challengeHeaders : undefined)
     : undefined;
   const checkDuplicates = duplicateCheck(singleHeaderNames(def.headers));
+  // What the mount answers with besides the handler's own errors, for documents (@api/openapi):
+  // the 401 (missing or refused credentials), the 400 of a credential header sent twice, and what
+  // `authenticate` is declared to raise.
+  const raises: readonly ErrorClass[] = [
+    AuthenticationRequiredError,
+    ...(checkDuplicates ? [MalformedRequestError] : []),
+    ...checkRaises(def.label, def.raises),
+  ];
   let bindHeaders: ((req: Exchange['req']) => unknown) | undefined;
   let bindCookies: ((req: Exchange['req']) => unknown) | undefined;
   const unauthenticated = (): Error => new AuthenticationRequiredError();
@@ -72,11 +77,12 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     bindHeaders ??= def.headers ? wiring.headerBinder(def.headers, def.label, unauthenticated) : undefined;
     bindCookies ??= def.cookies ? wiring.cookieBinder(def.cookies, def.label, unauthenticated) : undefined;
     checkUserTable(route, wiring, def.user);
-    const facts: AuthFacts = { kind: def.kind, scheme, anonymous, userSchema: def.user };
+    const facts: AuthFacts = { kind: def.kind, security, undescribed, anonymous, userSchema: def.user };
     const contribution: RouteContribution = {
       order: 50,
       sources: { user: resolveNow },
       facts: { auth: facts },
+      raises,
       ...(errorHeaders ? { errorHeaders } : {}),
     };
     return contribution;
@@ -86,7 +92,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     kind: def.kind,
     user: def.user as TUser,
     anonymous: anonymous as IsNullable<TUser>,
-    scheme,
+    security,
     resolve,
     [mountOption]: compile,
   };
@@ -96,7 +102,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
 function headerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>(
   factory: string,
   options: AuthOptions<THeaders, TUser>,
-  defaultScheme: () => SecurityScheme,
+  headerScheme: () => SecurityScheme,
 ): Authenticator<TUser> {
   const label = `${factory}({ headers })`;
   checkOptions(label, 'headers', options);
@@ -109,7 +115,8 @@ function headerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>
     authenticate: (input) => options.authenticate(input as { headers: Out<THeaders> }),
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
-    defaultScheme,
+    headerScheme,
+    raises: options.raises,
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: options.realm,
@@ -153,8 +160,9 @@ export function basicAuth<THeaders extends ObjectSchemaLike, TUser extends UserS
 }
 
 /**
- * A cookie authenticator (browsers; also WebSocket handshakes). Advertised as an API key in the
- * cookie when it reads a single cookie. Its 401s carry no `www-authenticate` challenge (no HTTP
+ * A cookie authenticator (browsers; also WebSocket handshakes). Advertised in OpenAPI as an API
+ * key in its cookie when it reads a single cookie; one reading several needs `openapiSecurity`
+ * (@api/openapi refuses to guess which is the credential). Its 401s carry no `www-authenticate` challenge (no HTTP
  * scheme describes a session cookie; a browser would show a password dialog for `Basic`); set
  * `wwwAuthenticate` to send one.
  *
@@ -166,7 +174,6 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
 ): Authenticator<TUser> {
   const label = 'cookieAuth({ cookies })';
   checkOptions(label, 'cookies', options);
-  const names = Object.keys(options.cookies.entries);
   return build({
     kind: 'cookies',
     label,
@@ -176,17 +183,19 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
     authenticate: (input) => options.authenticate(input as { cookies: Out<TCookies> }),
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
-    defaultScheme: () =>
-      names.length === 1
-        ? SecurityScheme.apiKey({ name: names[0]!, location: 'cookie' })
-        : SecurityScheme.httpBearer(),
+    headerScheme: () => SecurityScheme.httpBearer(),
+    raises: options.raises,
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: undefined,
   });
 }
 
-/** Reads headers and cookies: bearer-token clients and cookie-carrying browsers on the same routes. */
+/**
+ * Reads headers and cookies: bearer-token clients and cookie-carrying browsers on the same routes.
+ * Advertised in OpenAPI as two alternatives, HTTP bearer or an API key in its cookie (a cookie
+ * Struct of several fields needs `openapiSecurity`). Its 401s carry `www-authenticate: Bearer`.
+ */
 export function hybridAuth<
   THeaders extends ObjectSchemaLike,
   TCookies extends ObjectSchemaLike,
@@ -204,7 +213,8 @@ export function hybridAuth<
       options.authenticate(input as { headers: Out<THeaders>; cookies: Out<TCookies> }),
     schemeGiven: 'openapiSecurity' in options,
     scheme: options.openapiSecurity,
-    defaultScheme: () => SecurityScheme.httpBearer(),
+    headerScheme: () => SecurityScheme.httpBearer(),
+    raises: options.raises,
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: undefined,

@@ -10,11 +10,11 @@ const DEFAULT_REALM = 'api';
 const HEADER_VALUE = /^[\t\x20-\x7e]+$/;
 
 /**
- * The `www-authenticate` value every 401 of the mount carries: `Bearer` for header auth advertised
- * as bearer, `Basic realm="…"` for basic, none for cookie auth and API-key schemes (no registered
+ * The `www-authenticate` value every 401 of the mount carries (decided by the first advertised
+ * scheme): `Bearer` for header and hybrid auth advertised as bearer, `Basic realm="…"` for basic, none for cookie auth and API-key schemes (no registered
  * HTTP scheme fits them); `wwwAuthenticate` overrides it (`false` sends none).
  */
-export function challengeOf(def: Definition, scheme: SecurityScheme): string | undefined {
+export function challengeOf(def: Definition, scheme: SecurityScheme | undefined): string | undefined {
   if (def.challengeGiven) {
     const given = def.challenge;
     if (given === false) return undefined;
@@ -25,8 +25,8 @@ export function challengeOf(def: Definition, scheme: SecurityScheme): string | u
     }
     return given;
   }
-  const object = scheme.toOpenapi();
-  if (object.type === 'http' && object.scheme === 'basic') {
+  const object = scheme?.toOpenapi();
+  if (object?.type === 'http' && object.scheme === 'basic') {
     const realm = def.realm === undefined ? DEFAULT_REALM : def.realm;
     // Sent as a quoted-string: no quote or backslash to escape, nothing a header cannot carry.
     if (typeof realm !== 'string' || !HEADER_VALUE.test(realm) || /["\\]/.test(realm)) {
@@ -41,6 +41,6 @@ export function challengeOf(def: Definition, scheme: SecurityScheme): string | u
       `${def.label}: realm is only used by a Basic challenge. Fix: remove realm, or use basicAuth / openapiSecurity: SecurityScheme.httpBasic().`,
     );
   }
-  if (def.kind === 'cookies' || object.type === 'apiKey') return undefined;
+  if (def.kind === 'cookies' || object === undefined || object.type === 'apiKey') return undefined;
   return 'Bearer';
 }

@@ -15,7 +15,10 @@ export interface Definition {
   /** Whether `openapiSecurity` was given at all (given as undefined/null is a WiringError). */
   readonly schemeGiven: boolean;
   readonly scheme: unknown;
-  readonly defaultScheme: () => SecurityScheme;
+  /** The scheme of the header half when `openapiSecurity` is not given: bearer (basic for `basicAuth`). */
+  readonly headerScheme: () => SecurityScheme;
+  /** The `raises` option as given (checked by `checkRaises`). */
+  readonly raises: unknown;
   /** Whether `wwwAuthenticate` was given at all, and its value. */
   readonly challengeGiven: boolean;
   readonly challenge: unknown;
@@ -23,7 +26,7 @@ export interface Definition {
   readonly realm: unknown;
 }
 
-const COMMON = ['user', 'authenticate', 'openapiSecurity', 'wwwAuthenticate'];
+const COMMON = ['user', 'authenticate', 'openapiSecurity', 'wwwAuthenticate', 'raises'];
 /** The option keys of each factory. */
 export const OPTION_KEYS = {
   headers: [...COMMON, 'headers', 'realm'],

@@ -1,4 +1,5 @@
 // @api/auth — authenticators as a typed mount option, through core's public extension point only.
+import type { MountRequirement } from '@api/core';
 import type { AuthFor, DeclaredUsers } from './types';
 
 export { auth, basicAuth, bearerAuth, cookieAuth, hybridAuth } from './authenticator';
@@ -26,6 +27,12 @@ declare module '@api/core' {
   }
   interface MountRequirementRegistry<TRoute extends object> {
     /** A mount whose operations declare `user` needs `auth` (a type error without it). */
-    auth: [DeclaredUsers<TRoute>] extends [never] ? unknown : { readonly auth: AuthFor<TRoute> };
+    auth: [DeclaredUsers<TRoute>] extends [never]
+      ? unknown
+      : MountRequirement<
+          '@api: an operation of this route declares user, so the mount needs auth. Fix: mount it with { auth } (an authenticator from @api/auth), or remove user from its operations.',
+          // Only "present": the value's type is MountOptions' `auth` (one type, so tsc prints it once).
+          { readonly auth: NonNullable<unknown> }
+        >;
   }
 }

@@ -1,6 +1,6 @@
 // The public types of @api/auth: authenticators, their options, and the `auth` mount option's typing.
 import type * as v from 'valibot';
-import type { Operation } from '@api/core';
+import type { ErrorClass, Operation, WiringTypeError } from '@api/core';
 import type { Exchange, MountOptionValue, ObjectSchemaLike } from '@api/core/extension';
 import type { SecurityScheme } from './security-scheme';
 
@@ -15,7 +15,14 @@ export type AuthKind = 'headers' | 'cookies' | 'hybrid';
 /** What @api/openapi reads from the catalogue (`route.facts.get('auth')`). */
 export interface AuthFacts {
   readonly kind: AuthKind;
-  readonly scheme: SecurityScheme;
+  /**
+   * How OpenAPI documents the authenticator: alternatives, a client sends the credential of one
+   * (a hybrid authenticator: bearer or its cookie). Empty when it cannot be described without
+   * `openapiSecurity` (`undescribed` says why).
+   */
+  readonly security: readonly SecurityScheme[];
+  /** Why `security` is empty (e.g. a cookie authenticator reading several cookies). */
+  readonly undescribed: string | undefined;
   readonly anonymous: boolean;
   readonly userSchema: UserSchema;
 }
@@ -32,7 +39,8 @@ export interface Authenticator<TUser extends UserSchema = UserSchema> extends Mo
   readonly user: TUser;
   /** True when the user schema is nullable: anonymous callers reach handlers with `user: null`. */
   readonly anonymous: IsNullable<TUser>;
-  readonly scheme: SecurityScheme;
+  /** How OpenAPI documents it: the schemes a client may use, one of them (see `AuthFacts.security`). */
+  readonly security: readonly SecurityScheme[];
   /** Runs the authenticator against a request (for other transports, e.g. WebSocket handshakes). */
   resolve(ex: Pick<Exchange, 'req'>): Promise<unknown>;
   /** Phantom: keeps `Authenticator<User>` and `Authenticator<Nullable<User>>` apart (invariant). */
@@ -54,8 +62,19 @@ type UserResult<TUser extends UserSchema> = Out<TUser> | null | undefined;
 interface CommonOptions<TUser extends UserSchema> {
   /** The user schema: `User` gates; `v.nullable(User)` accepts anonymous callers. */
   readonly user: TUser;
-  /** How the authenticator shows up in OpenAPI. */
-  readonly openapiSecurity?: SecurityScheme;
+  /**
+   * How the authenticator shows up in OpenAPI: one scheme, or a list of alternatives (a client
+   * uses one). Default: bearer for header auth (basic for `basicAuth`), an API key in the cookie
+   * for a one-cookie `cookieAuth`, both alternatives for a `hybridAuth` with one cookie; a cookie
+   * Struct of several fields cannot be described without it (@api/openapi fails wiring).
+   */
+  readonly openapiSecurity?: SecurityScheme | readonly [SecurityScheme, ...SecurityScheme[]];
+  /**
+   * Error classes `authenticate` throws (e.g. a 401 `InvalidTokenError` for a bad token): recorded
+   * in the route catalogue, so @api/openapi documents them on every operation of the mount beside
+   * the authenticator's own 401 `authentication-required`. [none]
+   */
+  readonly raises?: readonly ErrorClass[];
   /**
    * The `www-authenticate` challenge every 401 of the mount carries (missing credentials, a `null`
    * user, or a 401 raised by `authenticate` or a handler). Default: `Bearer` for header and hybrid
@@ -119,15 +138,22 @@ type HasUserless<TRoute> = true extends (
  * The authenticators a mount accepts, computed from its operations' `user` declarations
  * (the spec's table): when operations declare `user`, exactly that schema (gating `User`, or
  * anonymous-accepting `v.nullable(User)` only if every operation declares it); when none
- * does, any gating authenticator.
+ * does, any gating authenticator. Each case carries the `WiringTypeError` tsc prints beside the
+ * expected type when another authenticator is given (the run-time check says the same).
  */
 export type AuthFor<TRoute> = [DeclaredUsers<TRoute>] extends [never]
-  ? AnyGating
-  : HasUserless<TRoute> extends true
-    ? DeclaredUsers<TRoute> extends Nullable
-      ? never
-      : Authenticator<DeclaredUsers<TRoute>>
-    : Authenticator<DeclaredUsers<TRoute>>;
+  ?
+      | AnyGating
+      | WiringTypeError<'@api: no operation of this mount declares user, so auth must gate (its user schema not nullable). Fix: build the authenticator with user: User, or declare user: v.nullable(User) on every operation.'>
+  : DeclaredUsers<TRoute> extends Nullable
+    ? HasUserless<TRoute> extends true
+      ? WiringTypeError<'@api: some operations of this mount declare a nullable user and others none, so no authenticator fits (one that accepts anonymous callers needs user on every operation). Fix: declare the nullable user on every operation, or mount the others separately.'>
+      :
+          | Authenticator<DeclaredUsers<TRoute>>
+          | WiringTypeError<'@api: the operations declare a nullable user, so auth must accept anonymous callers and return that same schema. Fix: build the authenticator with user: v.nullable(User) for the declared User, or declare a non-null user.'>
+    :
+        | Authenticator<DeclaredUsers<TRoute>>
+        | WiringTypeError<'@api: the operations declare a non-null user, so auth must gate and return that same user schema. Fix: build the authenticator with the declared user schema (not nullable), or change the user the operations declare.'>;
 
 /** Any gating authenticator (its user schema is not nullable). */
 export type AnyGating = MountOptionValue & { readonly kind: AuthKind; readonly anonymous: false };

@@ -21,7 +21,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'bearerAuth: a typo',
     call(bearerAuth, { ...headerBase, authentificate: authenticate }),
-    'bearerAuth({ headers }): unknown option "authentificate". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, headers, realm.',
+    'bearerAuth({ headers }): unknown option "authentificate". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, headers, realm.',
   ],
   [
     'basicAuth: user not a schema',
@@ -46,7 +46,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'cookieAuth: realm is for Basic',
     call(cookieAuth, { cookies: Session, user: User, authenticate, realm: 'x' }),
-    'cookieAuth({ cookies }): unknown option "realm". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, cookies (realm is for basicAuth and header authenticators advertised as HTTP basic).',
+    'cookieAuth({ cookies }): unknown option "realm". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, cookies (realm is for basicAuth and header authenticators advertised as HTTP basic).',
   ],
   [
     'hybridAuth: headers missing',
@@ -99,7 +99,9 @@ describe('authenticator factories and SecurityScheme: wrong arguments', () => {
 
   it('still builds every authenticator from valid options', () => {
     expect(auth(headerBase).kind).toBe('headers');
-    expect(cookieAuth({ cookies: Session, user: User, authenticate }).scheme.schemeName).toBe('apiKeyAuth');
+    expect(cookieAuth({ cookies: Session, user: User, authenticate }).security[0]!.schemeName).toBe(
+      'apiKeyAuth',
+    );
     expect(
       hybridAuth({ headers: Credentials, cookies: Session, user: v.nullable(User), authenticate }).anonymous,
     ).toBe(true);

@@ -1,15 +1,9 @@
 // @api/core — the public surface. Curated: nothing internal is re-exported wholesale.
 
 // App, factory and lifecycle
-export {
-  BaseApp,
-  consoleLogger,
-  type AppOptions,
-  type MountArgs,
-  type MountOptions,
-  type MountRequirementRegistry,
-  type MountRequirements,
-} from './app/base-app';
+export { BaseApp, consoleLogger, type AppOptions, type MountArgs, type MountOptions } from './app/base-app';
+export type { MountRequirement, MountRequirementRegistry, MountRequirements } from './app/mount-requirements';
+export type { WiringTypeError } from './routes/type-errors';
 export {
   BaseFactory,
   ExitStack,

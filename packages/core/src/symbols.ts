@@ -5,3 +5,4 @@ export const kRouteClass = Symbol('@api/core.routeClass');
 export const kResponseKind = Symbol('@api/core.responseKind');
 export const kMountOption = Symbol('@api/core.mountOption');
 export const kSourceMarker = Symbol('@api/core.sourceMarker');
+export const kRouteName = Symbol('@api/core.routeName');

@@ -306,7 +306,7 @@ export const rows: [string, () => unknown, string][] = [
   [
     'Endpoint: unknown option',
     () => Endpoint('/x', any({ reff: 'x' })),
-    'Endpoint(\'/x\', …): unknown option "reff". Fix: use only ref, meta.',
+    'Endpoint(\'/x\', …): unknown option "reff". Fix: use only name, ref, meta.',
   ],
   [
     'Resource: ref with a dot',

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, BaseFactory, Endpoint, serve, Struct, WiringError } from '../src/index';
+import { defineExtension } from '../src/extension/index';
 import { memoryLogger } from './fixtures';
 
 const events: string[] = [];
@@ -192,6 +193,45 @@ describe('serve()', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await pending).toBe('connection closed');
     expect(events).toEqual(['open svc', 'stuck started', 'close svc']);
+  });
+
+  it('at the cap with no upload still arriving, the drain phase starts at once (no grace wait)', async () => {
+    class Stuck extends Endpoint('/stuck') {
+      get = this.operation({ returns: Health }, () => {
+        events.push('stuck started');
+        return new Promise<never>(() => undefined);
+      });
+    }
+    const drainPhase = defineExtension({
+      name: 'drain-probe',
+      setup: (wiring) => wiring.onDrain(() => void events.push('drain began')),
+    });
+    class StuckApp extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(drainPhase);
+        this.includeEndpoint(new Stuck());
+      }
+    }
+    const logger = {
+      info: () => undefined,
+      error: () => undefined,
+      // The cap's line: anything that waited a timer before the drain would let this
+      // macrotask run first. Ordering, not a duration: load cannot flip it.
+      warn: (message: string) => {
+        events.push(message.startsWith('StuckApp: shutdown cap') ? 'cap reached' : message);
+        setImmediate(() => events.push('next macrotask'));
+      },
+    };
+    const running = await serve(new StuckApp({ logger, limits: { shutdownTimeoutMs: 100 } }), {
+      port: 0,
+      signals: false,
+      quiet: true,
+    });
+    const pending = fetch(`${running.url}/stuck`).catch(() => 'connection closed');
+    while (!events.includes('stuck started')) await new Promise((r) => setTimeout(r, 5));
+    await running.close();
+    expect(await pending).toBe('connection closed');
+    expect(events).toEqual(['stuck started', 'cap reached', 'drain began', 'next macrotask']);
   });
 
   it('finishes in-flight requests before tearing the app down', async () => {

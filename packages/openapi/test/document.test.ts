@@ -1,7 +1,7 @@
 // What the generated document says, read over HTTP from the test app (and small one-off apps).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { Endpoint, FileFormPart, FormPart, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
+import { Endpoint, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
 import {
   defineExtension,
   defineResponseKind,
@@ -9,6 +9,7 @@ import {
   type CustomRoute,
   type Exchange,
   type RouteCatalogue,
+  type RouteInfo,
   type Wiring,
 } from '@api/core/extension';
 import { TestClient } from '@api/testing';
@@ -185,68 +186,45 @@ describe('operations', () => {
     }
   });
 
-  it('reference JSON request bodies from components; forms are multipart with binary files', () => {
+  it('reference JSON request bodies from components, with the example their fields compose', () => {
     expect(op('/widgets', 'post').requestBody).toEqual({
       required: true,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/WidgetIn' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/WidgetIn' },
+          examples: { WidgetIn: { value: { name: 'Sprocket', priceCents: 250 } } },
+        },
+      },
     });
-    expect(op('/form', 'post').requestBody.content['multipart/form-data'].schema).toEqual({
+  });
+
+  it('reference form bodies from components too: binary files, JSON parts as $ref with their encoding, part headers', () => {
+    expect(op('/form', 'post').requestBody).toEqual({
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { $ref: '#/components/schemas/FormIn' },
+          encoding: {
+            blob: { headers: { 'x-checksum': { required: false, schema: { type: 'string' } } } },
+            meta: { contentType: 'application/json' },
+          },
+        },
+      },
+    });
+    expect(schemas().FormIn).toEqual({
       type: 'object',
       properties: {
         blob: { type: 'string' },
         count: { type: 'integer' },
         attachment: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
+        meta: { $ref: '#/components/schemas/FormMeta' },
       },
       required: ['blob'],
     });
-  });
-
-  it('a form documents nested models (bare or FormPart) as objects sent as JSON parts (encoding)', async () => {
-    const Meta = Struct('FormMeta', { title: v.string(), size: v.number() });
-    const Nested = Struct('NestedForm', {
-      title: v.string(),
-      meta: Meta,
-      extra: v.optional(FormPart(Meta)),
-      metas: v.optional(v.array(Meta)),
-      labels: v.optional(v.record(v.string(), v.number())),
-      attachment: v.optional(FileFormPart()),
-    });
-    const d = await documentOf((a) =>
-      a.includeEndpoint(
-        new (class Nest extends Endpoint('/nest') {
-          post = this.operation({ form: Nested }, () => undefined);
-        })(),
-      ),
-    );
-    // Inlined like every form field; the parts core decodes as JSON say so in `encoding`.
-    const meta = {
+    expect(schemas().FormMeta).toEqual({
       type: 'object',
-      properties: { title: { type: 'string' }, size: { type: 'number' } },
-      required: ['title', 'size'],
-    };
-    expect(d.paths['/nest'].post.requestBody.content['multipart/form-data']).toEqual({
-      schema: {
-        type: 'object',
-        properties: {
-          title: { type: 'string' },
-          meta,
-          extra: meta,
-          metas: { type: 'array', items: meta },
-          labels: {
-            type: 'object',
-            propertyNames: { type: 'string' },
-            additionalProperties: { type: 'number' },
-          },
-          attachment: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' },
-        },
-        required: ['title', 'meta'],
-      },
-      encoding: {
-        meta: { contentType: 'application/json' },
-        extra: { contentType: 'application/json' },
-        metas: { contentType: 'application/json' },
-        labels: { contentType: 'application/json' },
-      },
+      properties: { label: { type: 'string' } },
+      required: ['label'],
     });
   });
 
@@ -264,13 +242,59 @@ describe('operations', () => {
   });
 });
 
+describe('form bodies with a bare nested model (core binds one from JSON text)', () => {
+  it('document the nested model as a $ref with encoding contentType application/json', () => {
+    const Meta = Struct('UploadMeta', { label: v.string() });
+    const Upload = Struct('Upload', { meta: Meta, tags: v.optional(v.array(Meta)), note: v.string() });
+    const route: RouteInfo = {
+      method: 'POST',
+      path: '/upload',
+      kind: 'operation',
+      owner: 'UploadEndpoint',
+      ownerClass: undefined,
+      operation: 'post',
+      spec: { form: Upload },
+      classMeta: undefined,
+      ref: undefined,
+      responses: [],
+      defaultStatus: 200,
+      mountOptions: {},
+      hidden: false,
+      facts: new Map(),
+      errors: [],
+    };
+    const catalogue: RouteCatalogue = {
+      routes: [route],
+      find: () => undefined,
+      errorAdapter: undefined,
+      exceptionHandlers: [],
+    };
+    const d = buildDocument(catalogue, { title: 'T', version: '1' }) as Json;
+    expect(d.paths['/upload'].post.requestBody.content['multipart/form-data']).toEqual({
+      schema: { $ref: '#/components/schemas/Upload' },
+      encoding: { meta: { contentType: 'application/json' }, tags: { contentType: 'application/json' } },
+    });
+    expect(d.components.schemas.Upload.properties).toEqual({
+      meta: { $ref: '#/components/schemas/UploadMeta' },
+      tags: { type: 'array', items: { $ref: '#/components/schemas/UploadMeta' } },
+      note: { type: 'string' },
+    });
+  });
+});
+
 describe('schemas', () => {
   it('come from @valibot/to-json-schema (2020-12) without $schema, with model descriptions', () => {
     expect(schemas().WidgetIn).toEqual({
       type: 'object',
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 200, description: 'Human-readable widget name' },
-        priceCents: { type: 'integer', minimum: 0, description: 'Price in cents' },
+        name: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          description: 'Human-readable widget name',
+          examples: ['Sprocket'],
+        },
+        priceCents: { type: 'integer', minimum: 0, description: 'Price in cents', examples: [250] },
       },
       required: ['name', 'priceCents'],
       description: 'The fields needed to create a widget.',
@@ -355,7 +379,12 @@ describe('responses', () => {
           schema: { type: 'string' },
         },
       },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Widget' } } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Widget' },
+          examples: { Widget: { value: { id: '9b1f3c1e', name: 'Sprocket', priceCents: 250 } } },
+        },
+      },
     });
     const spotlight = op('/spotlight', 'get').responses;
     expect(spotlight['200'].content['application/json'].schema).toEqual({
@@ -390,7 +419,8 @@ describe('responses', () => {
       '422',
       '500',
     ]);
-    expect(statuses('/widgets/{widget_id}', 'get')).toEqual(['200', '401', '404', '500']);
+    // 400 on an operation without inputs: the authenticator's own (a credential header sent twice).
+    expect(statuses('/widgets/{widget_id}', 'get')).toEqual(['200', '400', '401', '404', '500']);
     expect(statuses('/healthz', 'get')).toEqual(['200', '500']);
     expect(statuses('/form', 'post')).toEqual(['200', '400', '413', '415', '422', '500']);
     expect(statuses('/prefs', 'get')).toEqual(['200', '400', '500']);
@@ -423,40 +453,72 @@ describe('responses', () => {
   });
 
   it('join several errors on one status into oneOf, descriptions joined " / "', () => {
-    expect(op('/widgets/{widget_id}', 'get').responses['404']).toEqual({
-      description: 'Not found / Widget not found',
+    expect(op('/me', 'get').responses['401']).toEqual({
+      description: 'Authentication required / Invalid token',
       content: {
         'application/problem+json': {
           schema: {
             oneOf: [
-              { $ref: '#/components/schemas/NotFoundProblem' },
-              { $ref: '#/components/schemas/WidgetNotFoundProblem' },
+              { $ref: '#/components/schemas/AuthenticationRequiredProblem' },
+              { $ref: '#/components/schemas/InvalidTokenProblem' },
             ],
           },
         },
       },
     });
-    expect(op('/me', 'get').responses['401'].description).toBe('Authentication required / Invalid token');
   });
 
-  it('document a StructHTTPError body under application/json with its consts and status field pinned', () => {
-    expect(op('/legacy', 'get').responses['410']).toEqual({
-      description: 'The legacy endpoint is gone',
+  it('let a declared exception replace the derived error of its status (not the ones the mount raises)', () => {
+    // WidgetNotFoundError (404) is declared on the resource: the generic not-found of a path is not listed.
+    expect(op('/widgets/{widget_id}', 'get').responses['404']).toEqual({
+      description: 'Widget not found',
       content: {
-        'application/json': {
-          schema: {
-            allOf: [
-              { $ref: '#/components/schemas/LegacyBody' },
-              {
-                type: 'object',
-                properties: { code: { const: 'E410' }, httpStatus: { type: 'integer', const: 410 } },
-                required: ['code', 'httpStatus'],
-              },
-            ],
-          },
+        'application/problem+json': { schema: { $ref: '#/components/schemas/WidgetNotFoundProblem' } },
+      },
+    });
+    expect(schemas()).not.toHaveProperty('NotFoundProblem');
+    // The authenticator raises authentication-required and invalid-token (its `raises`), on every
+    // operation of the mount, declared nowhere in meta.
+    for (const [path, method] of [
+      ['/widgets', 'post'],
+      ['/widgets', 'get'],
+      ['/widgets/{widget_id}', 'delete'],
+      ['/spotlight', 'get'],
+    ])
+      expect(op(path!, method!).responses['401'].content['application/problem+json'].schema).toEqual({
+        oneOf: [
+          { $ref: '#/components/schemas/AuthenticationRequiredProblem' },
+          { $ref: '#/components/schemas/InvalidTokenProblem' },
+        ],
+      });
+    // The cookie authenticator raises only its own 401.
+    expect(op('/profile', 'get').responses['401']).toEqual({
+      description: 'Authentication required',
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/AuthenticationRequiredProblem' },
         },
       },
     });
+  });
+
+  it('document a StructHTTPError as its own component: its body Struct with its consts and status field pinned', () => {
+    expect(op('/legacy', 'get').responses['410']).toEqual({
+      description: 'The legacy endpoint is gone',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyGoneError' } } },
+    });
+    expect(schemas().LegacyGoneError).toEqual({
+      allOf: [
+        { $ref: '#/components/schemas/LegacyBody' },
+        {
+          type: 'object',
+          properties: { code: { const: 'E410' }, httpStatus: { type: 'integer', const: 410 } },
+          required: ['code', 'httpStatus'],
+        },
+      ],
+      description: 'The legacy endpoint is gone',
+    });
+    expect(schemas().LegacyBody.required).toEqual(['code', 'message', 'httpStatus']);
   });
 
   it('let an explicit responses entry win over the derived one for its status', () => {
@@ -540,7 +602,7 @@ describe('responses', () => {
     };
     const d = buildDocument(app.catalogue, { title: 'T', version: '1', errorAdapter: adapter }) as Json;
     expect(d.paths['/widgets/{widget_id}'].get.responses['404']).toEqual({
-      description: 'Not found / Widget not found',
+      description: 'Widget not found',
       content: {
         'application/json': {
           schema: {
@@ -626,6 +688,164 @@ describe('security', () => {
       jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     });
     expect(d.paths['/c'].get.security).toEqual([{ jwt: [] }]);
+  });
+});
+
+describe('examples', () => {
+  const Created = Struct('Created', { id: v.pipe(v.string(), v.examples(['c-1'])) }, { tag: true });
+  const Removed = Struct(
+    'Removed',
+    { id: v.pipe(v.string(), v.examples(['r-1'])), reason: v.optional(v.string()) },
+    { tag: true },
+  );
+  const Plain = Struct('Plain', { id: v.string(), note: v.optional(v.string()) });
+
+  it('compose one example per union member, named after it; none for a model whose fields declare none', async () => {
+    const d = await documentOf((a) => {
+      a.includeEndpoint(
+        new (class Events extends Endpoint('/events') {
+          get = this.operation({ returns: v.union([Created, Removed]) }, () => ({
+            type: 'Created' as const,
+            id: 'x',
+          }));
+        })(),
+      );
+      a.includeEndpoint(
+        new (class P extends Endpoint('/plain') {
+          get = this.operation({ returns: Plain }, () => ({ id: 'x' }));
+        })(),
+      );
+    });
+    expect(d.paths['/events'].get.responses['200'].content['application/json'].examples).toEqual({
+      Created: { value: { type: 'Created', id: 'c-1' } },
+      Removed: { value: { type: 'Removed', id: 'r-1' } },
+    });
+    expect(d.paths['/plain'].get.responses['200'].content['application/json']).toEqual({
+      schema: { $ref: '#/components/schemas/Plain' },
+    });
+  });
+
+  it('take the examples a body declares itself, every one of them', async () => {
+    const Body = v.pipe(Plain, v.examples([{ id: 'a' }, { id: 'b', note: 'second' }]));
+    const d = await documentOf((a) =>
+      a.includeEndpoint(
+        new (class Q extends Endpoint('/q') {
+          post = this.operation({ json: Body, returns: Plain }, ({ json }) => json);
+        })(),
+      ),
+    );
+    expect(d.paths['/q'].post.requestBody.content['application/json'].examples).toEqual({
+      example: { value: { id: 'a' } },
+      example2: { value: { id: 'b', note: 'second' } },
+    });
+  });
+
+  it('refuse an example that does not match its own schema (WiringError naming the model, not the value)', async () => {
+    const Bad = Struct('Bad', { n: v.pipe(v.number(), v.minValue(10), v.examples([3])) });
+    const app = appOf((a) => {
+      a.includeEndpoint(
+        new (class B extends Endpoint('/b') {
+          get = this.operation({ returns: Bad }, () => ({ n: 10 }));
+        })(),
+      );
+      a.include(openapi({ title: 'T', version: '1', docsPath: null }));
+    });
+    const error = await app.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await app.close();
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as Error).message).toBe(
+      'B.get: the example "Bad" of Bad does not match its schema (Invalid min value: expected >=10 at `$.n`). Fix: correct the v.examples([...]) of the model or of the field it names.',
+    );
+  });
+});
+
+describe('security of cookie and hybrid authenticators', () => {
+  const U = Struct('U', { id: v.string() });
+
+  it('documents a hybrid authenticator as alternatives: bearer, or an API key in its cookie', async () => {
+    const { hybridAuth } = await import('@api/auth');
+    const hybrid = hybridAuth({
+      headers: Struct('MaybeBearer', { authorization: v.optional(v.string()) }),
+      cookies: Struct('MaybeSession', { sid: v.optional(v.string()) }),
+      user: U,
+      authenticate: () => ({ id: 'x' }),
+    });
+    const anonymous = hybridAuth({
+      headers: Struct('MaybeBearer', { authorization: v.optional(v.string()) }),
+      cookies: Struct('MaybeSession', { sid: v.optional(v.string()) }),
+      user: v.nullable(U),
+      authenticate: () => null,
+    });
+    const d = await documentOf((a) => {
+      a.includeEndpoint(
+        new (class H extends Endpoint('/h') {
+          get = this.operation({ returns: U, user: U }, ({ user }) => user);
+        })(),
+        { auth: hybrid },
+      );
+      a.includeEndpoint(
+        new (class M extends Endpoint('/m') {
+          get = this.operation({ returns: U, user: v.nullable(U) }, () => ({ id: 'anonymous' }));
+        })(),
+        { auth: anonymous },
+      );
+    });
+    expect(d.components.securitySchemes).toEqual({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      apiKeyAuth: { type: 'apiKey', name: 'sid', in: 'cookie' },
+    });
+    expect(d.paths['/h'].get.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }]);
+    expect(d.paths['/m'].get.security).toEqual([{ bearerAuth: [] }, { apiKeyAuth: [] }, {}]);
+  });
+
+  it('documents the 401 of another make of authenticator that only states its auth fact (no raises)', async () => {
+    const { SecurityScheme } = await import('@api/auth');
+    const { mountOption } = await import('@api/core/extension');
+    const scheme = SecurityScheme.httpBearer();
+    const homemade = {
+      [mountOption]: () => ({ facts: { auth: { anonymous: false, security: [scheme] } } }),
+    };
+    const d = await documentOf((a) =>
+      a.includeEndpoint(
+        new (class Home extends Endpoint('/home') {
+          get = this.operation({ returns: U }, () => ({ id: 'x' }));
+        })(),
+        { auth: homemade },
+      ),
+    );
+    expect(d.paths['/home'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(d.paths['/home'].get.responses['401'].content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/AuthenticationRequiredProblem',
+    });
+  });
+
+  it('documents openapiSecurity given as a list of alternatives', async () => {
+    const { cookieAuth, SecurityScheme } = await import('@api/auth');
+    const twoCookies = cookieAuth({
+      cookies: Struct('TwoCookies', { sid: v.string(), device: v.string() }),
+      user: U,
+      openapiSecurity: [
+        SecurityScheme.apiKey({ name: 'sid', location: 'cookie', schemeName: 'session' }),
+        SecurityScheme.apiKey({ name: 'x-api-key', location: 'header', schemeName: 'key' }),
+      ],
+      authenticate: () => ({ id: 'x' }),
+    });
+    const d = await documentOf((a) =>
+      a.includeEndpoint(
+        new (class T extends Endpoint('/t') {
+          get = this.operation({ returns: U, user: U }, ({ user }) => user);
+        })(),
+        { auth: twoCookies },
+      ),
+    );
+    expect(d.paths['/t'].get.security).toEqual([{ session: [] }, { key: [] }]);
+    expect(d.components.securitySchemes).toEqual({
+      session: { type: 'apiKey', name: 'sid', in: 'cookie' },
+      key: { type: 'apiKey', name: 'x-api-key', in: 'header' },
+    });
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { Endpoint, HTTPError, JSONResponse, Resource, Struct, Tag, WiringError } from '@api/core';
 import { mountOption } from '@api/core/extension';
-import { bearerAuth, SecurityScheme } from '@api/auth';
+import { bearerAuth, cookieAuth, SecurityScheme } from '@api/auth';
 import { openapi, type OpenAPIOptions } from '../src/index';
 import { appOf } from './helpers';
 
@@ -206,6 +206,20 @@ describe('security', () => {
     );
     expect(error.message).toBe(
       "A.get: the mount's authenticator advertises an openapiSecurity that is not a SecurityScheme. Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }) from @api/auth.",
+    );
+  });
+
+  it('a cookie authenticator reading several cookies, without openapiSecurity (which one is the credential?)', async () => {
+    const twoCookies = cookieAuth({
+      cookies: Struct('TwoCookies', { session_id: v.string(), device: v.string() }),
+      user: U,
+      authenticate: () => ({ id: 'x' }),
+    });
+    const error = await startupError((a) =>
+      a.includeEndpoint(endpoint('/a', { returns: S, user: U }, 'A'), { auth: twoCookies }),
+    );
+    expect(error.message).toBe(
+      "A.get: the mount's authenticator cannot be described in OpenAPI (cookieAuth({ cookies }) reads 2 cookies (session_id, device), and an OpenAPI API key is one cookie). Fix: give it openapiSecurity: the scheme clients use, e.g. SecurityScheme.apiKey({ name: 'session_id', location: 'cookie' }), or a list of alternatives.",
     );
   });
 

@@ -5,11 +5,15 @@ export { inProcessBackend } from './queue/in-process';
 export { TaskItemError, TasksClosedError, type ReasonIssue } from './queue/errors';
 export type {
   BackgroundTasksOptions,
+  TaskAddOptions,
   TaskBackend,
+  TaskBackoff,
   TaskContext,
   TaskHandler,
+  TaskRegistrationOptions,
   TaskSchema,
   TaskStats,
 } from './queue/types';
-export { bullmqBackend, type BullMQBackendOptions, type RedisConnection } from './bullmq/bullmq-backend';
+export { bullmqBackend } from './bullmq/bullmq-backend';
+export type { BullMQBackendOptions, RedisConnection } from './bullmq/bullmq-options';
 export { backgroundTasks } from './extension/background-tasks-extension';

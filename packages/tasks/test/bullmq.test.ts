@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as wait } from 'node:timers/promises';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,13 +44,20 @@ function bullmq(
   return bullmqBackend({ connection: { host: '127.0.0.1', port: redis.port }, queueName, ...more });
 }
 
-async function redisCounts(queueName: string): Promise<Record<string, number>> {
+/** Runs `use` with a BullMQ Queue on `queueName` (to look at what Redis holds), then closes it. */
+async function withQueue<T>(queueName: string, use: (queue: Queue) => Promise<T>): Promise<T> {
   const queue = new Queue(queueName, { connection: { host: '127.0.0.1', port: redis.port } });
   try {
-    return await queue.getJobCounts('wait', 'active', 'completed', 'failed', 'delayed');
+    return await use(queue);
   } finally {
     await queue.close();
   }
+}
+
+function redisCounts(queueName: string): Promise<Record<string, number>> {
+  return withQueue(queueName, (queue) =>
+    queue.getJobCounts('wait', 'active', 'completed', 'failed', 'delayed'),
+  );
 }
 
 describe.skipIf(skipRedis)('BullMQ backend, one process', () => {
@@ -70,7 +78,14 @@ describe.skipIf(skipRedis)('BullMQ backend, one process', () => {
     await until(() => seen.length === 3);
     await tasks.close();
     expect(seen).toEqual(['item:1', 'note:hello', 'item:2']);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 3, failed: 0, dropped: 0 });
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 3,
+      failed: 0,
+      interrupted: 0,
+      dropped: 0,
+    });
     expect(log.lines).toEqual([]);
   });
 
@@ -181,7 +196,7 @@ describe.skipIf(skipRedis)('BullMQ backend, one process', () => {
     expect(signalled).toBe(true);
     expect(log.of('warn')).toEqual([
       expect.stringMatching(
-        /drainTimeout 0\.05 s.*queued 0, dropped 0 .*1 in flight \(Item\) did not stop within the grace.*another worker/,
+        /drainTimeout 0\.05 s.*queued 0, dropped 0, interrupted 1 .*1 in flight \(Item\) did not stop within the grace.*another worker once its lock expires/,
       ),
     ]);
 
@@ -193,6 +208,167 @@ describe.skipIf(skipRedis)('BullMQ backend, one process', () => {
     await next.close();
     expect(seen).toEqual([7]);
   }, 20_000);
+
+  it.each(['returns', 'throws'] as const)(
+    'a handler that %s on its signal at the deadline: the item goes back to wait (not completed, not failed) and the next worker runs it once',
+    async (mode) => {
+      const queueName = uniqueQueue();
+      const log = new MemoryLog();
+      const first = new BackgroundTasks({ logger: log, drainTimeout: 0.05, backend: bullmq(queueName) });
+      first.register(Item, async (_item, { signal }) => {
+        try {
+          await wait(10_000, undefined, { signal });
+        } catch (error) {
+          if (mode === 'throws') throw error;
+        }
+      });
+      await first.start();
+      await first.add(Item, { id: 7 });
+      await until(() => first.stats().inFlight === 1);
+      await first.close();
+      // The queue's own abort is not a handler failure: no ERROR line, one WARN with the counts.
+      expect(log.of('error')).toEqual([]);
+      expect(log.of('warn')).toEqual([
+        'BackgroundTasks: the task drain deadline (drainTimeout 0.05 s; not the HTTP shutdown cap) reached before the BullMQ worker stopped: queued 0, dropped 0, interrupted 1 (items not taken stay in Redis; 1 in flight (Item) stopped on its signal and went back to the wait list for the next worker)',
+      ]);
+      expect(first.stats()).toEqual({
+        queued: 0,
+        inFlight: 0,
+        processed: 0,
+        failed: 0,
+        interrupted: 1,
+        dropped: 0,
+      });
+      expect(await redisCounts(queueName)).toEqual({
+        wait: 1,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        delayed: 0,
+      });
+      // An interruption is no attempt.
+      expect(
+        await withQueue(queueName, async (q) => (await q.getWaiting()).map((j) => j.attemptsMade)),
+      ).toEqual([0]);
+
+      // The next worker takes it at once (the lock was released; lockDuration is 30 s).
+      const next = new BackgroundTasks({ backend: bullmq(queueName) });
+      const seen: number[] = [];
+      next.register(Item, (item) => void seen.push(item.id));
+      await next.start();
+      await until(() => seen.length === 1);
+      await sleep(200); // a second run would show up now
+      await next.close();
+      expect(seen).toEqual([7]);
+      expect(await redisCounts(queueName)).toEqual({
+        wait: 0,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        delayed: 0,
+      });
+    },
+  );
+
+  it('retries a failing item per its registration (BullMQ attempts and backoff), logging each attempt', async () => {
+    const queueName = uniqueQueue();
+    const log = new MemoryLog();
+    const tasks = new BackgroundTasks({ logger: log, backend: bullmq(queueName) });
+    const runs: number[] = [];
+    tasks.register(
+      Item,
+      () => {
+        runs.push(Date.now());
+        if (runs.length < 3) throw new Error(`run ${runs.length} failed`);
+      },
+      { attempts: 3, backoff: { type: 'fixed', delay: 200 } },
+    );
+    await tasks.start();
+    await tasks.add(Item, { id: 1 });
+    await until(() => tasks.stats().processed === 1, 10_000);
+    await tasks.close();
+    expect(runs).toHaveLength(3);
+    // BullMQ held the item in its delayed set for the backoff between runs (timers are never early).
+    expect(runs[1]! - runs[0]!).toBeGreaterThanOrEqual(195);
+    expect(runs[2]! - runs[1]!).toBeGreaterThanOrEqual(195);
+    expect(log.of('error')).toEqual([
+      'BackgroundTasks: handler for Item failed (attempt 1 of 3; BullMQ retries it); the worker goes on',
+      'BackgroundTasks: handler for Item failed (attempt 2 of 3; BullMQ retries it); the worker goes on',
+    ]);
+    expect(tasks.stats()).toMatchObject({ processed: 1, failed: 2, interrupted: 0, dropped: 0 });
+    expect(await redisCounts(queueName)).toEqual({ wait: 0, active: 0, completed: 0, failed: 0, delayed: 0 });
+  });
+
+  it('an item that fails its last attempt stays in the failed set, with its attempts and reason', async () => {
+    const queueName = uniqueQueue();
+    const log = new MemoryLog();
+    const tasks = new BackgroundTasks({ logger: log, backend: bullmq(queueName) });
+    tasks.register(
+      Item,
+      () => {
+        throw new Error('always');
+      },
+      { attempts: 2 },
+    );
+    await tasks.start();
+    await tasks.add(Item, { id: 1 });
+    await until(() => tasks.stats().failed === 2, 10_000);
+    await tasks.close();
+    expect(log.of('error')).toEqual([
+      'BackgroundTasks: handler for Item failed (attempt 1 of 2; BullMQ retries it); the worker goes on',
+      'BackgroundTasks: handler for Item failed (attempt 2 of 2; the last); the worker goes on',
+    ]);
+    const failed = await withQueue(queueName, (q) => q.getFailed());
+    expect(failed.map((j) => [j.name, j.data, j.attemptsMade, j.failedReason])).toEqual([
+      ['Item', { id: 1 }, 2, 'Item: a handler failed (see the log)'],
+    ]);
+  });
+
+  it('add and tryAdd with { delay } hold the item in the delayed set until then', async () => {
+    const queueName = uniqueQueue();
+    const tasks = new BackgroundTasks({ backend: bullmq(queueName) });
+    const ran: [number, number][] = [];
+    tasks.register(Item, (item) => void ran.push([item.id, Date.now()]));
+    await tasks.start();
+    const added = Date.now();
+    await tasks.add(Item, { id: 1 }, { delay: 300 });
+    expect(tasks.tryAdd(Item, { id: 2 }, { delay: 300 })).toBe(true);
+    await until(() => tasks.stats().queued === 0);
+    expect(await redisCounts(queueName)).toMatchObject({ delayed: 2, wait: 0 });
+    await until(() => ran.length === 2, 5_000);
+    await tasks.close();
+    for (const [, at] of ran) expect(at - added).toBeGreaterThanOrEqual(295);
+    expect(ran.map(([id]) => id).sort()).toEqual([1, 2]);
+  });
+
+  it('an item no handler here can take fails at once whatever its attempts; differing retry options are reported', async () => {
+    const queueName = uniqueQueue();
+    // The producer registers Item with retries and adds a Note it has no options for.
+    const producer = new BackgroundTasks({ backend: bullmq(queueName, { worker: false }) });
+    producer.register(Item, () => undefined, { attempts: 3 });
+    await producer.add(Item, { id: 1 });
+    await producer.add(Note, { text: 'n' });
+    await producer.close();
+
+    const log = new MemoryLog();
+    const consumer = new BackgroundTasks({ logger: log, backend: bullmq(queueName) });
+    const notes: string[] = [];
+    consumer.register(Note, (note) => void notes.push(note.text), { attempts: 2 });
+    await consumer.start();
+    await until(() => notes.length === 1 && consumer.stats().dropped === 1);
+    await consumer.close();
+    expect(log.of('error')).toEqual([
+      'BackgroundTasks: no handler is registered for Item in this process; the item is dropped (marked failed in Redis). Fix: every process that shares queue "' +
+        queueName +
+        '" registers the same handlers',
+    ]);
+    expect(log.of('warn')).toEqual([
+      `BackgroundTasks: a Note item arrived with attempts 1 but Note is registered here with attempts 2; BullMQ follows the item's own options, set by the process that added it. Fix: register Note with the same options in every process that shares queue "${queueName}", producers included`,
+    ]);
+    // Not retried: one attempt, although the item asked for three.
+    const failed = await withQueue(queueName, (q) => q.getFailed());
+    expect(failed.map((j) => [j.name, j.attemptsMade, j.opts.attempts])).toEqual([['Item', 1, 3]]);
+  });
 
   it('with maxsize 1, a second add waits for the first write and tryAdd returns false meanwhile', async () => {
     const tasks = new BackgroundTasks({ maxsize: 1, backend: bullmq(uniqueQueue(), { worker: false }) });
@@ -283,11 +459,65 @@ describe.skipIf(skipRedis)('BullMQ backend, several processes', () => {
       expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     }
     expect(workers.map((w) => w.output())).toEqual([
-      expect.stringMatching(/stopped \{"queued":0,"inFlight":0,"processed":\d+,"failed":0,"dropped":0\}/),
-      expect.stringMatching(/stopped \{"queued":0,"inFlight":0,"processed":\d+,"failed":0,"dropped":0\}/),
+      expect.stringMatching(
+        /stopped \{"queued":0,"inFlight":0,"processed":\d+,"failed":0,"interrupted":0,"dropped":0\}/,
+      ),
+      expect.stringMatching(
+        /stopped \{"queued":0,"inFlight":0,"processed":\d+,"failed":0,"interrupted":0,"dropped":0\}/,
+      ),
     ]);
     expect(await redisCounts(queueName)).toMatchObject({ wait: 0, active: 0, failed: 0 });
   }, 90_000);
+
+  it.each(['return', 'throw'] as const)(
+    'a worker SIGTERMed mid-item with a short drain hands the item back: the next process runs it exactly once (handler %ss on abort)',
+    async (onAbort) => {
+      const queueName = uniqueQueue();
+      const events = join(dir, `${queueName}-events.txt`);
+      const lines = (): string[] =>
+        existsSync(events) ? readFileSync(events, 'utf8').split('\n').filter(Boolean) : [];
+      // lockDuration stays BullMQ's 30 s: a hand-over by lock expiry would come far too late.
+      const first = await spawnWorker(queueName, 'first', {
+        HOLD_MS: '60000',
+        DRAIN_S: '0.2',
+        EVENTS: events,
+        ON_ABORT: onAbort,
+      });
+      await addAll(queueName, 1);
+      await until(() => lines().includes('started 0'), 20_000);
+      const second = await spawnWorker(queueName, 'second');
+      try {
+        first.child.kill('SIGTERM');
+        expect(await first.exited).toBe(0);
+        await until(() => handled(second).length >= 1, 10_000);
+        await sleep(300); // a second run would show up now
+        expect(handled(second)).toEqual([0]);
+        expect(handled(first)).toEqual([]); // the first process did not complete it
+        expect(lines()).toEqual(['started 0', 'stopped 0']);
+        expect(first.output()).toMatch(
+          /queued 0, dropped 0, interrupted 1 \(items not taken stay in Redis; 1 in flight \(Item\) stopped on its signal and went back to the wait list for the next worker\)/,
+        );
+        expect(first.output()).toMatch(
+          /stopped \{"queued":0,"inFlight":0,"processed":0,"failed":0,"interrupted":1,"dropped":0\}/,
+        );
+        expect(first.output()).not.toMatch(/failed; the worker goes on/);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+      expect(second.output()).toMatch(
+        /stopped \{"queued":0,"inFlight":0,"processed":1,"failed":0,"interrupted":0,"dropped":0\}/,
+      );
+      expect(await redisCounts(queueName)).toEqual({
+        wait: 0,
+        active: 0,
+        completed: 0,
+        failed: 0,
+        delayed: 0,
+      });
+    },
+    60_000,
+  );
 
   it('a worker killed mid-run loses nothing: the survivor takes its item once the lock expires', async () => {
     const queueName = uniqueQueue();

@@ -205,8 +205,12 @@ describe('close codes and reasons', () => {
     const peer = await Peer.open(`${ws}/echo`);
     peer.send(message);
     expect(await peer.closed).toEqual({ code, reason });
-    if (code === 1011)
-      expect(log.lines).toContain('error EchoSocket.handle failed; closing the WebSocket with 1011');
+    if (code === 1011) {
+      expect(log.lines).toContain(
+        'error GET /echo: WebSocket handler EchoSocket.handle failed; closing the WebSocket with 1011',
+      );
+      expect(String(log.errors[0])).toBe('Error: handler failure');
+    }
   });
 
   it('1003 for a binary frame on a text socket and a text frame on a bytes socket', async () => {

@@ -1,7 +1,7 @@
 // Wiring mistakes fail at start with a WiringError naming the class, the problem and the fix.
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { BaseApp, Struct, WiringError } from '@api/core';
+import { BaseApp, defineMiddleware, ForbiddenError, Struct, WiringError } from '@api/core';
 import { bearerAuth } from '@api/auth';
 import { websocket, WebSocketEndpoint, type WebSocketOptions } from '../src/index';
 import { quietLogger, sessionAuth, tokenAuth, User } from './fixtures/app';
@@ -54,10 +54,46 @@ class Slots extends WebSocketEndpoint('/rooms/{room_id}', { inbound: 'string', o
 const loose = <T extends object>(options: Record<string, unknown>): WebSocketOptions<T> => options;
 
 describe('websocket(): wiring errors', () => {
-  it('refuses something that is not a WebSocketEndpoint', async () => {
+  it('refuses something that is not a WebSocketEndpoint, saying what was passed', async () => {
+    const error = await start((include) => include(websocket({ handle: {} } as never)));
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as Error).message).toBe(
+      "App.include(websocket(…)): expected an instance of a WebSocketEndpoint class, got a plain object. Fix: declare the class with `class ChatSocket extends WebSocketEndpoint('/path', { inbound, outbound }) { handle = this.handler(…) }` and pass `new ChatSocket(…)`.",
+    );
     await expectWiringError(
-      (include) => include(websocket({ handle: {} } as never)),
-      /is not a WebSocketEndpoint\. Fix: declare it with `class/,
+      (include) => include(websocket(Plain as never)),
+      /got the class Plain itself, not an instance\. Fix: pass an instance: websocket\(new Plain\(…\)\)\./,
+    );
+    class NotASocket {
+      handle = {};
+    }
+    await expectWiringError(
+      (include) => include(websocket(new NotASocket() as never)),
+      /got an instance of NotASocket, which is not declared with WebSocketEndpoint\(…\)\. Fix: /,
+    );
+    await expectWiringError((include) => include(websocket(undefined as never)), /got undefined\. Fix: /);
+  });
+
+  it('refuses mount middleware whose intercept does not run for GET (the handshake would be unguarded)', async () => {
+    const postOnly = defineMiddleware({
+      interceptMethods: ['POST', 'DELETE'],
+      intercept: () => {
+        throw new ForbiddenError();
+      },
+    });
+    const error = await start((include) => include(websocket(new Plain(), { middleware: [postOnly] })));
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as Error).message).toBe(
+      "Plain.handle: mount middleware[0] intercepts POST, DELETE only, but a WebSocket handshake is a GET, so its intercept would never run and the socket would not be guarded. Fix: add 'GET' to its interceptMethods (e.g. interceptMethods: ['GET']), or leave it off this mount.",
+    );
+    const headersOnly = defineMiddleware({ responseHeaders: { 'x-a': '1' } });
+    const get = defineMiddleware({ interceptMethods: ['GET', 'POST'], intercept: () => undefined });
+    expect(
+      await start((include) => include(websocket(new Plain(), { middleware: [headersOnly, get] }))),
+    ).toBeUndefined();
+    await expectWiringError(
+      (include) => include(websocket(new Plain(), loose({ middleware: postOnly }))),
+      /Plain\.handle: mount option "middleware" must be a list/,
     );
   });
 

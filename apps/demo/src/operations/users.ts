@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { Endpoint, JSONResponse, NoContent, Struct, Tag } from '@api/core';
-import { InvalidTokenError } from '../errors';
 import { User } from '../models';
 
 const users = new Tag('users', 'Who is calling.');
 
 /** GET /me: the bearer-authenticated caller. */
 export class MeEndpoint extends Endpoint('/me', {
-  meta: { tags: [users], exceptions: [InvalidTokenError] },
+  meta: { tags: [users] },
 }) {
   get = this.operation(
     { user: User, returns: User, meta: { summary: 'The calling user.' } },
@@ -30,7 +29,7 @@ export const Spotlight = Struct('Spotlight', {
 
 /** GET /spotlight: anonymous callers get the generic spotlight; some users get none (204). */
 export class SpotlightEndpoint extends Endpoint('/spotlight', {
-  meta: { tags: [users], exceptions: [InvalidTokenError] },
+  meta: { tags: [users] },
 }) {
   get = this.operation(
     {

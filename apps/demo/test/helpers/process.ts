@@ -1,32 +1,30 @@
 // The demo in its own Node process, from a bundle built the way `pnpm build` builds dist/main.js
-// (tsup, src/main.ts, dependencies external), placed one level below apps/demo like dist/. The
-// workspace packages it imports are loaded from their sources (the `@api/source` condition, through
-// tsx), so the test does not depend on every package's dist being built.
+// (tsup.config.ts: src/main.ts, dependencies external, names kept), placed one level below
+// apps/demo like dist/. By default the workspace packages it imports are loaded from their sources
+// (the `@api/source` condition, through tsx), so the test does not depend on every package's dist
+// being built; `{ packages: 'dist' }` runs it as `pnpm start` does, on the packages' builds.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'tsup';
+import { build, type Options } from 'tsup';
+import demoBuild from '../../tsup.config';
 
 const DEMO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Builds src/main.ts into `apps/demo/<dir>/main.js`; returns the file's path. */
+/** Builds src/main.ts into `apps/demo/<dir>/main.js` with tsup.config.ts (as `pnpm build` does); returns the file's path. */
 export async function buildDemo(dir: string): Promise<string> {
   const outDir = `${DEMO_ROOT}${dir}`;
   await build({
+    ...(demoBuild as Options),
     config: false,
     entry: { main: `${DEMO_ROOT}src/main.ts` },
-    format: ['esm'],
-    target: 'node20',
     outDir,
     clean: true,
-    dts: false,
     sourcemap: false,
     silent: true,
-    // As tsup.config.ts: package.json dependencies stay external (so do @api/*), and the SQLite driver.
-    external: ['node-sqlite3-wasm'],
   });
   return `${outDir}/main.js`;
 }
@@ -50,10 +48,16 @@ export interface DemoProcess {
 
 /**
  * Starts `node <main.js>` with `env` (PORT=0, DEMO_DB=:memory: unless given), from another
- * working directory (the OS temp dir), and resolves once it logs its URL.
+ * working directory (the OS temp dir), and resolves once it logs its URL. `packages: 'dist'` loads
+ * the workspace packages from their built `dist/` (plain `node`, as `pnpm start`).
  */
-export async function startDemoProcess(main: string, env: Record<string, string> = {}): Promise<DemoProcess> {
-  const child = spawn(process.execPath, ['--conditions=@api/source', '--import', TSX, main], {
+export async function startDemoProcess(
+  main: string,
+  env: Record<string, string> = {},
+  { packages = 'source' }: { readonly packages?: 'source' | 'dist' } = {},
+): Promise<DemoProcess> {
+  const loader = packages === 'source' ? ['--conditions=@api/source', '--import', TSX] : [];
+  const child = spawn(process.execPath, [...loader, main], {
     cwd: tmpdir(),
     env: { ...process.env, PORT: '0', DEMO_DB: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,6 +21,8 @@ interface Variant {
  */
 export class AssetRoute implements CustomRoute {
   readonly method = 'GET';
+  /** The path is exact: a file named `{id}.css` must never turn into a route slot. */
+  readonly literal = true;
   readonly owner = 'assets';
   readonly operation = 'asset';
   readonly hidden = true;

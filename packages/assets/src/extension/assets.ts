@@ -1,7 +1,7 @@
 import { defineExtension, type Extension, type RouteInfo, type Wiring } from '@api/core/extension';
 import { resolveOptions, wiringError, type AssetsOptions } from '../options/options';
 import { buildTable } from '../table/build-table';
-import { routePath } from '../table/url-path';
+import { rawPath, routePath } from '../table/url-path';
 import { AssetRoute } from './asset-route';
 
 /** Who claimed a route path in one app: the file and the `include(assets(…))` that serves it. */
@@ -53,27 +53,32 @@ export function assets(options: AssetsOptions): Extension<void> {
       const claims = claimsFor(wiring);
       const routes: AssetRoute[] = [];
       for (const file of table.files) {
-        const path = routePath(resolved.prefix, file.relative);
-        const key = `GET ${path}`;
-        // A route wired before this call (an endpoint, another extension): say so in our terms.
-        const taken = wiring.findRoute('GET', path);
-        if (taken !== undefined && !isAsset(taken)) {
-          throw wiringError(
-            where,
-            `"${file.relative}" would be served at ${key}, which is already registered by ${describe(taken)}`,
-            `exclude "${file.relative}" (exclude: [${JSON.stringify(file.relative)}]), serve the assets under another path, or move the other route`,
-          );
+        // Where browsers ask for it (percent-encoded), and — when that differs — where clients
+        // that do not encode ask (`{locale}/a.css` as written). Both are literal routes.
+        const encoded = routePath(resolved.prefix, file.relative);
+        const raw = rawPath(resolved.prefix, file.relative);
+        for (const path of raw === encoded ? [encoded] : [encoded, raw]) {
+          const key = claimKey(path);
+          // A route wired before this call (an endpoint, another extension): say so in our terms.
+          const taken = wiring.findRoute('GET', path, { literal: true });
+          if (taken !== undefined && !isAsset(taken)) {
+            throw wiringError(
+              where,
+              `"${file.relative}" would be served at GET ${path}, which is already registered by ${describe(taken)}`,
+              `exclude "${file.relative}" (exclude: [${JSON.stringify(file.relative)}]), serve the assets under another path, or move the other route`,
+            );
+          }
+          const prior = claims.get(key);
+          if (prior !== undefined) {
+            throw wiringError(
+              where,
+              `"${file.relative}" would be served at GET ${path}, which is already registered by "${prior.file}" of ${prior.where}`,
+              'give the two assets() calls different paths, or exclude the file from one of them',
+            );
+          }
+          claims.set(key, { file: file.relative, where });
+          routes.push(new AssetRoute(path, file, resolved.cacheControl));
         }
-        const prior = claims.get(key);
-        if (prior !== undefined) {
-          throw wiringError(
-            where,
-            `"${file.relative}" would be served at GET ${path}, which is already registered by "${prior.file}" of ${prior.where}`,
-            'give the two assets() calls different paths, or exclude the file from one of them',
-          );
-        }
-        claims.set(key, { file: file.relative, where });
-        routes.push(new AssetRoute(path, file, resolved.cacheControl));
       }
       for (const route of routes) wiring.addRoute(route);
       const skipped = table.skipped.symlinks.length + table.skipped.special.length;
@@ -101,7 +106,7 @@ function claimsFor(wiring: Wiring): Map<string, Claim> {
   claimsByApp.set(wiring, owned);
   const seen = new Map<string, RouteInfo>();
   wiring.addContributor((route) => {
-    const key = `${route.method} ${route.path}`;
+    const key = claimKey(route.path, route.method, route.literal === true);
     const prior = seen.get(key);
     if (prior === undefined) {
       seen.set(key, route);
@@ -112,11 +117,20 @@ function claimsFor(wiring: Wiring): Map<string, Claim> {
     const other = isAsset(prior) ? route : prior;
     throw wiringError(
       claim.where,
-      `"${claim.file}" would be served at ${key}, which is already registered by ${describe(other)}`,
+      `"${claim.file}" would be served at ${route.method} ${route.path}, which is already registered by ${describe(other)}`,
       `exclude "${claim.file}" (exclude: [${JSON.stringify(claim.file)}]), serve the assets under another path, or move the other route`,
     );
   });
   return owned;
+}
+
+/**
+ * The key of a route path in the claims: the method and path, marked when the path is literal and
+ * has braces — `/a/{x}` as a literal path and as a template are different routes (the literal one
+ * wins for its exact path only, like any exact path beside a template).
+ */
+function claimKey(path: string, method = 'GET', literal = true): string {
+  return literal && /[{}]/.test(path) ? `${method} literal ${path}` : `${method} ${path}`;
 }
 
 const isAsset = (route: RouteInfo): boolean => route.kind === 'custom' && route.owner === 'assets';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routePath } from './url-path';
+import { rawPath, routePath } from './url-path';
 
 describe('routePath', () => {
   it('joins the prefix and the segments, keeping URL-safe characters', () => {
@@ -29,5 +29,14 @@ describe('routePath', () => {
       if (ch === '#' || ch === '?') continue;
       expect(routePath('/assets', name), name).toBe(viaUrl);
     }
+  });
+});
+
+describe('rawPath', () => {
+  it('keeps what a non-encoding client sends raw ({ } " < > `), encodes the rest like routePath', () => {
+    expect(rawPath('/assets', '{locale}/a.css')).toBe('/assets/{locale}/a.css');
+    expect(rawPath('/a', 'q`"<>.txt')).toBe('/a/q`"<>.txt');
+    expect(rawPath('/a', '{x} 100%?#\\é.txt')).toBe('/a/{x}%20100%25%3F%23%5C%C3%A9.txt');
+    expect(rawPath('/a', 'css/site.css')).toBe(routePath('/a', 'css/site.css'));
   });
 });

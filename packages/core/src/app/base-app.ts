@@ -10,6 +10,7 @@ import type { Middleware } from '../middleware/middleware';
 import { setUriEncoder } from '../responses/writers';
 import { encodeUriReference } from '../http';
 import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
+import { routeClassName } from '../routes/route-name';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
@@ -17,6 +18,7 @@ import { checkCloseable } from '../wiring/wiring-api';
 import { checkAppOptions, includeFailure, isThenable } from './app-checks';
 import type { ExceptionHandler } from './exception-handler';
 import { defaultLimits, mergeLimits, type Limits, type LimitsOptions, type MountLimits } from './limits';
+import type { MountRequirements, NeedsOptions, OmittedOptionsCheck } from './mount-requirements';
 
 setUriEncoder(encodeUriReference);
 
@@ -33,28 +35,18 @@ export interface MountOptions<TRoute extends object = object> {
   readonly limits?: MountLimits;
 }
 
-/**
- * Mount options a route requires, by package: each entry is the options type a route needs
- * (`unknown` when it needs none). `@api/auth` adds one that makes `auth` required on a mount whose
- * operations declare `user`; with no entry, every mount option is optional.
- */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars, @typescript-eslint/no-empty-object-type
-export interface MountRequirementRegistry<TRoute extends object> {}
-
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
-  ? I
-  : never;
-/** The mount options a route cannot do without (the intersection of the registry's entries). */
-export type MountRequirements<TRoute extends object> = UnionToIntersection<
-  MountRequirementRegistry<TRoute>[keyof MountRequirementRegistry<TRoute>]
->;
 /** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
-export type MountArgs<TRoute extends object> = [keyof MountRequirementRegistry<TRoute>] extends [never]
-  ? [options?: MountOptions<TRoute>]
-  : object extends MountRequirements<TRoute>
-    ? [options?: MountOptions<TRoute>]
-    : // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- an entry may be `unknown` (nothing required)
-      [options: MountOptions<TRoute> & MountRequirements<TRoute>];
+export type MountArgs<TRoute extends object> =
+  NeedsOptions<TRoute> extends true
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+      [options: MountOptions<TRoute> & MountRequirements<TRoute>]
+    : [options?: MountOptions<TRoute>];
+/** The type of the `options` argument when one is passed. */
+type MountArg<TRoute extends object> =
+  NeedsOptions<TRoute> extends true
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+      MountOptions<TRoute> & MountRequirements<TRoute>
+    : MountOptions<TRoute> | undefined;
 
 /** Options of an app's constructor. */
 export interface AppOptions<TFactory = undefined> {
@@ -177,20 +169,36 @@ export abstract class BaseApp<TFactory = undefined> {
     }
   }
 
-  /** Mounts a `Resource`. */
+  /**
+   * Mounts a `Resource`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
+   * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
+   */
+  protected includeResource<TRoute extends ResourceOperations>(
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    resource: TRoute & OmittedOptionsCheck<TRoute>,
+  ): void;
   protected includeResource<TRoute extends ResourceOperations>(
     resource: TRoute,
-    ...[options]: MountArgs<TRoute>
-  ): void {
+    options: MountArg<TRoute>,
+  ): void;
+  protected includeResource(resource: object, options?: object): void {
     this.#assertWiring('includeResource');
     this.#mount(resource, 'resource', options);
   }
 
-  /** Mounts an `Endpoint`. */
+  /**
+   * Mounts an `Endpoint`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
+   * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
+   */
+  protected includeEndpoint<TRoute extends EndpointOperations>(
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    endpoint: TRoute & OmittedOptionsCheck<TRoute>,
+  ): void;
   protected includeEndpoint<TRoute extends EndpointOperations>(
     endpoint: TRoute,
-    ...[options]: MountArgs<TRoute>
-  ): void {
+    options: MountArg<TRoute>,
+  ): void;
+  protected includeEndpoint(endpoint: object, options?: object): void {
     this.#assertWiring('includeEndpoint');
     this.#mount(endpoint, 'endpoint', options);
   }
@@ -203,7 +211,7 @@ export abstract class BaseApp<TFactory = undefined> {
       );
     if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
       throw new WiringError(
-        `${this.constructor.name}.${method}(${instance.constructor.name}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
+        `${this.constructor.name}.${method}(${routeClassName(instance.constructor as abstract new () => object)}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
       );
     const records = mountRouteClass({
       appName: this.constructor.name,

@@ -2,6 +2,7 @@ import { WiringError } from '../errors/wiring-error';
 import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
 import type { RouteInfo } from '../extension/types';
+import { routeClassName } from '../routes/route-name';
 
 type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -88,7 +89,8 @@ export class CatalogueResolver implements UrlResolver {
     let route: RouteInfo | undefined;
     if (target.kind === 'operation') {
       route = this.routes.find((r) => r.ownerClass === target.owner && r.operation === target.operation);
-      if (!route) throw new TypeError(`Location: ${target.owner.name}.${target.operation} is not mounted`);
+      if (!route)
+        throw new TypeError(`Location: ${routeClassName(target.owner)}.${target.operation} is not mounted`);
     } else {
       const dot = target.ref.lastIndexOf('.');
       const ref = target.ref.slice(0, dot);

@@ -19,6 +19,7 @@ export {
   type RouteContributor,
   type RouteInfo,
   type RouteKind,
+  type RouteLookup,
   type SourceProvider,
   type SourceResolver,
   type UpgradeRoute,
@@ -40,6 +41,7 @@ export { toErrorReason } from '../schema/issues';
 export { parseTemplate } from '../routing/router';
 export { structInfo, type StructInfo } from '../schema/struct';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from '../routes/route-class';
+export { nameRouteClass, routeClassName } from '../routes/route-name';
 export type { MountOptions } from '../app/base-app';
 export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';
@@ -49,4 +51,5 @@ export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } fro
 export { toHeaderName } from '../http';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
+export type { ErrorClass } from '../meta/meta';
 export { validator as compileValidator, type Validate } from '../binding/binders';

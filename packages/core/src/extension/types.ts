@@ -4,7 +4,7 @@ import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
 import type { ErrorBodyAdapter } from '../errors/adapter';
 import type { ExceptionHandler } from '../app/exception-handler';
-import type { RouteMeta } from '../meta/meta';
+import type { ErrorClass, RouteMeta } from '../meta/meta';
 import type { ResponseKindInfo } from '../responses/response';
 import type { OperationSpec } from '../routes/route-class';
 import type { Middleware } from '../middleware/middleware';
@@ -62,6 +62,15 @@ export interface Exchange {
    */
   takeOver(): { readonly socket: Duplex; readonly head: Buffer };
   /**
+   * The route's header block for a response with `status` that the extension writes itself (an
+   * upgrade's 101 written by a WebSocket library): the constant headers (CORS, middleware
+   * `responseHeaders`, contributions' `headers`) then those computed for `status`, as a fresh flat
+   * list. A computing hook that throws throws here (fail closed: call it before answering, so the
+   * error is an ordinary error response). Values are as the hooks gave them: check them before
+   * writing them raw.
+   */
+  routeHeaders(status: number): HeaderList;
+  /**
    * Aborted when the app begins shutting down, before the before-close hooks run: a long response
    * (a stream, a held request) ends itself properly so shutdown need not wait for it until the cap.
    * One signal for the whole app (nothing is allocated per request): remove your listener when
@@ -96,8 +105,26 @@ export interface RouteInfo {
   readonly mountOptions: Readonly<Record<string, unknown>>;
   /** Excluded from generated documents (spec routes, assets, favicon). */
   readonly hidden: boolean;
+  /**
+   * True for a route added with `literal: true`: `path` is an exact path, not a template — a `{…}`
+   * in it is two characters, not a slot.
+   */
+  readonly literal?: boolean;
   /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
   readonly facts: ReadonlyMap<string, unknown>;
+  /**
+   * Error classes the route can answer with because of what its mount options and extensions
+   * contribute (their `raises`: e.g. the authenticator's 401), each once, for documents. Errors
+   * core derives from the route's own declaration (a bad query, a missing path value) and the
+   * handler's `meta.exceptions` are not repeated here.
+   */
+  readonly errors: readonly ErrorClass[];
+}
+
+/** How `hasRoute` / `findRoute` read their path. */
+export interface RouteLookup {
+  /** Read `path` as an exact path (as `addRoute({ literal: true })` would add it), not a template. */
+  readonly literal?: boolean | undefined;
 }
 
 /** Kinds of route in the catalogue. */
@@ -153,6 +180,12 @@ export interface RouteContribution {
   readonly observe?: (ex: Exchange, status: number, durationMs: number) => void;
   /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
   readonly facts?: Readonly<Record<string, unknown>>;
+  /**
+   * Error classes this contribution makes the route answer with (an authenticator's 401, a
+   * quota's 429), recorded on `RouteInfo.errors` so documents list every answer the framework
+   * produces. Each must be an HTTP error class (`HTTPError.define`, …).
+   */
+  readonly raises?: readonly ErrorClass[];
 }
 
 /** Mount-time context a mount option's compiler gets. */
@@ -194,6 +227,16 @@ interface ExtensionRouteBase {
 /** A route added by an extension: an exact method and path, answered by its own handler. */
 export interface CustomRoute extends ExtensionRouteBase {
   readonly method: string;
+  /**
+   * Match `path` exactly as written, with no slot parsing: braces are ordinary characters, so a
+   * file named `{id}.css` is served at `…/{id}.css` (and only there). The route has no slots (a
+   * `path` binding source is refused). It must be a path a request can carry: `/` first, then
+   * printable ASCII without space, `?` or `#`. Default false (`path` is a template).
+   *
+   * @example
+   * wiring.addRoute({ method: 'GET', path: '/assets/{a}.css', literal: true, owner: 'assets', operation: 'asset', handle });
+   */
+  readonly literal?: boolean;
   /** A label for the catalogue, e.g. `document` or `asset`. */
   readonly operation: string;
   /** Declared responses (for documents); optional. */
@@ -249,21 +292,23 @@ export interface Wiring {
   /**
    * Adds an exact route. A method and path already answered (by an operation or another
    * extension route; slot names do not tell paths apart) fails here with a `WiringError` naming
-   * both; check `hasRoute` first to report a clash in your own terms.
+   * both; check `hasRoute` first to report a clash in your own terms. With `literal: true` the path
+   * is matched exactly as written (braces are characters, not slots).
    */
   addRoute(route: CustomRoute): void;
   /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
   addUpgradeRoute(route: UpgradeRoute): void;
   /**
-   * Whether a route added so far answers `method` at `path` (a template; slot names ignored).
-   * Routes mounted later in `wire()` are not known yet.
+   * Whether a route added so far answers `method` at `path` (a template; slot names ignored; with
+   * `{ literal: true }` the exact path a literal route would take). Routes mounted later in
+   * `wire()` are not known yet.
    *
    * @example
    * if (wiring.hasRoute('GET', '/openapi.json')) wiring.fail(where, 'GET /openapi.json is taken', 'pass another path');
    */
-  hasRoute(method: string, path: string): boolean;
+  hasRoute(method: string, path: string, options?: RouteLookup): boolean;
   /** The catalogue entry of the route answering `method` at `path` so far (see `hasRoute`), to name it. */
-  findRoute(method: string, path: string): RouteInfo | undefined;
+  findRoute(method: string, path: string, options?: RouteLookup): RouteInfo | undefined;
   /** Adds a contributor consulted for every route when wiring finishes. */
   addContributor(contributor: RouteContributor): void;
   /** Adds an app-wide intercept that runs before routing. */

@@ -16,6 +16,8 @@ export interface ShutdownWaiter {
   beginShutdown(): void;
   readonly inFlight: number;
   readonly upgraded: ReadonlySet<unknown>;
+  /** Requests still reading their body (what `refuseReading` answers 503). */
+  readonly reading: ReadonlySet<unknown>;
   whenIdle(): Promise<void>;
   refuseReading(): void;
   destroyUpgraded(): void;
@@ -24,8 +26,16 @@ export interface ShutdownWaiter {
 type Hook = () => void | Promise<void>;
 
 /**
+ * At the cap, how long uploads just answered 503 get for that answer to leave before every
+ * connection is cut. Only spent when such uploads exist (and ends as soon as nothing is in
+ * flight), so the drain phase normally starts the moment the cap is reached.
+ */
+export const REFUSED_UPLOAD_GRACE_MS = 200;
+
+/**
  * The shutdown phases, in order: the shutdown signal aborts → before-close hooks → in-flight
- * requests and upgraded sockets finish (bounded by `capMs`) → drain hooks → the exit stack unwinds
+ * requests and upgraded sockets finish (bounded by `capMs`; uploads cut there get
+ * `REFUSED_UPLOAD_GRACE_MS` for their 503) → drain hooks → the exit stack unwinds
  * (exact reverse order of opening). Every hook runs even when one fails; the first failure is
  * rethrown at the end. The before-close phase is bounded by `capMs` too, so a hook that never
  * settles cannot hold the process; drain hooks keep their own deadlines (a task queue's).
@@ -84,9 +94,20 @@ export async function runShutdown(p: {
       p.log.warn(
         `${p.appName}: shutdown cap (${p.capMs} ms) reached with ${runtime.inFlight} request(s) and ${runtime.upgraded.size} upgraded socket(s) open; closing them`,
       );
-      // Uploads still arriving get a 503 (and their connections close after it), then the rest is cut.
+      // Uploads still arriving get a 503 (their connections close after it); cutting the
+      // connections at once could reset them before that answer is out, so they get a short
+      // grace. Without such uploads nothing waits: the drain phase starts now, and the worst case
+      // of a shutdown stays cap + drain deadline.
+      const refused = runtime.reading.size;
       runtime.refuseReading();
-      await Promise.race([runtime.whenIdle(), new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+      if (refused > 0) {
+        let grace: NodeJS.Timeout | undefined;
+        await Promise.race([
+          runtime.whenIdle(),
+          new Promise((resolve) => (grace = setTimeout(resolve, REFUSED_UPLOAD_GRACE_MS))),
+        ]);
+        clearTimeout(grace);
+      }
       p.options.onDeadline?.();
       runtime.destroyUpgraded();
     }

@@ -1,4 +1,5 @@
 import { describeValue, WiringError } from '../errors/wiring-error';
+import { routeClassName } from '../routes/route-name';
 
 /** Path field values used to fill a route template's `{slots}`. */
 export type PathValues = Readonly<Record<string, string | number | boolean | bigint>>;
@@ -63,7 +64,7 @@ function operationTarget(factory: string, owner: unknown, operation: unknown, pa
     );
   if (typeof operation !== 'string')
     throw new WiringError(
-      `${factory}(${owner.name}, …): the operation must be its name (a string), got ${describeValue(operation)}. Fix: e.g. 'readOne'.`,
+      `${factory}(${routeClassName(owner as abstract new () => object)}, …): the operation must be its name (a string), got ${describeValue(operation)}. Fix: e.g. 'readOne'.`,
     );
   checkPathValues(factory, path);
   return {

@@ -4,6 +4,7 @@ import { describeValue, WiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
 import { checkFields, checkOf, checkResponseKind, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
+import type { WiringTypeError } from '../routes/type-errors';
 
 /** Raw response headers: as-written names, repeats allowed. */
 export type RawHeaders =
@@ -281,7 +282,7 @@ type ErrorStatusCheck<TStatus extends number> = number extends TStatus
   ? unknown
   : TStatus extends ErrorStatus
     ? unknown
-    : { readonly 'statusCode must be 400–599': never };
+    : WiringTypeError<`@api: ${TStatus} is not an error status, and an exception handler answers with one (400-599). Fix: use an error status, e.g. 409 or 503.`>;
 
 /**
  * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.

@@ -12,7 +12,9 @@ import {
   Resource,
   Struct,
   Text,
+  type WiringTypeError,
 } from '../index';
+import type { OperationKind, SnakeCaseSlots } from './route-class';
 
 const Widget = Struct('Widget', { id: v.string(), name: v.string(), priceCents: v.number() });
 const WidgetIn = Struct('WidgetIn', { name: v.string(), priceCents: v.number() });
@@ -274,5 +276,29 @@ describe('path slots', () => {
     // @ts-expect-error widget-id is not snake_case
     void Endpoint('/widgets/{widget-id}/x');
     void Resource('/shops/{shop_id}/widgets');
+  });
+});
+
+describe('class options', () => {
+  it('take a name (a string) beside ref and meta', () => {
+    class Widgets extends Resource('/widgets', { name: 'Widgets', ref: 'widgets' }) {
+      readMany = this.operation({ returns: v.array(Widget) }, () => []);
+    }
+    void Widgets;
+    void Endpoint('/healthz', { name: 'Health' });
+    // @ts-expect-error name is a string
+    void Endpoint('/healthz', { name: 1 });
+  });
+});
+
+describe('compile-time rejections carry their message', () => {
+  it('as a WiringTypeError the parameter is intersected with', () => {
+    expectTypeOf<SnakeCaseSlots<'/widgets/{widgetId}'>>().toEqualTypeOf<
+      WiringTypeError<'@api: path slots are snake_case, and {widgetId} is not. Fix: name slots like {widget_id}.'>
+    >();
+    expectTypeOf<SnakeCaseSlots<'/widgets/{widget_id}'>>().toEqualTypeOf<unknown>();
+    expectTypeOf<
+      OperationKind<'endpoint'>
+    >().toEqualTypeOf<'@api: an Endpoint operation (mount its class with includeEndpoint)'>();
   });
 });

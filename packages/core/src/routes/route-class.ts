@@ -5,6 +5,8 @@ import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
+import { nameRouteClass } from './route-name';
+import type { WiringTypeError } from './type-errors';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
 export type { ObjectSchemaLike } from '../schema/object-schema';
@@ -110,27 +112,23 @@ export type PathSlots<TPath extends string> = TPath extends `${string}{${infer S
   : never;
 
 type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
-type MissingSlots<S, TPath extends string> = S extends { readonly path: infer P }
-  ? Exclude<PathSlots<TPath>, keyof EntriesOf<P>>
-  : never;
 type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
   ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>>
   : never;
 
 declare const extraPathFields: unique symbol;
-declare const missingPathSlots: unique symbol;
 declare const operationKind: unique symbol;
 
 /** A declared operation (what `this.operation(...)` returns). */
 export interface Operation<
   S extends OperationSpec = OperationSpec,
   TExtra extends string = string,
-  TKind extends RouteKindName = RouteKindName,
+  TKind extends OperationKind = OperationKind,
 > {
   readonly [kOperation]: true;
   readonly spec: S;
   readonly handler: (input: never) => unknown;
-  /** Phantom: path fields beyond the mount's slots (must be `never` on exact routes). */
+  /** Phantom: path fields beyond the mount's slots (must be none on exact routes). */
   readonly [extraPathFields]?: TExtra;
   /** Phantom: the class kind that declared it (an Endpoint's `delete` is not a Resource's). */
   readonly [operationKind]?: TKind;
@@ -139,11 +137,24 @@ export interface Operation<
 /** The two route class kinds. */
 export type RouteKindName = 'resource' | 'endpoint';
 
+/**
+ * The kind of class an operation was declared in, as tsc prints it when an Endpoint is mounted
+ * with `includeResource` (or the reverse): the rule and the fix.
+ */
+export type OperationKind<TKind extends RouteKindName = RouteKindName> = TKind extends 'resource'
+  ? '@api: a Resource operation (mount its class with includeResource)'
+  : '@api: an Endpoint operation (mount its class with includeEndpoint)';
+
+/** What tsc prints for a path field beyond the slots of an exact path. */
+type ExactPathError<TKind extends RouteKindName> = TKind extends 'resource'
+  ? '@api: create and readMany answer on the mount path itself, so their path fields must all be {slots} of it. Fix: remove the other path fields, or declare an item operation (readOne, updateFull, updatePartial, delete).'
+  : '@api: an Endpoint path is exact, so every path field must be a {slot} of it. Fix: remove the other path fields or add them to the path as {slots} (a Resource with item operations is mounted with includeResource).';
+
 /** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
 export type ExactOperation<TKind extends RouteKindName = RouteKindName> = Operation<
   OperationSpec,
-  never,
-  TKind
+  ExactPathError<TKind>,
+  OperationKind<TKind>
 >;
 
 type OptionalKinds =
@@ -151,22 +162,27 @@ type OptionalKinds =
   | v.ExactOptionalSchema<v.GenericSchema, unknown>
   | v.NullishSchema<v.GenericSchema, unknown>
   | v.UndefinedableSchema<v.GenericSchema, unknown>;
-type DefaultedPathFields<S> = S extends { readonly path: infer P }
-  ? { [K in keyof EntriesOf<P>]: EntriesOf<P>[K] extends OptionalKinds ? K : never }[keyof EntriesOf<P>]
-  : never;
-declare const defaultedPathFields: unique symbol;
+/** Path fields declared optional or with a default (a matched path always carries its values). */
+type DefaultedFields<E> = { [K in keyof E]: E[K] extends OptionalKinds ? K : never }[keyof E];
 
-type SpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>] extends [never]
-  ? unknown
-  : { readonly [missingPathSlots]: `path schema misses slot: ${MissingSlots<S, TPath> & string}` }) &
-  ([DefaultedPathFields<S>] extends [never]
+/** `unknown`, or the error tsc shows on the spec: a mount slot without a path field, or a defaulted path field. */
+type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
+  ? PathCheck<Exclude<PathSlots<TPath>, keyof EntriesOf<P>>, DefaultedFields<EntriesOf<P>>>
+  : unknown;
+type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
+  ? [TDefaulted] extends [never]
     ? unknown
-    : {
-        readonly [defaultedPathFields]: `path fields cannot be optional or defaulted: ${DefaultedPathFields<S> & string}`;
-      });
+    : WiringTypeError<`@api: path field ${TDefaulted & string} is optional or has a default, but a matched path always carries its value. Fix: declare ${TDefaulted & string} without v.optional, v.nullish or a default.`>
+  : WiringTypeError<`@api: the path schema has no field for the mount path slot {${TMissing & string}}. Fix: add ${TMissing & string} to the path Struct.`>;
 
 /** Class-level options of `Resource(...)` and `Endpoint(...)`. */
 export interface RouteClassOptions {
+  /**
+   * The class's name in operationIds (`<name>_<operation>`), the route catalogue, `WiringError`s
+   * and logs; default: the class name, which a bundler may change (esbuild renames a class that
+   * refers to itself to `_WidgetResource`). An identifier.
+   */
+  readonly name?: string;
   /** A name for reverse routing: `Location.fromRef('<ref>.readOne', ...)`. */
   readonly ref?: string;
   /** OpenAPI metadata for every operation of the class. */
@@ -181,7 +197,7 @@ export interface RouteClassInfo {
   readonly meta: RouteMeta | undefined;
 }
 
-abstract class RouteBase<TPath extends string, TKind extends RouteKindName> {
+abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
   /**
    * Declares an operation: its binding sources and responses, and its handler. The handler's
    * argument and return types are inferred from the schemas.
@@ -207,10 +223,10 @@ abstract class RouteBase<TPath extends string, TKind extends RouteKindName> {
 export interface ResourceOperations {
   create?: ExactOperation<'resource'>;
   readMany?: ExactOperation<'resource'>;
-  readOne?: Operation<OperationSpec, string, 'resource'>;
-  updateFull?: Operation<OperationSpec, string, 'resource'>;
-  updatePartial?: Operation<OperationSpec, string, 'resource'>;
-  delete?: Operation<OperationSpec, string, 'resource'>;
+  readOne?: Operation<OperationSpec, string, OperationKind<'resource'>>;
+  updateFull?: Operation<OperationSpec, string, OperationKind<'resource'>>;
+  updatePartial?: Operation<OperationSpec, string, OperationKind<'resource'>>;
+  delete?: Operation<OperationSpec, string, OperationKind<'resource'>>;
 }
 
 /** The instance shape of an `Endpoint` subclass: any of five verbs on an exact path. */
@@ -223,22 +239,28 @@ export interface EndpointOperations {
 }
 
 /** The constructor `Resource(...)` returns: extend it. */
-export type ResourceClass<TPath extends string> = abstract new () => RouteBase<TPath, 'resource'>;
+export type ResourceClass<TPath extends string> = abstract new () => RouteBase<
+  TPath,
+  OperationKind<'resource'>
+>;
 /** The constructor `Endpoint(...)` returns: extend it. */
-export type EndpointClass<TPath extends string> = abstract new () => RouteBase<TPath, 'endpoint'>;
+export type EndpointClass<TPath extends string> = abstract new () => RouteBase<
+  TPath,
+  OperationKind<'endpoint'>
+>;
 
 type BadSlot<S extends string> = S extends Lowercase<S> ? (S extends `${string}-${string}` ? S : never) : S;
 /** A mount path whose `{slots}` are not snake_case is a type error (and a `WiringError` at run time). */
 export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] extends [never]
   ? unknown
-  : { readonly 'path slots are snake_case': BadSlot<PathSlots<TPath>> };
+  : WiringTypeError<`@api: path slots are snake_case, and {${BadSlot<PathSlots<TPath>>}} is not. Fix: name slots like {widget_id}.`>;
 
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   kind: TKind,
   path: TPath,
   options: RouteClassOptions,
-): abstract new () => RouteBase<TPath, TKind> {
+): abstract new () => RouteBase<TPath, OperationKind<TKind>> {
   const name = kind === 'resource' ? 'Resource' : 'Endpoint';
   if (typeof path !== 'string' || !path.startsWith('/'))
     throw new WiringError(
@@ -246,12 +268,12 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
-      `${name}('${path}', …): expected an options object ({ ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
+      `${name}('${path}', …): expected an options object ({ name?, ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
     );
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given))
-    if (key !== 'ref' && key !== 'meta')
-      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only ref, meta.`);
+    if (key !== 'name' && key !== 'ref' && key !== 'meta')
+      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only name, ref, meta.`);
   if (given.ref !== undefined && (typeof given.ref !== 'string' || !/^[A-Za-z_][\w-]*$/.test(given.ref)))
     throw new WiringError(
       `${name}('${path}', { ref }): ref must be a name without dots (${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)}). Fix: ref: 'widgets', then Location.fromRef('widgets.readOne').`,
@@ -270,9 +292,10 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
         `${name}('${path}'): slot "${slot}" is not snake_case. Fix: name slots like {widget_id}.`,
       );
   }
-  abstract class RouteClass extends RouteBase<TPath, TKind> {}
+  abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>> {}
   const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
   Object.defineProperty(RouteClass, kRouteClass, { value: info });
+  nameRouteClass(RouteClass, given.name, `${name}('${path}', { name })`);
   return RouteClass;
 }
 
@@ -282,7 +305,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * operations extend the mount with their path fields beyond its slots.
  *
  * @example
- * class WidgetResource extends Resource('/widgets', { ref: 'widgets' }) {
+ * class WidgetResource extends Resource('/widgets', { name: 'WidgetResource', ref: 'widgets' }) {
  *   constructor(private readonly store: WidgetStore) { super(); }
  *   readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => this.store.get(path.widget_id));
  * }

@@ -83,9 +83,12 @@ export class Router<R> {
   readonly #buckets = new Map<number, TrieNode<R>>();
   readonly #entries: PathEntry<R>[] = [];
 
-  /** Adds a route; the same (method, template) twice is a `WiringError`. */
-  add(method: string, template: string, route: R, describe: (existing: R) => string): void {
-    const { slots } = parseTemplate(template);
+  /**
+   * Adds a route; the same (method, template) twice is a `WiringError`. A `literal` path is stored
+   * as an exact static path, without reading `{…}` as slots.
+   */
+  add(method: string, template: string, route: R, describe: (existing: R) => string, literal = false): void {
+    const { slots } = literal ? { slots: [] } : parseTemplate(template);
     // Request paths are matched in normalized form (see normalizePercentEncoding); so are templates.
     const key = template.includes('%') ? normalizePercentEncoding(template) : template;
     const segments = key.split('/').slice(1);

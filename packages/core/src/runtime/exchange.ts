@@ -149,6 +149,17 @@ export class ExchangeImpl implements Exchange {
     this.host.fail(this, error, extra);
   }
 
+  routeHeaders(status: number): HeaderList {
+    const plan = this.plan ?? this.host.fallback;
+    const headers: HeaderList = plan.tail.slice();
+    if (plan.dynamic)
+      for (const hook of plan.dynamic) {
+        const pairs = hook(this, status);
+        if (pairs) for (const [k, val] of pairs) headers.push(k, val);
+      }
+    return headers;
+  }
+
   takeOver(): { readonly socket: Duplex; readonly head: Buffer } {
     const upgrade = this.upgrade;
     if (upgrade === undefined)

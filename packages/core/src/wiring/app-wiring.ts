@@ -68,9 +68,9 @@ export class AppWiring {
   /** Every route added so far by method and path shape (slot names ignored), for early duplicate checks. */
   readonly #routes = new Map<string, RouteRecord>();
 
-  /** The route answering `method` at `path` (same shape: slot names ignored), if one was added. */
-  findRoute(method: string, path: string): RouteInfo | undefined {
-    return this.#routes.get(routeKey(method, path))?.info;
+  /** The route answering `method` at `path` (same shape: slot names ignored; `literal`: the exact path), if one was added. */
+  findRoute(method: string, path: string, literal = false): RouteInfo | undefined {
+    return this.#routes.get(routeKey(method, path, literal))?.info;
   }
 
   /** Adds mounted records; a `ref` names one class only; a method and path answered twice fails here. */
@@ -139,14 +139,16 @@ export class AppWiring {
     const method = kind === 'upgrade' ? 'GET' : String((route as CustomRoute).method ?? '').toUpperCase();
     const operation = route.operation ?? 'handle';
     const where = `${route.owner}.${operation}`;
+    const literal = kind === 'custom' && (route as CustomRoute).literal === true;
     if (typeof route.handle !== 'function')
       throw new WiringError(
         `${where}: an extension route needs a handle(ex, input) function. Fix: add handle.`,
       );
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
-    const { slots } = parseTemplate(route.path, where);
-    const key = routeKey(method, route.path);
+    if (literal) checkLiteralPath(where, route.path, route.spec);
+    const slots = literal ? [] : parseTemplate(route.path, where).slots;
+    const key = routeKey(method, route.path, literal);
     const prior = this.#routes.get(key);
     if (prior)
       throw duplicateRoute({ method, path: route.path, owner: route.owner, operation, kind }, prior.info);
@@ -175,6 +177,7 @@ export class AppWiring {
         defaultStatus: kind === 'upgrade' ? 101 : 200,
         mountOptions,
         hidden: route.hidden ?? false,
+        ...(literal ? { literal } : {}),
       }),
       slots,
       limits: this.limits,
@@ -200,9 +203,29 @@ export class AppWiring {
   }
 }
 
-/** A method and path shape: `GET /widgets/{}` (slot names do not tell two routes apart). */
-function routeKey(method: string, path: string): string {
+/**
+ * A method and path shape: `GET /widgets/{}` (slot names do not tell two routes apart). A literal
+ * path is its own key; without braces it is the same static path a template would be.
+ */
+function routeKey(method: string, path: string, literal = false): string {
+  if (literal && /[{}]/.test(path)) return `${method.toUpperCase()} literal ${path}`;
   return `${method.toUpperCase()} ${path.replace(/\{[^/]*\}/g, '{}')}`;
+}
+
+/**
+ * A literal path must be one a request can carry (so the route is reachable) and has no slots
+ * (so nothing can bind from it): each mistake is a `WiringError` naming the fix.
+ */
+function checkLiteralPath(where: string, path: string, spec: CustomRoute['spec']): void {
+  const bad = /[^\x21-\x7e]|[?#]/.exec(path);
+  if (bad)
+    throw new WiringError(
+      `${where}: literal path ${JSON.stringify(path)} has ${JSON.stringify(bad[0])}, which no request target carries as is, so the route could never match. Fix: percent-encode it (as a browser would) in the path you add.`,
+    );
+  if (spec?.path !== undefined)
+    throw new WiringError(
+      `${where}: a literal route has no slots, so it cannot declare a path source. Fix: drop spec.path, or add the route as a template (without literal: true).`,
+    );
 }
 
 type RouteLabel = Pick<RouteInfo, 'method' | 'path' | 'owner' | 'operation' | 'kind'>;

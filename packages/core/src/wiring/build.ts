@@ -83,6 +83,7 @@ export function buildRuntime(
       compilePlan(record, contributions, ctx),
       (plan) =>
         `${plan.info.owner}.${plan.info.operation}${plan.info.kind === 'operation' ? '' : ` (${plan.info.kind} route)`}`,
+      info.literal === true,
     );
   }
 

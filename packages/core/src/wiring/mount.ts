@@ -14,6 +14,7 @@ import {
   routeClassInfo,
   type OperationSpec,
 } from '../routes/route-class';
+import { routeClassName } from '../routes/route-name';
 import { parseTemplate } from '../routing/router';
 import { objectEntries } from '../schema/introspect';
 import { newRouteInfo, type RouteRecord } from './records';
@@ -50,11 +51,12 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   const { appName, instance, kind, options } = mount;
   const records: RouteRecord[] = [];
   const cls = instance.constructor as abstract new (...args: never[]) => object;
+  const className = routeClassName(cls);
   const info = routeClassInfo(instance);
   const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
   if (!info || info.kind !== kind) {
     throw new WiringError(
-      `${appName}.${method}: ${cls.name} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${cls.name} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`,
+      `${appName}.${method}: ${className} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${className} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`,
     );
   }
   for (const key of Object.keys(options)) {
@@ -62,21 +64,21 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
     if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
     if (!isMountOptionValue(value)) {
       throw new WiringError(
-        `${appName}.${method}(${cls.name}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
+        `${appName}.${method}(${className}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
       );
     }
   }
   const givenMiddleware: unknown = options.middleware ?? [];
   if (!Array.isArray(givenMiddleware))
     throw new WiringError(
-      `${appName}.${method}(${cls.name}): mount option "middleware" must be a list, got ${describeValue(givenMiddleware)}. Fix: middleware: [myMiddleware].`,
+      `${appName}.${method}(${className}): mount option "middleware" must be a list, got ${describeValue(givenMiddleware)}. Fix: middleware: [myMiddleware].`,
     );
   const mountMiddleware = givenMiddleware as readonly Middleware[];
-  mountMiddleware.forEach((mw) => checkMiddleware(`${cls.name} mount middleware`, mw));
-  const limits = mergeLimits(`${cls.name} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
-  const { slots } = parseTemplate(info.path, `${appName}.${method}(${cls.name})`);
+  mountMiddleware.forEach((mw) => checkMiddleware(`${className} mount middleware`, mw));
+  const limits = mergeLimits(`${className} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
+  const { slots } = parseTemplate(info.path, `${appName}.${method}(${className})`);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
-  checkOperationNames(cls.name, instance, Object.keys(table));
+  checkOperationNames(className, instance, Object.keys(table));
   let count = 0;
   for (const [name, op] of Object.entries(table) as [
     string,
@@ -84,7 +86,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   ][]) {
     const operation = (instance as Record<string, unknown>)[name];
     if (operation === undefined) continue;
-    const where = `${cls.name}.${name}`;
+    const where = `${className}.${name}`;
     if (!isOperation(operation))
       throw new WiringError(
         `${where}: is not an operation. Fix: declare it as \`${name} = this.operation({ … }, handler)\`.`,
@@ -138,7 +140,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
         method: op.method,
         path,
         kind: 'operation',
-        owner: cls.name,
+        owner: className,
         ownerClass: cls,
         operation: name,
         spec,
@@ -159,14 +161,14 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
     });
   }
   checkInterceptsReach(
-    `${appName}.${method}(${cls.name})`,
+    `${appName}.${method}(${className})`,
     mountMiddleware,
     records.map((r) => r.info.method),
   );
   if (count === 0) {
     const names = Object.keys(table).join(', ');
     throw new WiringError(
-      `${appName}.${method}(${cls.name}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`,
+      `${appName}.${method}(${className}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`,
     );
   }
   return records;

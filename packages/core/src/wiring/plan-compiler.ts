@@ -1,4 +1,6 @@
-import { WiringError } from '../errors/wiring-error';
+import { describeValue as describeArgument, WiringError } from '../errors/wiring-error';
+import { isErrorClass } from '../app/exception-handler';
+import type { ErrorClass } from '../meta/meta';
 import type {
   BeforeStep,
   Exchange,
@@ -56,6 +58,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   const where = `${info.owner}.${info.operation}`;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
   const tail = compileTail(where, contributions, info.facts);
+  recordErrors(where, contributions, info.errors);
   const onOptions = contributions.filter((c) => c.headersOnOptions !== false);
   const optionsTail = onOptions.flatMap((c) =>
     (c.headers ?? []).flatMap(([name, value]) => [name.toLowerCase(), value]),
@@ -190,6 +193,28 @@ function compileTail(
     for (const [key, value] of Object.entries(c.facts ?? {})) facts.set(key, value);
   }
   return tail;
+}
+
+/** Records the error classes contributions raise on the catalogue entry (each once, in order). */
+function recordErrors(
+  where: string,
+  contributions: readonly RouteContribution[],
+  errors: ErrorClass[],
+): void {
+  for (const c of contributions) {
+    if (c.raises === undefined) continue;
+    if (!Array.isArray(c.raises))
+      throw new WiringError(
+        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeArgument(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
+      );
+    for (const cls of c.raises as readonly unknown[]) {
+      if (!isErrorClass(cls))
+        throw new WiringError(
+          `${where}: a contribution raises ${describeArgument(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
+        );
+      if (!errors.includes(cls)) errors.push(cls);
+    }
+  }
 }
 
 /** One writer per declared response; a union dispatches by wrapper class, then the plain member. */

@@ -1,9 +1,13 @@
 import type { Limits } from '../app/limits';
 import type { Exchange, RouteInfo } from '../extension/types';
+import type { ErrorClass } from '../meta/meta';
 import type { Middleware } from '../middleware/middleware';
 
-/** A catalogue entry while wiring runs (facts are filled in as contributions compile). */
-export type MutableRouteInfo = RouteInfo & { readonly facts: Map<string, unknown> };
+/** A catalogue entry while wiring runs (facts and errors are filled in as contributions compile). */
+export type MutableRouteInfo = RouteInfo & {
+  readonly facts: Map<string, unknown>;
+  readonly errors: ErrorClass[];
+};
 
 /** What the handler step of a route does. */
 export type RouteTarget =
@@ -24,7 +28,7 @@ export interface RouteRecord {
   readonly target: RouteTarget;
 }
 
-/** Builds a catalogue entry with an empty facts map. */
-export function newRouteInfo(fields: Omit<RouteInfo, 'facts'>): MutableRouteInfo {
-  return { ...fields, facts: new Map<string, unknown>() };
+/** Builds a catalogue entry with no facts and no contributed errors yet. */
+export function newRouteInfo(fields: Omit<RouteInfo, 'facts' | 'errors'>): MutableRouteInfo {
+  return { ...fields, facts: new Map<string, unknown>(), errors: [] };
 }

@@ -35,7 +35,7 @@ export interface WiringTarget {
   readonly beforeClose: Hook[];
   readonly drain: Hook[];
   readonly compiled: boolean;
-  findRoute(method: string, path: string): RouteInfo | undefined;
+  findRoute(method: string, path: string, literal?: boolean): RouteInfo | undefined;
   addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void;
 }
 
@@ -110,8 +110,10 @@ export function createWiringApi(
       open('addUpgradeRoute');
       target.addExtensionRoute('upgrade', route);
     },
-    hasRoute: (method, path) => target.findRoute(String(method), String(path)) !== undefined,
-    findRoute: (method, path) => target.findRoute(String(method), String(path)),
+    hasRoute: (method, path, options) =>
+      target.findRoute(String(method), String(path), options?.literal === true) !== undefined,
+    findRoute: (method, path, options) =>
+      target.findRoute(String(method), String(path), options?.literal === true),
     addSource: (source) => {
       assertWiring('include (addSource)');
       open('addSource');

@@ -80,8 +80,12 @@ class DocumentBuilder {
       if (name in schemas) {
         fail(
           'openapi',
-          `a model is named "${name}", which is also the Problem component of an error class`,
-          `rename the model (Struct('${name.replace(/Problem$/, 'Body')}', …) or { name })`,
+          name.endsWith('Problem')
+            ? `a model is named "${name}", which is also the Problem component of an error class`
+            : `a model is named "${name}", which is also the component of the StructHTTPError class ${name}`,
+          name.endsWith('Problem')
+            ? `rename the model (Struct('${name.replace(/Problem$/, 'Body')}', …) or { name })`
+            : `rename the model (Struct('${name}Body', …) or { name }), or the error class`,
         );
       }
       schemas[name] = schema;

@@ -39,7 +39,8 @@ function isSubclass(cls: unknown, base: abstract new (...args: never[]) => unkno
 export class ErrorDocs {
   readonly #registry: SchemaRegistry;
   readonly #adapter: ErrorBodyAdapter | undefined;
-  readonly #problems = new Map<string, { cls: ErrorClass; schema: JsonSchema }>();
+  /** Components of error classes by name: `<Name>Problem`, and each `StructHTTPError` class by its name. */
+  readonly #problems = new Map<string, { cls: ErrorClass; schema: JsonSchema; kind: string }>();
   readonly #docs = new Map<ErrorClass, ErrorDoc>();
   readonly #ids = new Map<ErrorDoc, number>();
   #adapterRef: JsonSchema | undefined;
@@ -50,7 +51,7 @@ export class ErrorDocs {
     this.#adapter = adapter;
   }
 
-  /** The Problem components (`<Name>Problem`), to merge into `components.schemas`. */
+  /** The error components (`<Name>Problem`, `StructHTTPError` classes), to merge into `components.schemas`. */
   get components(): ReadonlyMap<string, JsonSchema> {
     return new Map([...this.#problems].map(([name, p]) => [name, p.schema]));
   }
@@ -102,11 +103,11 @@ export class ErrorDocs {
     if (prior && prior.cls !== cls) {
       fail(
         where,
-        `two different error classes document as "${name}" (types "${(prior.cls as unknown as ProblemClass).type}" and "${cls.type}")`,
+        `two different error classes document as "${name}" (${prior.kind === 'Problem' ? `types "${(prior.cls as unknown as ProblemClass).type}" and "${cls.type}"` : `${prior.kind} and a Problem error`})`,
         'rename one of the classes',
       );
     }
-    if (!prior) this.#problems.set(name, { cls, schema: this.#problemSchema(cls) });
+    if (!prior) this.#problems.set(name, { cls, schema: this.#problemSchema(cls), kind: 'Problem' });
     return { status, contentType: PROBLEM_JSON, schema: componentRef(name), description };
   }
 
@@ -155,20 +156,39 @@ export class ErrorDocs {
     return schema;
   }
 
+  /**
+   * A `StructHTTPError` class is its own component, named after the class: its body Struct
+   * (`$ref`) with the consts and the status field pinned as `const` (what the wire always sends
+   * for this class), so clients can tell it apart from other bodies on the same status.
+   */
   #structDoc(cls: StructErrorClass, where: string): ErrorDoc {
-    const body = this.#registry.model(cls.bodySchema, `${cls.name || where} body`);
-    const pinned: Record<string, JsonSchema> = {};
-    for (const [field, value] of Object.entries(cls.consts)) pinned[field] = { const: value };
-    if (cls.statusField !== undefined) pinned[cls.statusField] = { type: 'integer', const: cls.status };
-    const schema =
-      Object.keys(pinned).length === 0
-        ? body
-        : { allOf: [body, { type: 'object', properties: pinned, required: Object.keys(pinned) }] };
-    return {
-      status: cls.status,
-      contentType: JSON_TYPE,
-      schema,
-      description: cls.description ?? `${cls.name || 'Error'} (${cls.status})`,
-    };
+    const name = cls.name;
+    if (!name) {
+      fail(
+        where,
+        `a StructHTTPError class in exceptions has no name (status ${cls.status})`,
+        'declare it as a named class: class LegacyGoneError extends StructHTTPError.define(Body, { … }) {}',
+      );
+    }
+    const prior = this.#problems.get(name);
+    if (prior && prior.cls !== cls) {
+      fail(where, `two different error classes document as "${name}"`, 'rename one of the classes');
+    }
+    const description = cls.description ?? `${name} (${cls.status})`;
+    if (!prior) {
+      const body = this.#registry.model(cls.bodySchema, `${name} body`);
+      const pinned: Record<string, JsonSchema> = {};
+      for (const [field, value] of Object.entries(cls.consts)) pinned[field] = { const: value };
+      if (cls.statusField !== undefined) pinned[cls.statusField] = { type: 'integer', const: cls.status };
+      const schema: JsonSchema =
+        Object.keys(pinned).length === 0
+          ? { allOf: [body], description }
+          : {
+              allOf: [body, { type: 'object', properties: pinned, required: Object.keys(pinned) }],
+              description,
+            };
+      this.#problems.set(name, { cls, schema, kind: 'StructHTTPError' });
+    }
+    return { status: cls.status, contentType: JSON_TYPE, schema: componentRef(name), description };
   }
 }

@@ -1,5 +1,6 @@
-import { formFieldKind, parseTemplate, type RouteInfo, toHeaderName } from '@api/core/extension';
-import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
+import { formPartInfo, parseTemplate, type RouteInfo, toHeaderName } from '@api/core/extension';
+import { examplesOf, withExamples } from './examples';
+import { BINARY, isOptional, objectEntries, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
 
 /** Headers the document says elsewhere (`requestBody` media types, `security`), never as parameters. */
@@ -56,23 +57,81 @@ export function requestBodyOf(
   const spec = route.spec ?? {};
   if (spec.json) {
     const schema = spec.json as unknown as SchemaNode;
+    const media = { schema: registry.model(schema, where) };
     return {
       required: !isOptional(schema),
-      content: { 'application/json': { schema: registry.model(schema, where) } },
+      content: {
+        'application/json': withExamples(media, examplesOf(schema, registry.nameOf(schema), where)),
+      },
     };
   }
   if (spec.form) {
-    // Inlined: part markers document as their value schema (files as binary strings). Parts core
-    // decodes as JSON (nested models, bare or FormPart) say so in `encoding`.
-    const media: JsonSchema = { schema: registry.inline(spec.form) };
-    const encoding: Record<string, JsonSchema> = {};
-    for (const [key, field] of Object.entries(objectEntries(spec.form) ?? {}))
-      if (formFieldKind(field) === 'json') encoding[key] = { contentType: 'application/json' };
-    if (Object.keys(encoding).length > 0) media.encoding = encoding;
+    // A form model is a component like a JSON one (part markers document as their value schema,
+    // files as binary strings); how each part is sent is its `encoding`.
+    const form = spec.form as unknown as SchemaNode;
+    const media: JsonSchema = { schema: registry.model(form, where) };
+    const encoding = formEncoding(form, registry);
+    if (encoding) media.encoding = encoding;
     return { required: true, content: { 'multipart/form-data': media } };
   }
   if (spec.content) {
     return { required: true, content: { 'application/octet-stream': { schema: { ...BINARY } } } };
   }
   return undefined;
+}
+
+// Field schemas whose part body is JSON (core parses such a part, or a bare nested model, as JSON).
+const STRUCTURED = new Set([
+  'object',
+  'loose_object',
+  'strict_object',
+  'object_with_rest',
+  'record',
+  'array',
+  'tuple',
+  'loose_tuple',
+  'strict_tuple',
+  'tuple_with_rest',
+  'variant',
+  'intersect',
+]);
+
+function isStructured(schema: SchemaNode): boolean {
+  const s = unwrap(schema);
+  if (STRUCTURED.has(s.type)) return true;
+  const members = ((s.type === 'union' ? s.options : undefined) ?? []) as SchemaNode[];
+  const present = members.filter((o) => o.type !== 'null' && o.type !== 'undefined');
+  return present.length > 0 && present.every(isStructured);
+}
+
+/**
+ * The `encoding` of a multipart form: `contentType: application/json` for a part whose body is
+ * JSON (a `FormPart` of a model, or a bare nested model), and the part headers a `FormPart`
+ * declares (`Content-Type` aside: OpenAPI describes it by `contentType`). Undefined when no
+ * part needs one.
+ */
+function formEncoding(form: SchemaNode, registry: SchemaRegistry): JsonSchema | undefined {
+  const encoding: JsonSchema = {};
+  for (const [field, schema] of Object.entries(objectEntries(form) ?? {})) {
+    const part = formPartInfo(schema);
+    const entry: JsonSchema = {};
+    const value = part ? (part.value as unknown as SchemaNode | undefined) : schema;
+    if (
+      part?.kind === 'json' ||
+      (!part && isStructured(schema)) ||
+      (part && value && !part.file && isStructured(value))
+    )
+      entry.contentType = 'application/json';
+    const headers: JsonSchema = {};
+    for (const [key, header] of Object.entries(
+      part?.headers ? (objectEntries(part.headers as unknown as SchemaNode) ?? {}) : {},
+    )) {
+      const name = toHeaderName(key);
+      if (name === 'content-type') continue;
+      headers[name] = { required: !isOptional(header), schema: registry.inline(header) };
+    }
+    if (Object.keys(headers).length > 0) entry.headers = headers;
+    if (Object.keys(entry).length > 0) encoding[field] = entry;
+  }
+  return Object.keys(encoding).length > 0 ? encoding : undefined;
 }

@@ -15,6 +15,7 @@ import {
 } from '@api/core';
 import { toHeaderName, type ResponseKindInfo, type RouteInfo } from '@api/core/extension';
 import type { ErrorDoc, ErrorDocs } from './errors';
+import { examplesOf, type ExampleMap } from './examples';
 import { fail } from './fail';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
@@ -26,6 +27,8 @@ interface ResponseAcc {
   /** media type → body schemas (several → `anyOf`; with errors on the same status, `oneOf`). */
   readonly content: Map<string, JsonSchema[]>;
   readonly itemSchemas: Map<string, JsonSchema>;
+  /** media type → named examples of the bodies documented there. */
+  readonly examples: Map<string, ExampleMap>;
   headers: Record<string, JsonSchema> | undefined;
 }
 
@@ -82,7 +85,13 @@ export class ResponseDocs {
     const slot = (status: number): ResponseAcc => {
       let r = acc.get(status);
       if (!r) {
-        r = { descriptions: [], content: new Map(), itemSchemas: new Map(), headers: undefined };
+        r = {
+          descriptions: [],
+          content: new Map(),
+          itemSchemas: new Map(),
+          examples: new Map(),
+          headers: undefined,
+        };
         acc.set(status, r);
       }
       return r;
@@ -90,25 +99,7 @@ export class ResponseDocs {
 
     for (const info of route.responses) this.#success(info, route, where, slot);
 
-    const spec = route.spec ?? {};
-    const derived: ErrorClass[] = [];
-    if (spec.json || spec.form || spec.params || spec.headers || spec.cookies)
-      derived.push(MalformedRequestError);
-    if (route.facts.get('auth') !== undefined) derived.push(AuthenticationRequiredError);
-    if (spec.path) derived.push(NotFoundError);
-    if (spec.json || spec.form || spec.content) derived.push(PayloadTooLargeError);
-    if (spec.json || spec.form) derived.push(UnsupportedMediaTypeError, ValidationFailedError);
-    derived.push(InternalServerError);
-    const errors = new Map<number, ErrorDoc[]>();
-    const addError = (cls: ErrorClass): void => {
-      const doc = this.#errors.doc(cls, where);
-      const list = errors.get(doc.status);
-      if (!list) errors.set(doc.status, [doc]);
-      else if (!list.includes(doc)) list.push(doc);
-    };
-    for (const cls of derived) addError(cls);
-    for (const cls of classMeta.exceptions ?? []) addError(cls);
-    for (const cls of meta.exceptions ?? []) addError(cls);
+    const errors = this.#errorsOf(route, where, classMeta, meta);
 
     const explicit: Record<string, ResponseDoc> = {
       ...(classMeta.responses ?? {}),
@@ -165,6 +156,8 @@ export class ResponseDocs {
           else if (schemas.length > 1) media.schema = docs ? { oneOf: schemas } : { anyOf: schemas };
           const item = r.itemSchemas.get(mediaType);
           if (item) media.itemSchema = item;
+          const examples = r.examples.get(mediaType);
+          if (examples) media.examples = examples;
           content[mediaType] = media;
         }
         response.content = content;
@@ -172,6 +165,52 @@ export class ResponseDocs {
       out[String(status)] = response;
     }
     return out;
+  }
+
+  /**
+   * The errors an operation answers with, by status. Three sources: the generic errors core
+   * derives from the operation's inputs and mount (400 for a query, header, cookie or body source;
+   * 401 behind an authenticator; 404 for a path; 413, 415 and 422 for a body; 500 always); the errors its mount options and extensions
+   * raise, from the catalogue (`route.errors`: the authenticator's 401, …); and the declared
+   * `meta.exceptions` (class entries, then the operation's). A declared exception on a status
+   * replaces the derived one there (it says more precisely what that status means for this
+   * operation); what the catalogue says the mount raises is always listed.
+   */
+  #errorsOf(
+    route: RouteInfo,
+    where: string,
+    classMeta: RouteMeta,
+    meta: OperationMeta,
+  ): Map<number, ErrorDoc[]> {
+    const spec = route.spec ?? {};
+    const derived: ErrorClass[] = [];
+    if (spec.json || spec.form || spec.params || spec.headers || spec.cookies)
+      derived.push(MalformedRequestError);
+    // @api/auth lists its 401 in `route.errors`; an authenticator of another make may only say
+    // that it authenticates (the auth fact): its 401 is still the framework's answer.
+    if (route.facts.get('auth') !== undefined) derived.push(AuthenticationRequiredError);
+    if (spec.path) derived.push(NotFoundError);
+    if (spec.json || spec.form || spec.content) derived.push(PayloadTooLargeError);
+    if (spec.json || spec.form) derived.push(UnsupportedMediaTypeError, ValidationFailedError);
+    derived.push(InternalServerError);
+    const declared = [...(classMeta.exceptions ?? []), ...(meta.exceptions ?? [])].map((cls) =>
+      this.#errors.doc(cls, where),
+    );
+    const declaredStatuses = new Set(declared.map((doc) => doc.status));
+    const errors = new Map<number, ErrorDoc[]>();
+    const add = (doc: ErrorDoc): void => {
+      const list = errors.get(doc.status);
+      if (!list) errors.set(doc.status, [doc]);
+      else if (!list.includes(doc)) list.push(doc);
+    };
+    // Filtered by the class's status before documenting it: a replaced error adds no component.
+    for (const cls of derived)
+      if (!declaredStatuses.has((cls as unknown as { status: number }).status))
+        add(this.#errors.doc(cls, where));
+    for (const cls of route.errors ?? []) add(this.#errors.doc(cls, where));
+    for (const doc of declared) add(doc);
+    // Statuses in ascending order are decided by the caller; within one, derived and raised first.
+    return errors;
   }
 
   /**
@@ -235,9 +274,14 @@ export class ResponseDocs {
     switch (info.kind) {
       case 'empty':
         return;
-      case 'json':
-        add(info.contentType ?? 'application/json', schemaOf() ?? {});
+      case 'json': {
+        const mediaType = info.contentType ?? 'application/json';
+        add(mediaType, schemaOf() ?? {});
+        const node = info.schema as unknown as SchemaNode | undefined;
+        const examples = node ? examplesOf(node, this.#registry.nameOf(node), where) : undefined;
+        if (examples) r.examples.set(mediaType, { ...r.examples.get(mediaType), ...examples });
         return;
+      }
       case 'text':
         add(info.contentType ?? 'text/plain; charset=utf-8', { type: 'string' });
         return;

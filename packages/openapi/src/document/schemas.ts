@@ -18,7 +18,7 @@ interface FormPartMarker {
 function ownPart(node: SchemaNode): FormPartMarker | undefined {
   const info = formPartInfo(node);
   // formPartInfo looks through wrappers; only a marker on this very node counts here.
-  return info && !node.wrapped ? (info) : undefined;
+  return info && !node.wrapped ? info : undefined;
 }
 
 /** The `$ref` object of a component. */
@@ -162,7 +162,11 @@ export class SchemaRegistry {
     if (this.#finished) throw new Error('SchemaRegistry.finish() ran twice');
     this.#finished = true;
     const definitions: Record<string, Valibot> = {};
-    for (const [name, model] of this.#models) definitions[name] = model.schema as unknown as Valibot;
+    // A form model documents its part markers as their value schemas (files as binary strings).
+    for (const [name, model] of this.#models)
+      definitions[name] = (hasParts(model.schema)
+        ? prepareRoot(model.schema)
+        : model.schema) as unknown as Valibot;
     // Each root is a fresh object: nothing else can reference it, so it is never turned into a $ref.
     const rootKeys: string[] = [];
     this.#roots.forEach((root, i) => {
@@ -251,9 +255,16 @@ const BINARY_PART = v.pipe(
   v.metadata({ format: 'binary', contentMediaType: 'application/octet-stream' }),
 ) as unknown as SchemaNode;
 
+/** True for an object schema with a multipart part marker among its fields. */
+function hasParts(
+  schema: SchemaNode,
+): schema is SchemaNode & { readonly entries: Readonly<Record<string, SchemaNode>> } {
+  return schema.entries !== undefined && Object.values(schema.entries).some((e) => partOf(e) !== undefined);
+}
+
 /** A shallow copy (a fresh identity); multipart part markers are replaced by their value schema. */
 function prepareRoot(schema: SchemaNode): SchemaNode {
-  if (schema.entries && Object.values(schema.entries).some((e) => partOf(e) !== undefined)) {
+  if (hasParts(schema)) {
     const entries: Record<string, SchemaNode> = {};
     for (const [k, e] of Object.entries(schema.entries)) entries[k] = replacePart(e);
     return { ...schema, entries };

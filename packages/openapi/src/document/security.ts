@@ -1,10 +1,28 @@
 import type { RouteInfo } from '@api/core/extension';
 import { fail } from './fail';
 
+/** One scheme as the document renders it (`SecurityScheme` of @api/auth, read structurally). */
+interface SchemeLike {
+  readonly schemeName: string;
+  toOpenapi(): Record<string, unknown>;
+}
+
 /** How an authenticator is advertised (`AuthFacts` of @api/auth, read structurally). */
 interface SecurityFacts {
   readonly anonymous: boolean;
-  readonly scheme: { readonly schemeName: string; toOpenapi(): Record<string, unknown> };
+  /** Alternatives: a client sends the credential of one of them. */
+  readonly security: readonly SchemeLike[];
+  /** Why `security` is empty (the authenticator needs `openapiSecurity`). */
+  readonly undescribed?: string | undefined;
+}
+
+function isScheme(value: unknown): value is SchemeLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as SchemeLike).schemeName === 'string' &&
+    typeof (value as SchemeLike).toOpenapi === 'function'
+  );
 }
 
 /**
@@ -22,8 +40,11 @@ export class SecuritySchemes {
   }
 
   /**
-   * The operation's `security`: `[]` without an authenticator, its scheme otherwise (plus `{}`
-   * when anonymous requests are let through).
+   * The operation's `security`: `[]` without an authenticator; otherwise one requirement per
+   * scheme the authenticator accepts (alternatives: a hybrid one is `[{ bearerAuth: [] },
+   * { apiKeyAuth: [] }]`), plus `{}` when anonymous requests are let through. An authenticator
+   * that cannot be described (a cookie authenticator reading several cookies) fails wiring: a
+   * guessed scheme would have generated clients send the wrong credential.
    *
    * @param route the catalogue's route
    * @param where `Owner.operation`, for wiring errors
@@ -32,19 +53,26 @@ export class SecuritySchemes {
     const facts = route.facts.get('auth') as Partial<SecurityFacts> | undefined;
     // No authenticator: say so explicitly (`security: []`), as linters expect.
     if (facts === undefined) return [];
-    const scheme = facts.scheme;
-    if (
-      !scheme ||
-      typeof scheme !== 'object' ||
-      typeof scheme.schemeName !== 'string' ||
-      typeof scheme.toOpenapi !== 'function'
-    ) {
+    const security = facts.security;
+    if (!Array.isArray(security) || !security.every(isScheme)) {
       fail(
         where,
         `the mount's authenticator advertises an openapiSecurity that is not a SecurityScheme`,
         'use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }) from @api/auth',
       );
     }
+    if (security.length === 0) {
+      fail(
+        where,
+        `the mount's authenticator cannot be described in OpenAPI (${facts.undescribed ?? 'it advertises no security scheme'})`,
+        "give it openapiSecurity: the scheme clients use, e.g. SecurityScheme.apiKey({ name: 'session_id', location: 'cookie' }), or a list of alternatives",
+      );
+    }
+    const requirement = security.map((scheme) => ({ [this.#register(scheme, where)]: [] as string[] }));
+    return facts.anonymous ? [...requirement, {}] : requirement;
+  }
+
+  #register(scheme: SchemeLike, where: string): string {
     let rendered = this.#rendered.get(scheme);
     if (!rendered) {
       const object = scheme.toOpenapi();
@@ -61,7 +89,6 @@ export class SecuritySchemes {
       );
     }
     if (!prior) this.#schemes.set(scheme.schemeName, { object, json, where });
-    const requirement = [{ [scheme.schemeName]: [] as string[] }];
-    return facts.anonymous ? [...requirement, {}] : requirement;
+    return scheme.schemeName;
   }
 }

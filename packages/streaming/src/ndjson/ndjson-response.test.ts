@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { defineMiddleware, Endpoint, Link, Location, SetCookie, Struct } from '@api/core';
-import { headerOf, rawRequest, start } from '../../test/wire';
+import { defineMiddleware, Endpoint, Link, Location, SetCookie, Struct, WiringError } from '@api/core';
+import { TestClient } from '@api/testing';
+import { headerOf, rawRequest, start, TestApp } from '../../test/wire';
 import { NDJSONStreamingResponse } from '../index';
 
 const Question = Struct('Question', { text: v.string() });
@@ -138,7 +139,11 @@ describe('NDJSONStreamingResponse on the wire', () => {
     const { client, app } = await start((a) => a.endpoint(new Broken()));
     const res = await client.post('/broken');
     expect(res.status).toBe(500);
-    expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+    expect(res.json()).toEqual({
+      type: 'internal-server-error',
+      title: 'Internal server error',
+      status: 500,
+    });
     expect(app.log.lines.some((l) => l.level === 'error')).toBe(true);
   });
 
@@ -150,7 +155,9 @@ describe('NDJSONStreamingResponse on the wire', () => {
     expect(res.terminated).toBe(false);
     const errors = app.log.lines.filter((l) => l.level === 'error');
     expect(errors.map((l) => l.message)).toEqual(['error streaming response for GET /broken']);
-    expect(String(errors[0]?.error)).toMatch(/NDJSON item does not match its schema: Expected string, got number at `\$\.text`/);
+    expect(String(errors[0]?.error)).toMatch(
+      /NDJSON item does not match its schema: Expected string, got number at `\$\.text`/,
+    );
     expect(headerOf(res.head, 'content-type')).toBe('application/x-ndjson');
   });
 
@@ -160,7 +167,47 @@ describe('NDJSONStreamingResponse on the wire', () => {
     expect(Buffer.concat(res.chunks).toString()).toBe('{"text":"all"}\n{"text":"of"}\n{"text":"it"}\n');
     expect(res.terminated).toBe(true);
     const errors = app.log.lines.filter((l) => l.level === 'error');
-    expect(errors.map((l) => l.message)).toEqual(['error in stream teardown for GET /teardown-fails']);
+    expect(errors.map((l) => l.message)).toEqual(['error tearing down stream for GET /teardown-fails']);
     expect((errors[0]?.error as Error).message).toBe('could not close the cursor');
+  });
+});
+
+describe('NDJSONStreamingResponse.of: the item is a Struct or a union of tagged Structs', () => {
+  async function failure(returns: Parameters<typeof NDJSONStreamingResponse.of>[0]): Promise<unknown> {
+    class Lines extends Endpoint('/lines') {
+      get = this.operation(
+        { returns: NDJSONStreamingResponse.of(returns) },
+        () => new NDJSONStreamingResponse({ stream: (async function* () {})() }),
+      );
+    }
+    const client = new TestClient(new TestApp({ wire: (app) => app.endpoint(new Lines()) }));
+    const error = await client.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await client.close();
+    return error;
+  }
+
+  it.each([
+    ['v.number()', v.number()],
+    ['v.string()', v.string()],
+    ['v.object()', v.object({ text: v.string() })],
+    ['v.union([Chunk (untagged), Question (untagged)])', v.union([Chunk, Question])],
+    ['v.array()', v.array(Chunk)],
+  ])('refuses %s at wiring, naming the operation and the fix', async (shown, schema) => {
+    const error = await failure(schema);
+    expect(error).toBeInstanceOf(WiringError);
+    expect((error as Error).message).toBe(
+      `Lines.get: NDJSONStreamingResponse.of(${shown}): an NDJSON item is a Struct or a union of tagged Structs, one JSON object per line. Fix: declare the item as Struct('Item', { … }), or v.union([A, B]) of Structs declared with { tag: true }.`,
+    );
+  });
+
+  it.each([
+    ['a Struct', Chunk],
+    ['a union of tagged Structs', v.union([Started, Progress])],
+    ['a variant of Structs', v.variant('type', [Started, Progress])],
+  ])('accepts %s', async (_label, schema) => {
+    expect(await failure(schema)).toBeUndefined();
   });
 });

@@ -223,16 +223,20 @@ describe('Pump', () => {
 
   it('logs a teardown failure and still ends the body properly', async () => {
     const target = new FakeTarget();
+    const failure = new Error('teardown broke');
     async function* lifecycle() {
       yield items('a');
-      throw new Error('teardown broke');
+      throw failure;
     }
     const { pump: p, log } = pump(target);
     await p.open(lifecycle());
     await p.run();
     expect(target.ended).toBe(true);
     expect(target.destroyed).toBe(false);
-    expect(log.lines.map((l) => l.message)).toEqual(['error in stream teardown for GET /s']);
+    // One line: the message names the stream's route, the error rides along.
+    expect(log.lines).toEqual([
+      { level: 'error', message: 'error tearing down stream for GET /s', error: failure },
+    ]);
   });
 
   it('warns once about a lifecycle generator that yields twice, and closes it', async () => {

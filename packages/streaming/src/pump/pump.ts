@@ -362,6 +362,6 @@ export class Pump {
   }
 
   #teardownFailed(error: unknown): void {
-    this.#options.log.error(`error in stream teardown for ${this.#options.label}`, error);
+    this.#options.log.error(`error tearing down stream for ${this.#options.label}`, error);
   }
 }

@@ -1,53 +1,19 @@
-import type { Job, Queue, Worker } from 'bullmq';
+import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import * as v from 'valibot';
 import { toErrorReason } from '@api/core/extension';
 import { defineBackend } from '../queue/backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from '../queue/engine';
-import { dispatch, Outcome, type Route } from '../queue/route';
+import { dispatch, Outcome, type RetryPolicy, type Route } from '../queue/route';
 import type { TaskBackend, TaskContext } from '../queue/types';
-
-/** Where Redis is (handed to BullMQ, which connects with ioredis). */
-export interface RedisConnection {
-  /** Default `127.0.0.1`. */
-  readonly host?: string | undefined;
-  /** Default 6379. */
-  readonly port?: number | undefined;
-  readonly username?: string | undefined;
-  readonly password?: string | undefined;
-  /** Database index (default 0). */
-  readonly db?: number | undefined;
-  /** TLS options (as for `tls.connect`); set to use TLS. */
-  readonly tls?: object | undefined;
-}
-
-/** Options of `bullmqBackend(...)`. */
-export interface BullMQBackendOptions {
-  /** Where Redis is. */
-  readonly connection: RedisConnection;
-  /** The BullMQ queue name (default `tasks`): processes that share it share the work. */
-  readonly queueName?: string | undefined;
-  /** Redis key prefix (BullMQ's default `bull`). */
-  readonly prefix?: string | undefined;
-  /** Take items in this process (default true). `false`: this process only adds. */
-  readonly worker?: boolean | undefined;
-  /**
-   * Milliseconds a worker holds an item without renewing its lock (BullMQ `lockDuration`, default
-   * 30 000). The item of a worker that died is handed to another one after this.
-   */
-  readonly lockDuration?: number | undefined;
-  /** Milliseconds between checks for items of workers that died (BullMQ `stalledInterval`, default 30 000). */
-  readonly stalledInterval?: number | undefined;
-  /** Failed items kept in Redis for inspection (default 1000); completed ones are removed. */
-  readonly keepFailed?: number | undefined;
-  /** Milliseconds `start()` waits for Redis before it fails (default 10 000). */
-  readonly connectTimeout?: number | undefined;
-}
+import { bullBackoff, CLOSE_MS, describeRetry, throttled, type BullMQBackendOptions } from './bullmq-options';
 
 type BullMQModule = typeof import('bullmq');
 
 interface Pending {
   readonly route: Route;
   readonly item: unknown;
+  /** Milliseconds (0: none). */
+  readonly delay: number;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -55,30 +21,21 @@ interface Pending {
 interface Waiter {
   readonly route: Route;
   readonly item: unknown;
+  readonly delay: number;
   readonly resolve: (written: Promise<void>) => void;
   readonly reject: (error: Error) => void;
 }
 
-/** Logs a repeating connection error at most once per 10 s per source. */
-function throttled(
-  log: (message: string, error: unknown) => void,
-): (message: string, error: unknown) => void {
-  let last = 0;
-  return (message, error) => {
-    const now = Date.now();
-    if (now - last < 10_000) return;
-    last = now;
-    log(message, error);
-  };
-}
-
 class BullMQEngine implements Engine {
   readonly crossesProcesses = true;
+  readonly retriesAndDelays = true;
   readonly #ctx: EngineContext;
   readonly #options: BullMQBackendOptions;
   readonly #queueName: string;
   readonly #abort = new AbortController();
   #module: Promise<BullMQModule> | undefined;
+  /** The loaded module (set by start(): the worker's processor needs its error classes). */
+  #bull: BullMQModule | undefined;
   #queue: Promise<Queue> | undefined;
   #worker: Worker | undefined;
   #starting: Promise<void> | undefined;
@@ -88,16 +45,26 @@ class BullMQEngine implements Engine {
   #unacknowledged = 0;
   readonly #batch: Pending[] = [];
   #onWritten: (() => void) | undefined;
-  readonly #jobOptions: { attempts: number; removeOnComplete: boolean; removeOnFail: { count: number } };
+  /** The job options of an item without retries or delay (shared by every such add). */
+  readonly #jobOptions: JobsOptions;
+  /** Job options per retry policy, built once per route. */
+  readonly #retryOptions = new WeakMap<RetryPolicy, JobsOptions>();
   readonly #waiters: Waiter[] = [];
   #inFlight = 0;
   #current: Route | undefined;
+  /** The in-flight dispatch, while its handlers run (what the deadline's grace waits for). */
+  #running: Promise<unknown> | undefined;
+  /** Set when the deadline gave up on the in-flight handler: its late outcome is not counted. */
+  #abandoned = false;
+  /** What the processor did with an interrupted item, for the drain's WARN line. */
+  #handedBack: string | undefined;
 
   constructor(ctx: EngineContext, options: BullMQBackendOptions) {
     this.#ctx = ctx;
     this.#options = options;
     this.#queueName = options.queueName ?? 'tasks';
-    // No retries (a failure was logged and counted); completed items removed, failed ones kept.
+    // One attempt unless the schema was registered with more; completed items removed, failed
+    // ones (after their last attempt) kept.
     this.#jobOptions = {
       attempts: 1,
       removeOnComplete: true,
@@ -118,17 +85,17 @@ class BullMQEngine implements Engine {
     return this.#inFlight;
   }
 
-  add(route: Route, item: unknown): Promise<void> {
+  add(route: Route, item: unknown, delay = 0): Promise<void> {
     if (this.#unacknowledged < this.#ctx.maxsize && this.#waiters.length === 0)
-      return this.#write(route, item);
+      return this.#write(route, item, delay);
     return new Promise<Promise<void>>((resolve, reject) => {
-      this.#waiters.push({ route, item, resolve, reject });
+      this.#waiters.push({ route, item, delay, resolve, reject });
     }).then((written) => written);
   }
 
-  tryAdd(route: Route, item: unknown): boolean {
+  tryAdd(route: Route, item: unknown, delay = 0): boolean {
     if (this.#unacknowledged >= this.#ctx.maxsize || this.#waiters.length > 0) return false;
-    this.#write(route, item).catch((error: unknown) => {
+    this.#write(route, item, delay).catch((error: unknown) => {
       this.#ctx.counters.dropped++;
       this.#ctx.log.error(
         `${this.#ctx.owner}: a ${route.label} item taken by tryAdd could not be written to Redis; it is lost`,
@@ -142,10 +109,10 @@ class BullMQEngine implements Engine {
    * Queues one item for the next batch. Adds made in the same macrotask go to Redis together in
    * one `addBulk` (one transaction, one round trip); each add resolves when its batch is stored.
    */
-  #write(route: Route, item: unknown): Promise<void> {
+  #write(route: Route, item: unknown, delay: number): Promise<void> {
     this.#unacknowledged++;
     return new Promise<void>((resolve, reject) => {
-      this.#batch.push({ route, item, resolve, reject });
+      this.#batch.push({ route, item, delay, resolve, reject });
       if (this.#batch.length === 1) setImmediate(this.#flush);
     });
   }
@@ -156,7 +123,7 @@ class BullMQEngine implements Engine {
     const jobs = batch.map((entry) => ({
       name: entry.route.name!,
       data: entry.item,
-      opts: this.#jobOptions,
+      opts: this.#optionsOf(entry.route, entry.delay),
     }));
     this.#producer()
       .then((queue) => queue.addBulk(jobs))
@@ -173,12 +140,28 @@ class BullMQEngine implements Engine {
         this.#unacknowledged -= batch.length;
         while (this.#waiters.length > 0 && this.#unacknowledged < this.#ctx.maxsize) {
           const next = this.#waiters.shift()!;
-          next.resolve(this.#write(next.route, next.item));
+          next.resolve(this.#write(next.route, next.item, next.delay));
         }
         if (this.#unacknowledged === 0) this.#onWritten?.();
       })
       .catch(() => undefined);
   };
+
+  /** BullMQ's options for an item: the registered retry policy (native `attempts`/`backoff`) and its delay. */
+  #optionsOf(route: Route, delay: number): JobsOptions {
+    const retry = route.retry;
+    let options = this.#jobOptions;
+    if (retry !== undefined) {
+      let built = this.#retryOptions.get(retry);
+      if (built === undefined) {
+        const backoff = bullBackoff(retry);
+        built = { ...options, attempts: retry.attempts, ...(backoff === undefined ? {} : { backoff }) };
+        this.#retryOptions.set(retry, built);
+      }
+      options = built;
+    }
+    return delay > 0 ? { ...options, delay } : options;
+  }
 
   /** Resolves once every add handed to this process is acknowledged by Redis (or failed). */
   #allWritten(): Promise<void> {
@@ -224,7 +207,8 @@ class BullMQEngine implements Engine {
   async #start(): Promise<void> {
     this.#ctx.markStarted();
     if (this.#options.worker === false) return;
-    const { Worker } = await this.#load();
+    const bull = (this.#bull = await this.#load());
+    const { Worker } = bull;
     if (this.#closed) return;
     const worker = new Worker(this.#queueName, this.#process, {
       connection: this.#connection(),
@@ -251,9 +235,11 @@ class BullMQEngine implements Engine {
   }
 
   // Three declared parameters: BullMQ passes the job's AbortSignal only to processors that take one.
-  readonly #process = async (job: Job, _token?: string, signal?: AbortSignal): Promise<void> => {
+  readonly #process = async (job: Job, token?: string, signal?: AbortSignal): Promise<void> => {
     const ctx = this.#ctx;
+    const { UnrecoverableError, WaitingError } = this.#bull!;
     const route = ctx.routeByName(job.name);
+    // An item no handler here can take fails at once (UnrecoverableError: its retries would fail too).
     if (route === undefined || route.handlers.length === 0) {
       ctx.counters.dropped++;
       if (!route || !route.unhandledLogged) {
@@ -262,7 +248,7 @@ class BullMQEngine implements Engine {
           `${ctx.owner}: no handler is registered for ${job.name} in this process; the item is dropped (marked failed in Redis). Fix: every process that shares queue "${this.#queueName}" registers the same handlers`,
         );
       }
-      throw new Error(`no handler registered for ${job.name}`);
+      throw new UnrecoverableError(`no handler registered for ${job.name}`);
     }
     const parsed = v.safeParse(route.schema, job.data);
     if (!parsed.success) {
@@ -271,23 +257,72 @@ class BullMQEngine implements Engine {
       ctx.log.error(
         `${ctx.owner}: a ${route.label} item from Redis fails its schema (${reason}); it is dropped (marked failed in Redis)`,
       );
-      throw new Error(`${route.label}: ${reason}`);
+      throw new UnrecoverableError(`${route.label}: ${reason}`);
     }
+    this.#checkRetry(route, job);
+    const attempts = job.opts.attempts ?? 1;
+    const run = job.attemptsMade + 1;
+    const attempt =
+      attempts > 1
+        ? ` (attempt ${run} of ${attempts}${run < attempts ? '; BullMQ retries it' : '; the last'})`
+        : '';
     const context: TaskContext = { signal: signal ?? this.#abort.signal };
     this.#inFlight = 1;
     this.#current = route;
+    let outcome: Outcome;
     try {
-      const outcome = await dispatch(ctx.owner, route, parsed.output, context, ctx.log);
-      if (outcome === Outcome.Ok) ctx.counters.processed++;
-      else if (outcome === Outcome.Failed) ctx.counters.failed++;
-      else ctx.counters.dropped++;
-      // A failed item is marked failed in Redis (kept for inspection); the failure was logged.
-      if (outcome !== Outcome.Ok) throw new Error(`${route.label}: a handler failed (see the log)`);
+      const running = dispatch(ctx.owner, route, parsed.output, context, ctx.log, attempt);
+      if (typeof running !== 'number') this.#running = running;
+      outcome = await running;
     } finally {
+      this.#running = undefined;
       this.#inFlight = 0;
       this.#current = undefined;
     }
+    // Given up on by the deadline (counted then): BullMQ hands it on when its lock expires.
+    if (this.#abandoned) throw new WaitingError();
+    if (outcome === Outcome.Interrupted) {
+      // Stopped by the drain deadline: neither completed nor failed. Back to the head of the wait
+      // list (no attempt used), so the next worker runs it; WaitingError tells BullMQ it moved.
+      ctx.counters.interrupted++;
+      this.#handedBack = await this.#handBack(job, token, route);
+      throw new WaitingError();
+    }
+    if (outcome === Outcome.Ok) ctx.counters.processed++;
+    else if (outcome === Outcome.Failed) ctx.counters.failed++;
+    else ctx.counters.dropped++;
+    // A failed run: BullMQ retries it per the item's attempts/backoff, or keeps it in its failed set.
+    if (outcome !== Outcome.Ok) throw new Error(`${route.label}: a handler failed (see the log)`);
   };
+
+  /** Moves an interrupted job back to the wait list; returns what the drain's WARN line says about it. */
+  async #handBack(job: Job, token: string | undefined, route: Route): Promise<string> {
+    try {
+      await job.moveToWait(token);
+      return `1 in flight (${route.label}) stopped on its signal and went back to the wait list for the next worker`;
+    } catch (error) {
+      return `1 in flight (${route.label}) stopped on its signal but could not go back to the wait list (${String(error)}); BullMQ hands it to another worker once its lock expires`;
+    }
+  }
+
+  /**
+   * Reports (once per schema) an item whose own retry options — set by the process that added
+   * it — differ from this process's registration: BullMQ follows the item's.
+   */
+  #checkRetry(route: Route, job: Job): void {
+    if (route.mismatchLogged) return;
+    const want = route.retry;
+    const wantAttempts = want?.attempts ?? 1;
+    const wantBackoff = want === undefined ? undefined : bullBackoff(want);
+    const gotAttempts = job.opts.attempts ?? 1;
+    const raw = job.opts.backoff;
+    const gotBackoff = typeof raw === 'number' ? { type: 'fixed', delay: raw } : raw;
+    if (wantAttempts === gotAttempts && JSON.stringify(wantBackoff) === JSON.stringify(gotBackoff)) return;
+    route.mismatchLogged = true;
+    this.#ctx.log.warn(
+      `${this.#ctx.owner}: a ${route.label} item arrived with ${describeRetry(gotAttempts, gotBackoff)} but ${route.label} is registered here with ${describeRetry(wantAttempts, wantBackoff)}; BullMQ follows the item's own options, set by the process that added it. Fix: register ${route.label} with the same options in every process that shares queue "${this.#queueName}", producers included`,
+    );
+  }
 
   async shutdown(deadlineMs: number, deadlineLabel: string): Promise<void> {
     if (this.#draining) throw new Error('shutdown() runs once');
@@ -297,21 +332,37 @@ class BullMQEngine implements Engine {
     // A start() under way finishes first, so that its worker is closed too.
     if (this.#starting) await this.#starting.catch(() => undefined);
     const worker = this.#worker;
-    let aborted: string | undefined;
-    let abandoned = false;
+    const interruptedBefore = ctx.counters.interrupted;
+    /** Set when the deadline found an item in flight: what became of it. */
+    let inFlight: string | undefined;
     if (worker) {
       // Graceful: stop taking items, let the one in flight finish, close the connections.
       const closing = worker
         .close()
         .catch((error: unknown) => ctx.log.error(`${ctx.owner}: closing the BullMQ worker failed`, error));
       if (!(deadlineMs > 0 && (await settlesWithin(closing, deadlineMs)))) {
-        aborted = this.#current?.label;
+        const label = this.#current?.label;
+        const running = this.#running;
         const reason = new Error(`${ctx.owner}: ${deadlineLabel} reached`);
         worker.cancelAllJobs(reason.message);
         this.#abort.abort(reason);
-        if (!(await settlesWithin(closing, ABORT_GRACE_MS))) {
-          abandoned = this.#inFlight > 0;
+        if (running !== undefined && !(await settlesWithin(running, ABORT_GRACE_MS))) {
+          // The handler ignores its signal: the job keeps its lock until it expires, then
+          // BullMQ's stalled check hands it to another worker.
+          this.#abandoned = true;
+          this.#inFlight = 0;
+          ctx.counters.interrupted++;
+          inFlight = `1 in flight (${label}) did not stop within the grace after its signal fired; BullMQ hands it to another worker once its lock expires`;
           await settlesWithin(worker.disconnect(), ABORT_GRACE_MS);
+        } else {
+          // Stopped (or nothing ran): the processor hands the item back (one Redis call), then
+          // the worker closes; bounded like the queue's own close.
+          if (!(await settlesWithin(closing, CLOSE_MS)))
+            await settlesWithin(worker.disconnect(), ABORT_GRACE_MS);
+          if (label !== undefined)
+            inFlight =
+              this.#handedBack ??
+              `1 in flight (${label}) stopped on its signal; putting it back did not finish in time, so BullMQ hands it to another worker once its lock expires`;
         }
       }
     }
@@ -323,19 +374,14 @@ class BullMQEngine implements Engine {
     for (const waiter of refused) waiter.reject(ctx.closedError(waiter.route));
     if (this.#queue) {
       const queue = await this.#queue.catch(() => undefined);
-      if (queue && !(await settlesWithin(queue.close(), 2_000)))
+      if (queue && !(await settlesWithin(queue.close(), CLOSE_MS)))
         await settlesWithin(queue.disconnect(), ABORT_GRACE_MS);
     }
-    if (aborted !== undefined || unwritten || refused.length > 0) {
-      const inFlight =
-        aborted === undefined
-          ? 'none in flight'
-          : abandoned
-            ? `1 in flight (${aborted}) did not stop within the grace after its signal fired; BullMQ hands it to another worker once its lock expires`
-            : `1 in flight (${aborted}) was aborted and returned`;
+    if (inFlight !== undefined || unwritten || refused.length > 0) {
+      const interrupted = ctx.counters.interrupted - interruptedBefore;
       const extra = `${unwritten ? '; some adds were not acknowledged by Redis' : ''}${refused.length > 0 ? `; ${refused.length} waiting add(s) rejected` : ''}`;
       ctx.log.warn(
-        `${ctx.owner}: ${deadlineLabel} reached before the BullMQ worker stopped: queued 0, dropped 0 (items not taken stay in Redis; ${inFlight}${extra})`,
+        `${ctx.owner}: ${deadlineLabel} reached before the BullMQ worker stopped: queued 0, dropped 0, interrupted ${interrupted} (items not taken stay in Redis; ${inFlight ?? 'none in flight'}${extra})`,
       );
     }
   }

@@ -2,7 +2,15 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { BaseApp, Struct } from '@api/core';
 import type { Extension } from '@api/core/extension';
-import { BackgroundTasks, backgroundTasks, bullmqBackend, type TaskContext, type TaskStats } from '../index';
+import {
+  BackgroundTasks,
+  backgroundTasks,
+  bullmqBackend,
+  type TaskAddOptions,
+  type TaskContext,
+  type TaskRegistrationOptions,
+  type TaskStats,
+} from '../index';
 
 const WidgetEvent = Struct('WidgetEvent', {
   action: v.picklist(['created', 'deleted']),
@@ -37,6 +45,27 @@ describe('BackgroundTasks types', () => {
     tasks.tryAdd(Count, { n: 3 });
   });
 
+  it('types retry options at registration and a delay at add', () => {
+    tasks.register(WidgetEvent, () => undefined, { attempts: 3 });
+    tasks.register(WidgetEvent, () => undefined, { attempts: 3, backoff: 1_000 });
+    tasks.register(WidgetEvent, () => undefined, {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 500, jitter: 0.5 },
+    });
+    expectTypeOf<TaskRegistrationOptions['attempts']>().toEqualTypeOf<number | undefined>();
+    // @ts-expect-error: BullMQ's backoff types are 'fixed' and 'exponential'
+    tasks.register(WidgetEvent, () => undefined, { attempts: 2, backoff: { type: 'linear', delay: 1 } });
+    // @ts-expect-error: attempts is a number
+    tasks.register(WidgetEvent, () => undefined, { attempts: '3' });
+    expectTypeOf(
+      tasks.add(WidgetEvent, { action: 'created', widgetId: 'w' }, { delay: 60_000 }),
+    ).toEqualTypeOf<Promise<void>>();
+    expectTypeOf(tasks.tryAdd(Count, { n: '3' }, { delay: 0 })).toEqualTypeOf<boolean>();
+    expectTypeOf<TaskAddOptions>().toEqualTypeOf<{ readonly delay?: number | undefined }>();
+    // @ts-expect-error: delay is milliseconds, not a string
+    void tasks.add(WidgetEvent, { action: 'created', widgetId: 'w' }, { delay: '1m' });
+  });
+
   it('refuses a handler whose item does not match the schema', () => {
     // @ts-expect-error: the item is a WidgetEvent, not a number
     tasks.register(WidgetEvent, (n: number) => n);
@@ -44,6 +73,10 @@ describe('BackgroundTasks types', () => {
 
   it('exposes stats and lifecycle', () => {
     expectTypeOf(tasks.stats()).toEqualTypeOf<TaskStats>();
+    expectTypeOf<keyof TaskStats>().toEqualTypeOf<
+      'queued' | 'inFlight' | 'processed' | 'failed' | 'interrupted' | 'dropped'
+    >();
+    expectTypeOf(tasks.stats().interrupted).toEqualTypeOf<number>();
     expectTypeOf(tasks.close()).toEqualTypeOf<Promise<void>>();
     expectTypeOf(tasks).toMatchTypeOf<AsyncDisposable>();
     expectTypeOf(tasks.register(WidgetEvent, () => undefined)).toEqualTypeOf<BackgroundTasks>();

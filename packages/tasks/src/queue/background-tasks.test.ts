@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BaseFactory, Struct, WiringError } from '@api/core';
@@ -39,7 +40,14 @@ describe('BackgroundTasks: dispatch', () => {
     await tasks.add(WidgetEvent, { action: 'deleted', widgetId: 'b' });
     await tasks.close();
     expect(seen).toEqual(['event:created:a', 'reindex:a', 'event:deleted:b']);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 3, failed: 0, dropped: 0 });
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 3,
+      failed: 0,
+      interrupted: 0,
+      dropped: 0,
+    });
   });
 
   it('dispatches by identity, not by name: two schemas with one name are two item types', async () => {
@@ -228,7 +236,14 @@ describe('BackgroundTasks: failures', () => {
       ['BackgroundTasks: handler reindex for Reindex failed; the worker goes on', 'boom async'],
       ['BackgroundTasks: handler for WidgetEvent failed; the worker goes on', 'boom sync'],
     ]);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 2, failed: 2, dropped: 0 });
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 2,
+      failed: 2,
+      interrupted: 0,
+      dropped: 0,
+    });
   });
 
   it('logs an item nobody registered a handler for (once per schema), drops it, and goes on', async () => {
@@ -268,6 +283,62 @@ describe('BackgroundTasks: failures', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+describe('BackgroundTasks: retries and delays in process', () => {
+  it('refuses attempts and backoff at registration with a WiringError naming the fix', () => {
+    const { tasks } = queue();
+    expect(() => tasks.register(Reindex, () => undefined, { attempts: 3 })).toThrow(WiringError);
+    expect(() => tasks.register(Reindex, () => undefined, { attempts: 3 })).toThrow(
+      "BackgroundTasks.register(Reindex): the in-process backend does not retry failed items (attempts 3). Fix: retry inside the handler, or use bullmqBackend({ … }), where attempts and backoff are BullMQ's own job options.",
+    );
+    expect(() =>
+      tasks.register(Reindex, () => undefined, { attempts: 2, backoff: { type: 'fixed', delay: 10 } }),
+    ).toThrow(/in-process backend does not retry failed items \(attempts 2, backoff\)/);
+    // attempts 1 is the default: nothing to refuse.
+    expect(() => tasks.register(Reindex, () => undefined, { attempts: 1 })).not.toThrow();
+  });
+
+  it('checks the options themselves whatever the backend', () => {
+    const { tasks } = queue();
+    const register = (options: unknown) => () =>
+      tasks.register(WidgetEvent, () => undefined, options as never);
+    expect(register({ attempts: 0 })).toThrow(/attempts 0 is not a whole number ≥ 1/);
+    expect(register({ attempts: 2.5 })).toThrow(/attempts 2\.5 is not a whole number ≥ 1/);
+    expect(register({ retries: 3 })).toThrow(/unknown option "retries"\. Fix: use only attempts and backoff/);
+    expect(register({ backoff: 100 })).toThrow(/a backoff without attempts ≥ 2 would never be used/);
+    expect(register({ attempts: 2, backoff: { type: 'linear', delay: 1 } })).toThrow(
+      /backoff\.type "linear" is not 'fixed' or 'exponential'/,
+    );
+    expect(register({ attempts: 2, backoff: -1 })).toThrow(
+      /backoff -1 is not a whole number of milliseconds/,
+    );
+    expect(register({ attempts: 2, backoff: { type: 'fixed', delay: 1, jitter: 2 } })).toThrow(
+      /backoff\.jitter 2 is not a share from 0 to 1/,
+    );
+    expect(register('3')).toThrow(/the options are "3", not an object/);
+  });
+
+  it('rejects an add with a delay (TypeError, nothing enqueued); a zero delay is no delay', async () => {
+    const { tasks } = queue();
+    const seen: string[] = [];
+    tasks.register(Reindex, (r) => void seen.push(r.widgetId));
+    await expect(tasks.add(Reindex, { widgetId: 'later' }, { delay: 500 })).rejects.toThrow(
+      'BackgroundTasks.add(Reindex): the in-process backend cannot delay an item (delay 500 ms); nothing was enqueued. Fix: use bullmqBackend({ … }) for delayed items, or wait before you add',
+    );
+    expect(() => tasks.tryAdd(Reindex, { widgetId: 'later' }, { delay: 500 })).toThrow(TypeError);
+    await expect(tasks.add(Reindex, { widgetId: 'x' }, { delay: -1 })).rejects.toThrow(
+      /delay -1 is not a whole number of milliseconds ≥ 0/,
+    );
+    await expect(tasks.add(Reindex, { widgetId: 'x' }, { wait: 1 } as never)).rejects.toThrow(
+      /unknown option "wait"/,
+    );
+    await tasks.add(Reindex, { widgetId: 'now' }, { delay: 0 });
+    expect(tasks.tryAdd(Reindex, { widgetId: 'now too' }, {})).toBe(true);
+    await tasks.close();
+    expect(seen).toEqual(['now', 'now too']);
+    expect(tasks.stats()).toMatchObject({ processed: 2, dropped: 0 });
   });
 });
 
@@ -342,7 +413,14 @@ describe('BackgroundTasks: drain', () => {
     for (const id of ['1', '2', '3']) await tasks.add(Reindex, { widgetId: id });
     await tasks.close();
     expect(seen).toEqual(['1', '2', '3']);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 3, failed: 0, dropped: 0 });
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 3,
+      failed: 0,
+      interrupted: 0,
+      dropped: 0,
+    });
   });
 
   it('processes follow-up items that handlers enqueue during the drain', async () => {
@@ -364,7 +442,7 @@ describe('BackgroundTasks: drain', () => {
     expect(tasks.stats()).toMatchObject({ processed: 4, dropped: 0 });
   });
 
-  it('on drainTimeout aborts the in-flight handler, waits a short grace, drops the rest, warns once', async () => {
+  it('on drainTimeout aborts the in-flight handler, waits a short grace, drops the rest, warns once with the counts', async () => {
     const { tasks, log } = queue({ drainTimeout: 0.05 });
     let aborted: unknown;
     tasks.register(Reindex, async (_r, { signal }) => {
@@ -386,9 +464,17 @@ describe('BackgroundTasks: drain', () => {
     expect(took).toBeGreaterThanOrEqual(45);
     expect(String(aborted)).toMatch(/task drain deadline/);
     expect(log.of('warn')).toEqual([
-      'BackgroundTasks: the task drain deadline (drainTimeout 0.05 s; not the HTTP shutdown cap) reached before the queue drained: queued 2, dropped 2 (1 in flight was aborted and returned)',
+      'BackgroundTasks: the task drain deadline (drainTimeout 0.05 s; not the HTTP shutdown cap) reached before the queue drained: queued 2, dropped 2, interrupted 1 (1 in flight stopped on its signal)',
     ]);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 1, failed: 0, dropped: 2 });
+    // The handler returned on its signal: its work was cut short, so it is not `processed`.
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 0,
+      failed: 0,
+      interrupted: 1,
+      dropped: 2,
+    });
   });
 
   it('a 5 s handler that ignores its signal: close still resolves in < 500 ms and counts it dropped', async () => {
@@ -407,10 +493,49 @@ describe('BackgroundTasks: drain', () => {
     expect(finished).toBe(false);
     expect(log.of('warn')).toEqual([
       expect.stringMatching(
-        /drainTimeout 0\.05 s.*queued 1, dropped 2 \(1 in flight did not stop within the grace/,
+        /drainTimeout 0\.05 s.*queued 1, dropped 2, interrupted 0 \(1 in flight did not stop within the grace/,
       ),
     ]);
-    expect(tasks.stats()).toEqual({ queued: 0, inFlight: 0, processed: 0, failed: 0, dropped: 2 });
+    expect(tasks.stats()).toEqual({
+      queued: 0,
+      inFlight: 0,
+      processed: 0,
+      failed: 0,
+      interrupted: 0,
+      dropped: 2,
+    });
+  });
+
+  it('the deadline’s own abort is no handler failure: no ERROR line, counted interrupted, one WARN', async () => {
+    const { tasks, log } = queue({ drainTimeout: 0.05 });
+    // The usual way a handler honours its signal: an abortable wait, which rejects on abort.
+    tasks.register(Reindex, async (_r, { signal }) => wait(5_000, undefined, { signal }));
+    await tasks.add(Reindex, { widgetId: 'slow' });
+    await nextMacrotask();
+    await tasks.close();
+    expect(log.of('error')).toEqual([]);
+    expect(log.of('warn')).toEqual([
+      'BackgroundTasks: the task drain deadline (drainTimeout 0.05 s; not the HTTP shutdown cap) reached before the queue drained: queued 0, dropped 0, interrupted 1 (1 in flight stopped on its signal)',
+    ]);
+    expect(tasks.stats()).toMatchObject({ processed: 0, failed: 0, interrupted: 1, dropped: 0 });
+  });
+
+  it('one-to-many: the handlers after the deadline do not run; the item counts interrupted once', async () => {
+    const { tasks, log } = queue({ drainTimeout: 0.05, allowOneToMany: true });
+    const seen: string[] = [];
+    tasks.register(Reindex, async function first(_r, { signal }) {
+      seen.push('first');
+      await wait(5_000, undefined, { signal }).catch(() => seen.push('first stopped'));
+    });
+    tasks.register(Reindex, function second() {
+      seen.push('second');
+    });
+    await tasks.add(Reindex, { widgetId: 'x' });
+    await nextMacrotask();
+    await tasks.close();
+    expect(seen).toEqual(['first', 'first stopped']);
+    expect(log.of('error')).toEqual([]);
+    expect(tasks.stats()).toMatchObject({ processed: 0, failed: 0, interrupted: 1, dropped: 0 });
   });
 
   it.each([0, null])('drainTimeout %s does not wait', async (drainTimeout) => {
@@ -424,7 +549,7 @@ describe('BackgroundTasks: drain', () => {
     expect(performance.now() - started).toBeLessThan(50);
     expect(seen).toEqual([]);
     expect(log.of('warn')).toEqual([
-      'BackgroundTasks: drainTimeout 0 (the task drain does not wait) reached before the queue drained: queued 2, dropped 2 (none in flight)',
+      'BackgroundTasks: drainTimeout 0 (the task drain does not wait) reached before the queue drained: queued 2, dropped 2, interrupted 0 (none in flight)',
     ]);
   });
 
@@ -483,7 +608,7 @@ describe('BackgroundTasks: drain', () => {
     expect(outcome).toBe('TasksClosedError');
     expect(log.of('warn')).toEqual([
       expect.stringMatching(
-        /queued 1, dropped 1 \(1 in flight was aborted and returned, 1 waiting add\(s\) rejected\)/,
+        /queued 1, dropped 1, interrupted 1 \(1 in flight stopped on its signal, 1 waiting add\(s\) rejected\)/,
       ),
     ]);
   });
@@ -501,7 +626,7 @@ describe('BackgroundTasks: drain', () => {
     expect(seen).toEqual(['x']);
   });
 
-  it('keeps the counters consistent: added = queued + inFlight + processed + failed + dropped', async () => {
+  it('keeps the counters consistent: added = queued + inFlight + processed + failed + interrupted + dropped', async () => {
     const { tasks } = queue({ drainTimeout: 0.05, maxsize: 64 });
     let n = 0;
     tasks.register(Reindex, async (r) => {
@@ -513,11 +638,11 @@ describe('BackgroundTasks: drain', () => {
       await tasks.add(Reindex, { widgetId: i === 20 ? 'slow' : String(i) });
       added++;
       const s = tasks.stats();
-      expect(s.queued + s.inFlight + s.processed + s.failed + s.dropped).toBe(added);
+      expect(s.queued + s.inFlight + s.processed + s.failed + s.interrupted + s.dropped).toBe(added);
     }
     await tasks.close();
     const s = tasks.stats();
-    expect(s.queued + s.inFlight + s.processed + s.failed + s.dropped).toBe(added);
+    expect(s.queued + s.inFlight + s.processed + s.failed + s.interrupted + s.dropped).toBe(added);
     expect(s.dropped).toBeGreaterThan(0);
   });
 });

@@ -4,8 +4,16 @@ import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
 import { inProcessBackend } from './in-process';
+import { checkAddOptions, checkRegistrationOptions, sameRetry } from './retry';
 import { newRoute, refusal, type Route } from './route';
-import type { BackgroundTasksOptions, TaskHandler, TaskSchema, TaskStats } from './types';
+import type {
+  BackgroundTasksOptions,
+  TaskAddOptions,
+  TaskHandler,
+  TaskRegistrationOptions,
+  TaskSchema,
+  TaskStats,
+} from './types';
 
 const OWNER = 'BackgroundTasks';
 
@@ -57,7 +65,7 @@ function checkOptions(options: BackgroundTasksOptions): { maxsize: number; drain
 export class BackgroundTasks implements AsyncDisposable {
   readonly #routes = new Map<TaskSchema, Route>();
   readonly #byName = new Map<string, Route>();
-  readonly #counters: Counters = { processed: 0, failed: 0, dropped: 0 };
+  readonly #counters: Counters = { processed: 0, failed: 0, interrupted: 0, dropped: 0 };
   readonly #engine: Engine;
   readonly #allowOneToMany: boolean;
   readonly #drainMs: number;
@@ -107,12 +115,22 @@ export class BackgroundTasks implements AsyncDisposable {
    * schema is a `WiringError` unless the queue allows one-to-many (`allowOneToMany: true`); then
    * handlers run in registration order, each isolated.
    *
+   * With the BullMQ backend, `options` sets how a failed item is retried (`attempts`, `backoff`:
+   * BullMQ's own job options, set on each item when it is added — so register the same options in
+   * every process that adds or runs the schema). The in-process backend refuses them.
+   *
    * @param schema - The item schema (a `Struct`; any synchronous valibot schema in process).
    * @param handler - `(item, { signal }) => void | Promise<void>`; `item` is the schema's output.
+   * @param options - `attempts` (runs in all, default 1) and `backoff` (the wait before a retry); BullMQ only.
    * @example
    * tasks.register(WidgetEvent, (event) => recorder.record(`${event.action}:${event.widgetId}`));
+   * tasks.register(Reindex, reindex, { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } }); // BullMQ
    */
-  register<TSchema extends TaskSchema>(schema: TSchema, handler: TaskHandler<v.InferOutput<TSchema>>): this {
+  register<TSchema extends TaskSchema>(
+    schema: TSchema,
+    handler: TaskHandler<v.InferOutput<TSchema>>,
+    options?: TaskRegistrationOptions,
+  ): this {
     const label = labelOf(schema);
     const where = `${OWNER}.register(${label})`;
     if (!isSchema(schema))
@@ -131,10 +149,16 @@ export class BackgroundTasks implements AsyncDisposable {
       throw new WiringError(
         `${where}: the worker has already started, so items taken before this call would have missed the handler. Fix: register every handler while wiring (in wire(), before the app serves), before the first item is processed.`,
       );
+    const retry = checkRegistrationOptions(where, options, this.#engine.retriesAndDelays, this.#backend);
     let route = this.#routes.get(schema);
     if (route && route.handlers.length > 0 && !this.#allowOneToMany)
       throw new WiringError(
         `${where}: ${label} already has a handler. Fix: keep one handler per schema, or construct the queue with { allowOneToMany: true } to run several in registration order.`,
+      );
+    // The retry policy belongs to the item (one BullMQ job runs every handler): given once.
+    if (route?.retry !== undefined && retry !== undefined && !sameRetry(route.retry, retry))
+      throw new WiringError(
+        `${where}: ${label} is already registered with other retry options (attempts ${route.retry.attempts}); they apply to the item, which runs all its handlers together. Fix: give attempts/backoff on one registration of ${label} only, or the same on each.`,
       );
     if (!route) {
       route = newRoute(schema);
@@ -152,6 +176,7 @@ export class BackgroundTasks implements AsyncDisposable {
       if (route.name !== undefined && !this.#byName.has(route.name)) this.#byName.set(route.name, route);
     }
     route.handlers.push(handler);
+    if (retry !== undefined) route.retry = retry;
     return this;
   }
 
@@ -165,24 +190,34 @@ export class BackgroundTasks implements AsyncDisposable {
    * busy running that handler, so the room never comes (until the drain deadline rejects the add).
    * Use `tryAdd`, or `add(…).catch(…)` without awaiting.
    *
+   * `{ delay }` (milliseconds) holds the item in BullMQ's delayed set until then; the in-process
+   * backend rejects a delay with a `TypeError` (nothing is enqueued).
+   *
    * @param schema - The item schema it was registered with.
    * @param item - The item (the schema's input type).
+   * @param options - `delay` in milliseconds (BullMQ only).
    * @example
    * await this.tasks.add(WidgetEvent, { action: 'created', widgetId: widget.id });
+   * await this.tasks.add(Reminder, { userId }, { delay: 60_000 }); // BullMQ: runs in a minute
    */
-  add<TSchema extends TaskSchema>(schema: TSchema, item: v.InferInput<TSchema>): Promise<void> {
+  add<TSchema extends TaskSchema>(
+    schema: TSchema,
+    item: v.InferInput<TSchema>,
+    options?: TaskAddOptions,
+  ): Promise<void> {
     const engine = this.#engine;
     const route = this.#routes.get(schema);
-    if (route !== undefined && !engine.closed && !engine.crossesProcesses) {
-      // The hot path: a registered schema, in process, queue open.
+    if (options === undefined && route !== undefined && !engine.closed && !engine.crossesProcesses) {
+      // The hot path: a registered schema, in process, queue open, no options.
       const result = v.safeParse(schema, item);
       if (result.success) return engine.add(route, result.output);
       return Promise.reject(refusal(`${OWNER}.add(${route.label})`, route, result.issues));
     }
     try {
       const where = `${OWNER}.add(${labelOf(schema)})`;
+      const delay = checkAddOptions(where, options, engine.retriesAndDelays, this.#backend);
       const [found, accepted] = this.#admit(schema, item, where, route);
-      return engine.add(found, accepted);
+      return engine.add(found, accepted, delay);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -195,16 +230,28 @@ export class BackgroundTasks implements AsyncDisposable {
    *
    * @param schema - The item schema.
    * @param item - The item.
+   * @param options - `delay` in milliseconds (BullMQ only; in process a `TypeError`).
    * @example
-   * if (!this.tasks.tryAdd(Reindex, { widgetId })) throw new QueueFullError();
+   * if (!this.tasks.tryAdd(Reindex, { widgetId })) throw new ServiceUnavailableError().withHeaders({ 'retry-after': '1' });
    */
-  tryAdd<TSchema extends TaskSchema>(schema: TSchema, item: v.InferInput<TSchema>): boolean {
+  tryAdd<TSchema extends TaskSchema>(
+    schema: TSchema,
+    item: v.InferInput<TSchema>,
+    options?: TaskAddOptions,
+  ): boolean {
     const where = `${OWNER}.tryAdd(${labelOf(schema)})`;
+    const delay =
+      options === undefined
+        ? 0
+        : checkAddOptions(where, options, this.#engine.retriesAndDelays, this.#backend);
     const [route, accepted] = this.#admit(schema, item, where, this.#routes.get(schema));
-    return this.#engine.tryAdd(route, accepted);
+    return this.#engine.tryAdd(route, accepted, delay);
   }
 
-  /** Counters of this queue in this process: `queued`, `inFlight`, `processed`, `failed`, `dropped`. */
+  /**
+   * Counters of this queue in this process: `queued`, `inFlight`, `processed`, `failed`,
+   * `interrupted`, `dropped`.
+   */
   stats(): TaskStats {
     const c = this.#counters;
     return {
@@ -212,6 +259,7 @@ export class BackgroundTasks implements AsyncDisposable {
       inFlight: this.#engine.inFlight(),
       processed: c.processed,
       failed: c.failed,
+      interrupted: c.interrupted,
       dropped: c.dropped,
     };
   }
@@ -229,9 +277,9 @@ export class BackgroundTasks implements AsyncDisposable {
   /**
    * Drains, then stops: waits until nothing is queued or in flight — items handlers add meanwhile
    * included — for at most `drainTimeout` seconds; on the deadline the in-flight handler's `signal`
-   * fires, it gets a 100 ms grace, the rest is dropped and one WARN line gives the queued and
-   * dropped counts. Adds are refused once it finished. Idempotent; never rejects for a handler's
-   * failure.
+   * fires, it gets a 100 ms grace, the rest is dropped and one WARN line gives the queued,
+   * dropped and interrupted counts. Adds are refused once it finished. Idempotent; never rejects
+   * for a handler's failure.
    */
   close(): Promise<void> {
     this.#closing ??= this.#engine.shutdown(this.#drainMs, this.#drainLabel);

@@ -5,6 +5,7 @@ import type { Route } from './route';
 export interface Counters {
   processed: number;
   failed: number;
+  interrupted: number;
   dropped: number;
 }
 
@@ -29,10 +30,12 @@ export interface Engine {
   readonly crossesProcesses: boolean;
   /** True once the drain finished or its deadline passed: adds are refused from then on. */
   readonly closed: boolean;
-  /** Takes a validated item; resolves once accepted (at once when there is room). */
-  add(route: Route, item: unknown): Promise<void>;
+  /** Whether `register` options (`attempts`, `backoff`) and an add's `delay` are honoured. */
+  readonly retriesAndDelays: boolean;
+  /** Takes a validated item; resolves once accepted (at once when there is room). `delay` in ms (0: none). */
+  add(route: Route, item: unknown, delay?: number): Promise<void>;
   /** Takes a validated item if there is room now. */
-  tryAdd(route: Route, item: unknown): boolean;
+  tryAdd(route: Route, item: unknown, delay?: number): boolean;
   /** Starts the worker (idempotent). */
   start(): Promise<void>;
   /**

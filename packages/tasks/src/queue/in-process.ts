@@ -26,6 +26,7 @@ const yieldMacrotask = (): Promise<void> => new Promise((resolve) => setImmediat
  */
 class InProcessEngine implements Engine {
   readonly crossesProcesses = false;
+  readonly retriesAndDelays = false;
   readonly #ctx: EngineContext;
   readonly #ring: Ring<Route, unknown>;
   readonly #waiters = new Ring<Route, Waiter>(4);
@@ -126,6 +127,7 @@ class InProcessEngine implements Engine {
         this.#inFlight = 0;
         if (outcome === Outcome.Ok) counters.processed++;
         else if (outcome === Outcome.Failed) counters.failed++;
+        else if (outcome === Outcome.Interrupted) counters.interrupted++;
         else counters.dropped++;
         if (++sinceYield >= YIELD_EVERY && ring.size > 0) {
           sinceYield = 0;
@@ -168,6 +170,8 @@ class InProcessEngine implements Engine {
       this.#waiters.dropHead();
       waiter.reject(this.#ctx.closedError(route));
     }
+    const counters = this.#ctx.counters;
+    const interruptedBefore = counters.interrupted;
     this.#abort.abort(new Error(`${this.#ctx.owner}: ${deadlineLabel} reached`));
     let abandoned = 0;
     const current = this.#current;
@@ -176,15 +180,17 @@ class InProcessEngine implements Engine {
       this.#inFlight = 0;
       abandoned = 1;
     }
-    this.#ctx.counters.dropped += queued + abandoned;
+    counters.dropped += queued + abandoned;
+    // The worker loop counted the in-flight item when its handler settled within the grace.
+    const interrupted = counters.interrupted - interruptedBefore;
     const inFlight = current
       ? abandoned
         ? '1 in flight did not stop within the grace after its signal fired'
-        : '1 in flight was aborted and returned'
+        : '1 in flight stopped on its signal'
       : 'none in flight';
     const waiting = refused > 0 ? `, ${refused} waiting add(s) rejected` : '';
     this.#ctx.log.warn(
-      `${this.#ctx.owner}: ${deadlineLabel} reached before the queue drained: queued ${queued}, dropped ${queued + abandoned} (${inFlight}${waiting})`,
+      `${this.#ctx.owner}: ${deadlineLabel} reached before the queue drained: queued ${queued}, dropped ${queued + abandoned}, interrupted ${interrupted} (${inFlight}${waiting})`,
     );
   }
 }

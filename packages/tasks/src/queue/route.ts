@@ -1,7 +1,14 @@
 import type * as v from 'valibot';
 import { structInfo, toErrorReason, type Logger } from '@api/core/extension';
 import { TaskItemError } from './errors';
-import type { TaskContext, TaskHandler, TaskSchema } from './types';
+import type { TaskBackoff, TaskContext, TaskHandler, TaskSchema } from './types';
+
+/** The retry policy registered for a schema (BullMQ job options `attempts`, `backoff`). */
+export interface RetryPolicy {
+  /** ≥ 2 (a policy with one attempt is no policy). */
+  readonly attempts: number;
+  readonly backoff: TaskBackoff | undefined;
+}
 
 /** Everything the worker needs to dispatch one item type: found by schema identity at `add`. */
 export interface Route {
@@ -11,14 +18,26 @@ export interface Route {
   /** For messages: the name, or `anonymous schema`. */
   readonly label: string;
   readonly handlers: TaskHandler<unknown>[];
+  /** Set by `register(…, { attempts, backoff })`; undefined: one attempt. */
+  retry: RetryPolicy | undefined;
   /** Set once the "no handler" error was logged for this schema (logged once, then counted). */
   unhandledLogged: boolean;
+  /** Set once an item whose retry options differ from `retry` was reported (reported once). */
+  mismatchLogged: boolean;
 }
 
 /** Builds the route of a schema (no handlers yet). */
 export function newRoute(schema: TaskSchema): Route {
   const name = structInfo(schema)?.name;
-  return { schema, name, label: name ?? 'anonymous schema', handlers: [], unhandledLogged: false };
+  return {
+    schema,
+    name,
+    label: name ?? 'anonymous schema',
+    handlers: [],
+    retry: undefined,
+    unhandledLogged: false,
+    mismatchLogged: false,
+  };
 }
 
 /** The outcome of dispatching one item. */
@@ -29,8 +48,11 @@ export const Outcome = {
   Failed: 1,
   /** No handler registered (logged once per schema). */
   Unhandled: 2,
-  /** The drain deadline fired between two handlers of a one-to-many item; the rest did not run. */
-  Cut: 3,
+  /**
+   * The drain deadline fired the signal while the item ran: a handler settled after it (returned
+   * or threw: its failure is not logged), or later handlers of a one-to-many item were skipped.
+   */
+  Interrupted: 3,
 } as const;
 export type Outcome = (typeof Outcome)[keyof typeof Outcome];
 
@@ -49,15 +71,25 @@ function handlerLabel(route: Route, index: number): string {
   return count > 1 ? `${which} (${index + 1} of ${count}) for ${route.label}` : `${which} for ${route.label}`;
 }
 
-function reportFailure(owner: string, route: Route, index: number, error: unknown, log: Logger): void {
-  log.error(`${owner}: ${handlerLabel(route, index)} failed; the worker goes on`, error);
+function reportFailure(
+  owner: string,
+  route: Route,
+  index: number,
+  error: unknown,
+  log: Logger,
+  attempt: string,
+): void {
+  log.error(`${owner}: ${handlerLabel(route, index)} failed${attempt}; the worker goes on`, error);
 }
 
 /**
  * Runs every handler of `route` on `item`, in registration order, each isolated: a failure is
  * logged and the next handler still runs. Stays synchronous while the handlers are (no promise is
  * created for a synchronous handler); returns a promise only when a handler returned one. Never
- * throws and never rejects.
+ * throws and never rejects. Once the context's signal has fired (the drain deadline), a handler
+ * that settles is not judged — its work may be cut short — and the item is `Interrupted`.
+ *
+ * @param attempt - Appended to a failure's log line, e.g. ` (attempt 1 of 3; BullMQ retries it)`.
  */
 export function dispatch(
   owner: string,
@@ -65,6 +97,7 @@ export function dispatch(
   item: unknown,
   context: TaskContext,
   log: Logger,
+  attempt = '',
 ): Outcome | Promise<Outcome> {
   const handlers = route.handlers;
   if (handlers.length === 0) {
@@ -78,16 +111,17 @@ export function dispatch(
   }
   let failed = false;
   for (let i = 0; i < handlers.length; i++) {
-    if (i > 0 && context.signal.aborted) return Outcome.Cut;
     let result: unknown;
     try {
       result = handlers[i]!(item, context);
     } catch (error) {
-      reportFailure(owner, route, i, error, log);
+      if (context.signal.aborted) return Outcome.Interrupted;
+      reportFailure(owner, route, i, error, log, attempt);
       failed = true;
       continue;
     }
-    if (isThenable(result)) return finishAsync(owner, route, item, context, log, i, result, failed);
+    if (isThenable(result)) return finishAsync(owner, route, item, context, log, attempt, i, result, failed);
+    if (context.signal.aborted) return Outcome.Interrupted;
   }
   return failed ? Outcome.Failed : Outcome.Ok;
 }
@@ -98,26 +132,22 @@ async function finishAsync(
   item: unknown,
   context: TaskContext,
   log: Logger,
+  attempt: string,
   index: number,
   pending: PromiseLike<unknown>,
   failedBefore: boolean,
 ): Promise<Outcome> {
   let failed = failedBefore;
-  try {
-    await pending;
-  } catch (error) {
-    reportFailure(owner, route, index, error, log);
-    failed = true;
-  }
   const handlers = route.handlers;
-  for (let i = index + 1; i < handlers.length; i++) {
-    if (context.signal.aborted) return Outcome.Cut;
+  for (let i = index; i < handlers.length; i++) {
     try {
-      await handlers[i]!(item, context);
+      await (i === index ? pending : handlers[i]!(item, context));
     } catch (error) {
-      reportFailure(owner, route, i, error, log);
+      if (context.signal.aborted) return Outcome.Interrupted;
+      reportFailure(owner, route, i, error, log, attempt);
       failed = true;
     }
+    if (context.signal.aborted) return Outcome.Interrupted;
   }
   return failed ? Outcome.Failed : Outcome.Ok;
 }

@@ -8,7 +8,9 @@ export type TaskSchema = v.GenericSchema;
 export interface TaskContext {
   /**
    * Fires when the drain deadline (`drainTimeout`) passes while this handler is still running:
-   * stop, clean up, return. The queue waits a short grace (100 ms) for that, then moves on.
+   * stop, clean up, return (or throw). The queue waits a short grace (100 ms) for that, then moves
+   * on. An item whose signal fired is counted `interrupted`, never `processed` or `failed`: with the
+   * BullMQ backend it goes back to the wait list, and the next worker runs it again from the start.
    */
   readonly signal: AbortSignal;
 }
@@ -27,13 +29,61 @@ export interface TaskStats {
   readonly inFlight: number;
   /** Items whose every handler returned (or resolved) without error. */
   readonly processed: number;
-  /** Items where at least one handler threw or rejected (the others still ran). */
+  /**
+   * Runs where at least one handler threw or rejected (the others still ran). With BullMQ and
+   * `attempts`, each failed attempt run here counts once.
+   */
   readonly failed: number;
   /**
-   * Items accepted but never fully handled: left in the queue or abandoned in flight at the drain
-   * deadline, or enqueued for a schema nobody registered.
+   * Items in flight when the drain deadline fired their signal, not completed here. In process:
+   * the handler stopped within the grace (returned or threw); the item is not run again. With
+   * BullMQ: every such item goes back to Redis for the next worker — at once when its handler
+   * stopped, once its lock expires when it did not. Logged in the drain's one WARN line, never as
+   * a handler failure.
+   */
+  readonly interrupted: number;
+  /**
+   * Items accepted but never fully handled: left in the queue, or (in process) abandoned in
+   * flight by a handler that ignored its signal, at the drain deadline; or enqueued for a schema
+   * nobody registered.
    */
   readonly dropped: number;
+}
+
+/**
+ * The wait before each retry of a failed item: milliseconds (the same wait every time), or
+ * `{ type: 'fixed' | 'exponential', delay, jitter }` (exponential: `delay · 2^(retry − 1)`;
+ * `jitter` 0–1 randomises that share of the wait). BullMQ's own backoff.
+ */
+export type TaskBackoff =
+  | number
+  | {
+      readonly type: 'fixed' | 'exponential';
+      /** Milliseconds. */
+      readonly delay: number;
+      /** 0–1 (default 0). */
+      readonly jitter?: number | undefined;
+    };
+
+/**
+ * Options of `register(schema, handler, options)`: what happens to an item of this schema whose
+ * handler fails. BullMQ backend only (its native job options, set on every item when it is
+ * added); the in-process backend refuses them with a `WiringError`.
+ */
+export interface TaskRegistrationOptions {
+  /** Runs of an item in all, the first included (default 1: a failure is final). */
+  readonly attempts?: number | undefined;
+  /** The wait before each retry (default: none, retried at once). Needs `attempts` ≥ 2. */
+  readonly backoff?: TaskBackoff | undefined;
+}
+
+/** Options of `add(schema, item, options)` and `tryAdd(…)`. */
+export interface TaskAddOptions {
+  /**
+   * Milliseconds before the item may run (BullMQ's delayed set). BullMQ backend only: the
+   * in-process backend refuses a delay with a `TypeError`.
+   */
+  readonly delay?: number | undefined;
 }
 
 /**

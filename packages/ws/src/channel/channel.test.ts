@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Struct } from '@api/core';
+import { Struct, WiringError } from '@api/core';
 import { bareServer, type BareServer } from '../../test/helpers/bare-server';
 import { channelServer as serve, Ready, subscribe } from '../../test/helpers/channel-server';
 import { Peer } from '../../test/helpers/peer';
@@ -232,5 +232,73 @@ describe('Channel: slow consumers', () => {
     expect(gaps.length).toBeGreaterThan(0);
     expect(seen.length + slowSub.stats.dropped).toBe(sent);
     expect(seen.slice(-8)).toEqual(Array.from({ length: 8 }, (_, i) => sent - 8 + i));
+  });
+});
+
+describe('Channel: option mistakes are WiringErrors naming the option and the fix', () => {
+  it.each([
+    [
+      { queueSize: 0 },
+      'new Channel(…, { queueSize }): queueSize must be a whole number of frames ≥ 1, got 0. Fix: e.g. queueSize: 64 (the default), or leave it out.',
+    ],
+    [{ queueSize: 1.5 }, /queueSize must be a whole number of frames ≥ 1, got 1\.5/],
+    [
+      { maxBufferedBytes: -1 },
+      /new Channel\(…, \{ maxBufferedBytes \}\): maxBufferedBytes must be a whole number of bytes ≥ 1, got -1\. Fix: e\.g\. maxBufferedBytes: 1024 \* 1024/,
+    ],
+    [
+      { overflow: 'drop' },
+      `new Channel(…, { overflow }): overflow must be 'close' or 'drop-oldest', got "drop". Fix: overflow: 'close' (1013 to a subscriber that falls behind, the default) or 'drop-oldest'.`,
+    ],
+    [
+      { queuesize: 8 },
+      /new Channel\(…, \{ queuesize \}\): unknown option "queuesize"\. Fix: use only queueSize, overflow, maxBufferedBytes, backplane, log, onOverflow/,
+    ],
+    [
+      { backplane: { open() {} } },
+      /backplane must be a Backplane \(open, subscribe, unsubscribe, publish, close\), got an object without subscribe, unsubscribe, publish, close\. Fix: pass redisBackplane\(redis\)/,
+    ],
+    [{ log: console.log }, /log must be a Logger \(info, warn, error\), got a function/],
+    [{ onOverflow: 'warn' }, /onOverflow must be a function, got "warn"/],
+  ] as const)('%j', (options, message) => {
+    const build = (): unknown => new Channel(Note, options as never);
+    expect(build).toThrow(WiringError);
+    expect(build).toThrow(message);
+  });
+
+  it('refuses options that are not an object', () => {
+    expect(() => new Channel(Note, 64 as never)).toThrow(
+      'new Channel(schema, options): options must be an object, got 64. Fix: e.g. new Channel(schema, { queueSize: 64 }), or leave options out.',
+    );
+  });
+});
+
+describe('Channel: the bound is bytes, not queueSize frames (as documented)', () => {
+  it('with the defaults, a stalled client of small messages holds far more than 64 of them before 1013', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const slow = await subscribe(s.url, 't');
+    const [sub] = s.subs;
+    (slow.raw as unknown as { _socket: Socket })._socket.pause();
+    // 65 × ~100 bytes: a bound of 64 frames would have closed it; 64 KiB of socket buffer takes them.
+    for (let i = 0; i < 65; i++) channel.publish('t', note(i, 'y'.repeat(80)));
+    expect(sub!.attached).toBe(true);
+    expect(sub!.stats.queued).toBe(0);
+  });
+
+  it('with the defaults, 32 KiB messages reach the 1 MiB byte bound before 64 of them ever queue', async () => {
+    const channel = new Channel(Note);
+    const s = await channelServer(channel);
+    const slow = await subscribe(s.url, 't');
+    const [sub] = s.subs;
+    (slow.raw as unknown as { _socket: Socket })._socket.pause();
+    let peakQueued = 0;
+    await pump(channel, 32 * 1024, () => {
+      peakQueued = Math.max(peakQueued, sub!.stats.queued);
+      return !sub!.attached;
+    });
+    expect(sub!.attached).toBe(false);
+    expect(peakQueued).toBeLessThan(64);
+    expect(sub!.stats.peakHeldBytes).toBeLessThanOrEqual(1024 * 1024);
   });
 });

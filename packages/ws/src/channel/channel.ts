@@ -1,9 +1,10 @@
-import { consoleLogger, type Logger } from '@api/core';
+import type { Logger } from '@api/core';
 import { compileFraming, type Codec, type Framing, type OutboundMessage } from '../framing/framing';
 import type { WebSocket } from '../socket/websocket';
 import { kInternals } from '../symbols';
 import type { Backplane } from './backplane';
 import { BoundedWriter, type Overflow } from './bounded-writer';
+import { checkChannelOptions } from './channel-options';
 import { Subscriber } from './subscriber';
 
 // `attach` returns a Subscriber: its type belongs to this module's surface (tests import it here).
@@ -11,14 +12,25 @@ export type { Subscriber } from './subscriber';
 
 /** Options of a `Channel` (defaults in brackets). */
 export interface ChannelOptions {
-  /** Frames that may wait per subscriber once its socket buffer is full. [64] */
+  /**
+   * Frames that may wait in a subscriber's queue. Not a count of frames in flight: frames go
+   * straight to the socket while its unsent buffer (`bufferedAmount`) is under 64 KiB (or under
+   * `maxBufferedBytes` when that is smaller), and only frames beyond that wait here. The bound that
+   * holds is `maxBufferedBytes`. With the defaults, a client that stops reading 100-byte messages
+   * is given about 64 KiB in its socket buffer (~650 messages) plus 64 queued ones; 32 KiB
+   * messages reach the 1 MiB byte bound after about 32. [64]
+   */
   readonly queueSize?: number;
   /**
    * A subscriber that would exceed a bound: `'close'` closes it with 1013 `channel overflow`;
    * `'drop-oldest'` discards its oldest waiting frames to make room. ['close']
    */
   readonly overflow?: Overflow;
-  /** Bytes per subscriber, its queue plus its socket's unsent buffer. [1 MiB] */
+  /**
+   * The real bound, in bytes: what is held for one subscriber, its queue plus its socket's
+   * unsent buffer (`bufferedAmount`); bytes the kernel already accepted are not counted. A frame
+   * that would cross it applies the overflow policy. [1,048,576 (1 MiB)]
+   */
   readonly maxBufferedBytes?: number;
   /** Fan-out past this process (e.g. `redisBackplane(redis)`); local delivery works without it. */
   readonly backplane?: Backplane;
@@ -31,8 +43,6 @@ export interface ChannelOptions {
    */
   readonly onOverflow?: (subscriber: Subscriber, action: 'closed' | 'dropped') => void;
 }
-
-const KiB = 1024;
 
 /**
  * A typed broadcast channel with bounded per-subscriber queues. `publish` validates and encodes
@@ -62,25 +72,17 @@ export class Channel<TFraming extends Framing = Framing> {
    */
   constructor(schema: TFraming, options: ChannelOptions = {}) {
     this.#codec = compileFraming('Channel', schema);
-    const queueSize = options.queueSize ?? 64;
-    const maxBytes = options.maxBufferedBytes ?? 1024 * KiB;
-    const overflow = options.overflow ?? 'close';
-    if (!Number.isInteger(queueSize) || queueSize < 1)
-      throw new RangeError(`Channel: queueSize must be a whole number ≥ 1, got ${String(queueSize)}`);
-    if (!Number.isInteger(maxBytes) || maxBytes < 1)
-      throw new RangeError(`Channel: maxBufferedBytes must be a whole number ≥ 1, got ${String(maxBytes)}`);
-    if (overflow !== 'close' && overflow !== 'drop-oldest')
-      throw new RangeError(`Channel: overflow is 'close' or 'drop-oldest', got ${JSON.stringify(overflow)}`);
+    const { queueSize, maxBytes, overflow, backplane, log, onOverflow } = checkChannelOptions(options);
     this.#writer = new BoundedWriter({
       queueSize,
       maxBytes,
       overflow,
       binary: this.#codec.binary,
-      onOverflow: options.onOverflow,
+      onOverflow,
       detach: (subscriber) => this.#detach(subscriber),
     });
-    this.#backplane = options.backplane;
-    this.#backplane?.open((topic, frame) => this.#deliver(topic, frame), options.log ?? consoleLogger);
+    this.#backplane = backplane;
+    this.#backplane?.open((topic, frame) => this.#deliver(topic, frame), log);
   }
 
   /** Subscribers currently attached. */

@@ -1,5 +1,13 @@
 import type * as v from 'valibot';
-import type { HandlerInput, ObjectSchemaLike, Operation, PathSlots, RouteMeta } from '@api/core';
+import {
+  WiringError,
+  type HandlerInput,
+  type ObjectSchemaLike,
+  type Operation,
+  type PathSlots,
+  type RouteMeta,
+} from '@api/core';
+import { nameRouteClass } from '@api/core/extension';
 import {
   compileFraming,
   type Codec,
@@ -7,8 +15,11 @@ import {
   type InboundMessage,
   type OutboundMessage,
 } from '../framing/framing';
+import { compileProtocols } from '../handshake/handshake';
 import type { WebSocket } from '../socket/websocket';
 import { kEndpoint, kHandler } from '../symbols';
+
+const OPTION_KEYS = ['inbound', 'outbound', 'protocols', 'meta', 'name'];
 
 /**
  * What a WebSocket handler binds from the handshake: the same vocabulary as HTTP routes, minus
@@ -47,6 +58,8 @@ export interface EndpointInfo {
   readonly path: string;
   readonly inbound: Codec;
   readonly outbound: Codec;
+  /** The subprotocols it speaks (empty: none). */
+  readonly protocols: readonly string[];
   readonly meta: RouteMeta | undefined;
 }
 
@@ -56,8 +69,19 @@ export interface WebSocketEndpointOptions<TIn extends Framing, TOut extends Fram
   readonly inbound: TIn;
   /** What the server sends: tagged Struct(s) (JSON text frames), `'string'` or `'bytes'`. */
   readonly outbound: TOut;
+  /**
+   * The subprotocols (`Sec-WebSocket-Protocol`) the endpoint speaks. The handshake selects the
+   * client's first preference among them (`websocket.protocol`); a client offering only others is
+   * refused with 400 before the upgrade. Without `protocols`, a client offering any is refused.
+   */
+  readonly protocols?: readonly string[];
   /** Metadata for generated documents (tags, summary, description). */
   readonly meta?: RouteMeta;
+  /**
+   * The class's name in the route catalogue, generated documents, `WiringError`s and logs;
+   * default: the class name, which a bundler may change. An identifier.
+   */
+  readonly name?: string;
 }
 
 type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
@@ -116,7 +140,7 @@ export type WebSocketEndpointClass<
  * tagged Struct (or list / union of them), `'string'` or `'bytes'` is a `WiringError` here.
  *
  * @param path - the route path; `{slot}`s bind through `path`
- * @param options - `inbound`, `outbound`, optional `meta`
+ * @param options - `inbound`, `outbound`, optional `protocols`, `meta` and `name`
  * @example
  * class EchoSocket extends WebSocketEndpoint('/echo', { inbound: Say, outbound: Said }) {
  *   handle = this.handler({}, async ({ websocket }) => {
@@ -132,14 +156,21 @@ export function WebSocketEndpoint<
   if (typeof path !== 'string' || !path.startsWith('/'))
     throw new TypeError(`WebSocketEndpoint(${JSON.stringify(path)}): a mount path starts with "/"`);
   const label = `WebSocketEndpoint(${JSON.stringify(path)})`;
+  for (const key of Object.keys(options ?? {}))
+    if (!OPTION_KEYS.includes(key))
+      throw new WiringError(
+        `${label}: unknown option "${key}". Fix: use only ${OPTION_KEYS.join(', ')} (mount options such as auth go to websocket(endpoint, options)).`,
+      );
   const info: EndpointInfo = {
     path,
     inbound: compileFraming(`${label} inbound`, options?.inbound),
     outbound: compileFraming(`${label} outbound`, options?.outbound),
+    protocols: compileProtocols(label, options.protocols),
     meta: options.meta,
   };
   abstract class Base extends WebSocketEndpointBase<TPath, TIn, TOut> {}
   Object.defineProperty(Base, kEndpoint, { value: info });
+  nameRouteClass(Base, options.name, `WebSocketEndpoint(${JSON.stringify(path)}, { name })`);
   return Base;
 }
 

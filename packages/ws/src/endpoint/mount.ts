@@ -1,21 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer } from 'ws';
-import {
-  ForbiddenError,
-  MalformedRequestError,
-  ServiceUnavailableError,
-  structInfo,
-  WiringError,
-  type MountOptions,
-} from '@api/core';
-import { defineExtension, type Exchange, type Extension, type RouteInfo } from '@api/core/extension';
+import { ForbiddenError, ServiceUnavailableError, WiringError, type MountOptions } from '@api/core';
+import { defineExtension, routeClassName, type Extension, type RouteInfo } from '@api/core/extension';
 import { UpgradeRequiredError } from '../errors';
+import { checkHandshake, kBadVersion, selectProtocol, upgradeHeaders } from '../handshake/handshake';
 import { SocketSet } from '../liveness/socket-set';
 import { compileOriginCheck } from '../origin/origin';
 import { runSession } from '../socket/session';
 import { WebSocket } from '../socket/websocket';
 import { kInternals } from '../symbols';
-import { endpointInfo, isSocketHandler, type AsRoute, type SocketHandler, type SocketSpec } from './endpoint';
+import type { AsRoute, SocketHandler } from './endpoint';
+import { checkEndpoint, checkMiddlewareMethods, checkPath, checkUser, type AuthLike } from './mount-checks';
 
 /** Options of the WebSocket mount that are its own (defaults in brackets). */
 export interface WebSocketMountOptions {
@@ -54,16 +49,6 @@ export const DEFAULT_PING_INTERVAL = 30_000;
 export const SHUTDOWN_GRACE_MS = 1_000;
 
 const OWN_OPTIONS = new Set(['maxFrameSize', 'pingInterval', 'allowedOrigins']);
-const SPEC_KEYS = new Set(['path', 'params', 'headers', 'cookies', 'rawHeaders', 'user']);
-const KEY = /^[+/0-9A-Za-z]{22}==$/;
-const PROTOCOLS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+)*$/;
-const kBadVersion = Symbol('@api/ws.badVersion');
-
-interface AuthLike {
-  readonly kind?: unknown;
-  readonly user?: unknown;
-  readonly anonymous?: unknown;
-}
 
 /**
  * Mounts a `WebSocketEndpoint`: an upgrade route in the app's route catalogue, so the handshake
@@ -86,27 +71,8 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
   return defineExtension({
     name: 'websocket',
     setup(wiring) {
-      const cls = endpoint?.constructor as (abstract new (...args: never[]) => object) | undefined;
-      const info = endpoint && typeof endpoint === 'object' ? endpointInfo(endpoint) : undefined;
-      if (!cls || !info) {
-        throw new WiringError(
-          `${wiring.appName}.include(websocket(…)): ${cls?.name ?? typeof endpoint} is not a WebSocketEndpoint. Fix: declare it with \`class ${cls?.name ?? 'MySocket'} extends WebSocketEndpoint('/path', { inbound, outbound }) {}\`.`,
-        );
-      }
-      const where = `${cls.name}.handle`;
-      const declared: unknown = (endpoint as { handle?: unknown }).handle;
-      if (!isSocketHandler(declared)) {
-        throw new WiringError(
-          `${where}: ${declared === undefined ? 'is missing' : 'is not a handler'}. Fix: declare \`handle = this.handler({ … }, async ({ websocket }) => { … })\`.`,
-        );
-      }
+      const { cls, info, where, declared } = checkEndpoint(wiring.appName, endpoint);
       const spec = declared.spec;
-      for (const key of Object.keys(spec)) {
-        if (!SPEC_KEYS.has(key))
-          throw new WiringError(
-            `${where}: unknown handshake source "${key}" (a handshake has no body). Fix: use path, params, headers, cookies, rawHeaders or user.`,
-          );
-      }
       checkPath(where, info.path, spec);
 
       const all = options as Record<string, unknown>;
@@ -123,6 +89,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       const mountOptions: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(all)) if (!OWN_OPTIONS.has(key)) mountOptions[key] = value;
 
+      checkMiddlewareMethods(where, mountOptions.middleware);
       const auth = mountOptions.auth as AuthLike | undefined;
       checkUser(where, spec, auth);
       const cookieMount = auth?.kind === 'cookies' || auth?.kind === 'hybrid' || spec.cookies !== undefined;
@@ -137,14 +104,25 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
         );
       const originCheck = cookieMount ? compileOriginCheck(where, allowed ?? []) : undefined;
 
+      // What the handshake decided before the upgrade, for `ws` to write into the 101 (by request:
+      // `handleUpgrade` asks for the protocol and the headers while it answers).
+      const accepting = new WeakMap<
+        IncomingMessage,
+        { protocol: string | undefined; lines: readonly string[] }
+      >();
       const wss = new WebSocketServer({
         noServer: true,
         clientTracking: false,
         perMessageDeflate: false,
         maxPayload: maxFrameSize,
+        handleProtocols: (_offered, req) => accepting.get(req)?.protocol ?? false,
+      });
+      wss.on('headers', (headers, req) => {
+        const lines = accepting.get(req)?.lines;
+        if (lines) headers.push(...lines);
       });
       const sockets = new SocketSet(pingInterval);
-      const { inbound, outbound } = info;
+      const { inbound, outbound, protocols } = info;
       const handle = declared.handler as (input: Record<string, unknown>) => unknown;
       const log = wiring.log;
 
@@ -166,7 +144,7 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
 
       wiring.addUpgradeRoute({
         path: info.path,
-        owner: cls.name,
+        owner: routeClassName(cls),
         operation: 'handle',
         ownerClass: cls,
         ...(info.meta !== undefined ? { classMeta: info.meta } : {}),
@@ -176,16 +154,21 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
           const req = ex.req;
           if (ex.upgrade === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket')
             throw new UpgradeRequiredError();
-          checkHandshake(ex, req);
+          const protocol = selectProtocol(checkHandshake(ex, req), protocols);
           if (sockets.closing) throw new ServiceUnavailableError();
           if (originCheck && originCheck(req.headers.origin, req.headers.host) === 'refused')
             throw new ForbiddenError();
+          // Decided before the takeover, so a failing header hook is still an ordinary 500.
+          const lines = upgradeHeaders(ex);
+          const label = `${ex.method} ${ex.path}: WebSocket handler ${where}`;
           const { socket, head } = ex.takeOver();
+          accepting.set(req, { protocol, lines });
           wss.handleUpgrade(req, socket, head, (raw) => {
             const ws = new WebSocket(raw, socket, inbound, outbound);
             sockets.add(ws[kInternals]);
-            void runSession(ws, (websocket) => handle({ ...input, websocket }), log, where);
+            void runSession(ws, (websocket) => handle({ ...input, websocket }), log, label);
           });
+          accepting.delete(req);
         },
       });
 
@@ -194,98 +177,4 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       });
     },
   });
-}
-
-function badHeader(header: string, message: string): MalformedRequestError {
-  const path = `header ${header}`;
-  return new MalformedRequestError({ reason: `${message} at \`${path}\``, issues: [{ path, message }] });
-}
-
-/** The checks `ws` would make (and answer with its own bare 400), made first so the funnel answers. */
-function checkHandshake(ex: Exchange, req: IncomingMessage): void {
-  const version = req.headers['sec-websocket-version'];
-  if (version !== '13' && version !== '8') {
-    ex.state[kBadVersion] = true;
-    throw badHeader('sec-websocket-version', 'Unsupported WebSocket version (expected 13)');
-  }
-  const key = req.headers['sec-websocket-key'];
-  if (typeof key !== 'string' || !KEY.test(key))
-    throw badHeader('sec-websocket-key', 'Invalid Sec-WebSocket-Key (expected 16 base64-encoded bytes)');
-  const protocols = req.headers['sec-websocket-protocol'];
-  if (protocols !== undefined) {
-    const list = protocols.split(',').map((p) => p.trim());
-    if (!PROTOCOLS.test(protocols.trim()) || new Set(list).size !== list.length)
-      throw badHeader('sec-websocket-protocol', 'Invalid Sec-WebSocket-Protocol (expected distinct tokens)');
-  }
-}
-
-/** Path rules of the route (WiringError): the `path` schema covers exactly the slots, with no defaults. */
-function checkPath(where: string, template: string, spec: SocketSpec): void {
-  const slots = [...template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!);
-  if (!spec.path) return;
-  const entries = (spec.path as unknown as { entries: Record<string, { type: string }> }).entries;
-  for (const slot of slots) {
-    if (!(slot in entries))
-      throw new WiringError(
-        `${where}: path "${template}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`,
-      );
-  }
-  for (const [field, schema] of Object.entries(entries)) {
-    if (!slots.includes(field))
-      throw new WiringError(
-        `${where}: path field "${field}" is not a slot of "${template}" (a WebSocket path is exact). Fix: remove it or add "{${field}}" to the path.`,
-      );
-    if (['optional', 'exact_optional', 'nullish', 'undefinedable'].includes(schema.type))
-      throw new WiringError(
-        `${where}: path field "${field}" cannot be optional or defaulted. Fix: declare it required.`,
-      );
-  }
-}
-
-function unwrapUser(schema: unknown): unknown {
-  let s = schema as { type?: string; wrapped?: unknown };
-  while ((s.type === 'nullable' || s.type === 'nullish' || s.type === 'optional') && s.wrapped) s = s.wrapped;
-  return s;
-}
-
-function userName(schema: unknown): string {
-  const core = unwrapUser(schema) as { type?: string };
-  const name = structInfo(core)?.name ?? core.type ?? 'schema';
-  const t = (schema as { type?: string }).type;
-  return t === 'nullable' || t === 'nullish' ? `v.nullable(${name})` : name;
-}
-
-/**
- * The spec's table of `user` against the authenticator (rule 7/8). @api/auth checks it for
- * operations only, so the mount checks it for its upgrade route.
- */
-function checkUser(where: string, spec: SocketSpec, auth: AuthLike | undefined): void {
-  if (!auth) {
-    if (spec.user !== undefined)
-      throw new WiringError(
-        `${where}: declares user, but the mount has no auth. Fix: mount with { auth } from @api/auth, or remove user.`,
-      );
-    return;
-  }
-  if (auth.user === undefined) return; // not an @api/auth authenticator: its own compiler decides
-  const anonymous = auth.anonymous === true;
-  if (spec.user === undefined) {
-    if (anonymous)
-      throw new WiringError(
-        `${where}: the mount's authenticator accepts anonymous callers (${userName(auth.user)}) but the handler declares no user. Fix: declare user: ${userName(auth.user)}, or use a gating authenticator.`,
-      );
-    return;
-  }
-  const t = (spec.user as { type?: string }).type;
-  const nullable = t === 'nullable' || t === 'nullish';
-  if (nullable !== anonymous)
-    throw new WiringError(
-      anonymous
-        ? `${where}: declares user: ${userName(spec.user)}, but the authenticator accepts anonymous callers and may pass null. Fix: declare user: ${userName(auth.user)}.`
-        : `${where}: declares user: ${userName(spec.user)}, but the authenticator gates (it never passes null). Fix: declare user: ${userName(auth.user)}.`,
-    );
-  if (unwrapUser(spec.user) !== unwrapUser(auth.user))
-    throw new WiringError(
-      `${where}: declares user: ${userName(spec.user)}, but the authenticator returns ${userName(auth.user)}. Fix: declare user: ${userName(auth.user)}, or mount an authenticator that returns ${userName(spec.user)}.`,
-    );
 }

@@ -12,20 +12,21 @@ import { WebSocketClosedError, type WebSocket } from './websocket';
  * @param websocket - the accepted socket
  * @param handler - the endpoint's handler, already bound to its input
  * @param log - where failures go
- * @param where - `ChatSocket.handle`, for the log line
+ * @param label - `GET /chat: WebSocket handler ChatSocket.handle`, for the log line (method and
+ *   path first, as every log line of a request)
  */
 export async function runSession<TIn, TOut>(
   websocket: WebSocket<TIn, TOut>,
   handler: (websocket: WebSocket<TIn, TOut>) => unknown,
   log: Logger,
-  where: string,
+  label: string,
 ): Promise<void> {
   try {
     await handler(websocket);
     websocket[kInternals].closeWith(CloseCode.normal, '');
   } catch (error) {
     if (!(error instanceof WebSocketClosedError && websocket.closed)) {
-      log.error(`${where} failed; closing the WebSocket with 1011`, error);
+      log.error(`${label} failed; closing the WebSocket with 1011`, error);
     }
     websocket[kInternals].closeWith(CloseCode.internalError, 'internal error');
   }

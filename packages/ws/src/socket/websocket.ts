@@ -129,6 +129,11 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     return this.#state !== 'open';
   }
 
+  /** The subprotocol selected in the handshake (one of the endpoint's `protocols`), or `''`. */
+  get protocol(): string {
+    return this.#raw.protocol;
+  }
+
   /** The close code, once closed: the peer's, or the one this side sent (1006 when cut). */
   get closeCode(): number | undefined {
     return this.#state === 'closed' ? this.#code : undefined;

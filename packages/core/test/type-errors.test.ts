@@ -1,0 +1,197 @@
+// The wiring mistakes tsc rejects say the rule and the fix: each fixture below is compiled (one
+// TypeScript program for all of them, with core's tsconfig) and its error text must carry the
+// `@api:` message, a `Fix:`, and nothing tsc had to escape (ASCII only: an en dash prints as \u2013).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileFixtures, type FixtureDiagnostics } from '../../../config/test/type-diagnostics';
+
+const HEAD = `import * as v from 'valibot';
+import { BaseApp, Endpoint, ExceptionResponse, Resource, Struct } from '../src/index';
+const WidgetPath = Struct('WidgetPath', { widget_id: v.string() });
+`;
+
+/** Fixtures that must fail, each with the words its error must contain. */
+const REJECTED: Record<string, { readonly source: string; readonly says: readonly string[] }> = {
+  'missing-slot': {
+    source: `class Parts extends Resource('/widgets/{widget_id}/parts') {
+  readMany = this.operation({ path: Struct('P', { other: v.string() }) }, () => undefined);
+}`,
+    says: [
+      '@api: the path schema has no field for the mount path slot {widget_id}',
+      'Fix: add widget_id to the path Struct',
+    ],
+  },
+  'defaulted-path-field': {
+    source: `class Widgets extends Resource('/widgets') {
+  readOne = this.operation({ path: Struct('P', { widget_id: v.optional(v.string(), 'x') }) }, () => undefined);
+}`,
+    says: [
+      '@api: path field widget_id is optional or has a default',
+      'Fix: declare widget_id without v.optional',
+    ],
+  },
+  'snake-case-slot': {
+    source: `void Endpoint('/widgets/{widgetId}');`,
+    says: ['@api: path slots are snake_case, and {widgetId} is not', 'Fix: name slots like {widget_id}'],
+  },
+  'exact-resource-operation': {
+    source: `class Widgets extends Resource('/widgets') {
+  readMany = this.operation({ path: WidgetPath }, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeResource(new Widgets()); }
+}`,
+    says: [
+      'Type \'"widget_id"\' is not assignable',
+      '@api: create and readMany answer on the mount path itself',
+      'Fix: remove the other path fields, or declare an item operation',
+    ],
+  },
+  'exact-endpoint': {
+    source: `class Health extends Endpoint('/healthz') {
+  get = this.operation({ path: WidgetPath }, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeEndpoint(new Health()); }
+}`,
+    says: [
+      '@api: an Endpoint path is exact',
+      'Fix: remove the other path fields or add them to the path as {slots}',
+    ],
+  },
+  'endpoint-mounted-as-resource': {
+    source: `class Remove extends Endpoint('/remove') {
+  delete = this.operation({}, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeResource(new Remove()); }
+}`,
+    says: [
+      'Type \'"@api: an Endpoint operation (mount its class with includeEndpoint)"\' is not assignable to type \'"@api: a Resource operation (mount its class with includeResource)"\'',
+    ],
+  },
+  'resource-mounted-as-endpoint': {
+    source: `class Items extends Resource('/items') {
+  delete = this.operation({ path: WidgetPath }, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeEndpoint(new Items()); }
+}`,
+    says: [
+      '@api: an Endpoint path is exact',
+      'a Resource with item operations is mounted with includeResource',
+    ],
+  },
+  'exception-status': {
+    source: `void new ExceptionResponse({ statusCode: 302, json: {} });`,
+    says: ['@api: 302 is not an error status', '(400-599). Fix: use an error status, e.g. 409 or 503.'],
+  },
+  'exception-of-status': {
+    source: `void ExceptionResponse.of(WidgetPath, { status: 200 });`,
+    says: ['@api: 200 is not an error status', 'Fix: use an error status'],
+  },
+  // A package's requirement (declared here by merging, as @api/auth does for `auth`): leaving the
+  // options out names its rule and fix instead of "Expected 2 arguments, but got 1".
+  'requirement-omitted': {
+    source: `class Flagged extends Endpoint('/flagged') {
+  readonly needsFlag = true;
+  get = this.operation({}, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeEndpoint(new Flagged()); }
+}`,
+    says: ['@api: this route is flagged, so its mount needs flag. Fix: mount it with { flag: true }.'],
+  },
+  'requirement-omitted-without-message': {
+    source: `class Tagged extends Endpoint('/tagged') {
+  readonly needsTag = true;
+  get = this.operation({}, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeEndpoint(new Tagged()); }
+}`,
+    says: [
+      '@api: this route needs the mount options tag. Fix: pass them as the second argument of the mount.',
+    ],
+  },
+  'requirement-empty-options': {
+    source: `class Flagged extends Endpoint('/flagged2') {
+  readonly needsFlag = true;
+  get = this.operation({}, () => undefined);
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeEndpoint(new Flagged(), { middleware: [] }); }
+}`,
+    says: ["Property 'flag' is missing", '@api: this route is flagged, so its mount needs flag'],
+  },
+};
+
+/** The requirement registry entries the fixtures above use (merged into core's interface). */
+const REGISTRY = {
+  name: 'registry',
+  source: `import type { MountRequirement } from '../src/index';
+declare module '../src/index' {
+  interface MountRequirementRegistry<TRoute extends object> {
+    flag: TRoute extends { readonly needsFlag: true }
+      ? MountRequirement<'@api: this route is flagged, so its mount needs flag. Fix: mount it with { flag: true }.', { readonly flag: true }>
+      : unknown;
+    tag: TRoute extends { readonly needsTag: true } ? { readonly tag: string } : unknown;
+  }
+}
+`,
+};
+
+/** What must keep compiling: satisfied requirements, optional options, a route typed `object`. */
+const ACCEPTED = `${HEAD}class Flagged extends Endpoint('/ok-flagged') {
+  readonly needsFlag = true;
+  get = this.operation({}, () => undefined);
+}
+class Plain extends Endpoint('/ok-plain') {
+  get = this.operation({ path: Struct('Empty', {}) }, () => undefined);
+}
+class Widgets extends Resource('/ok-widgets') {
+  readOne = this.operation({ path: WidgetPath }, () => undefined);
+}
+export class App extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new Flagged(), { flag: true });
+    this.includeEndpoint(new Plain());
+    this.includeEndpoint(new Plain(), { middleware: [] });
+    this.includeEndpoint(new Plain(), undefined);
+    this.includeResource(new Widgets(), { limits: { maxBodyBytes: 10 } });
+    const route: object = new Plain();
+    this.includeEndpoint(route);
+    this.includeEndpoint(route, {});
+  }
+}
+void new ExceptionResponse({ statusCode: 409, json: {} });
+`;
+
+let diagnostics: FixtureDiagnostics;
+beforeAll(() => {
+  diagnostics = compileFixtures(new URL('..', import.meta.url), [
+    REGISTRY,
+    { name: 'accepted', source: ACCEPTED },
+    ...Object.entries(REJECTED).map(([name, f]) => ({ name, source: `${HEAD}${f.source}\n` })),
+  ]);
+}, 120_000);
+
+describe('type errors that say what to do', () => {
+  it('compiles the accepted wirings without a diagnostic', () => {
+    expect(diagnostics.registry).toEqual([]);
+    expect(diagnostics.accepted).toEqual([]);
+  });
+
+  for (const [name, { says }] of Object.entries(REJECTED)) {
+    it(`${name}: one error, with the rule and the fix, in ASCII`, () => {
+      const errors = diagnostics[name]!;
+      expect(errors).toHaveLength(1);
+      const text = errors[0]!;
+      for (const words of says) expect(text).toContain(words);
+      expect(text).toContain('@api: ');
+      expect(text).toMatch(/Fix: |includeEndpoint\)|includeResource\)/);
+      expect(text).not.toMatch(/\\u[0-9a-f]{4}|[^\x20-\x7e\n]/i);
+      expect(text).not.toContain("not assignable to type 'never'");
+      expect(text).not.toContain('Expected 2 arguments');
+    });
+  }
+});
