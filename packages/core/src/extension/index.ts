@@ -47,7 +47,7 @@ export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';
 export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
 export { WiringError } from '../errors/wiring-error';
-export { formPartInfo, type FormPartInfo } from '../binding/form';
+export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } from '../binding/form';
 export { toHeaderName } from '../http';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Exchange, HeaderList, Logger, RouteInfo } from '../extension/types';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
+import { closeAfterResponse, type LingerLimits } from '../server/linger';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -13,6 +14,8 @@ export interface ExchangeHost {
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
+  /** Bounds of the lingering close after an early refusal. */
+  readonly limits: LingerLimits;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
@@ -83,9 +86,14 @@ export class ExchangeImpl implements Exchange {
         if (pairs) for (const [k, val] of pairs) headers.push(k, val);
       }
     }
-    // Shutdown, a refusal that ends the connection, or a body nobody will read: say so and let node
-    // close the socket after this response, instead of draining an unbounded body it will not use.
-    if (this.closeAfter || this.host.draining || hasUnreadBody(this.req)) headers.push('connection', 'close');
+    // Shutdown, a refusal that ends the connection, or a body nobody will read: say so and close
+    // the socket after this response, instead of draining an unbounded body it will not use (a body
+    // still arriving gets a bounded lingering close, so the client reads this answer, not a reset).
+    const unread = hasUnreadBody(this.req);
+    if (unread || this.closeAfter || this.host.draining) {
+      headers.push('connection', 'close');
+      closeAfterResponse(this.req.socket, this.host.limits, unread);
+    }
     this.status = status;
   }
 
@@ -110,7 +118,10 @@ export class ExchangeImpl implements Exchange {
 
   /** Sends a bodiless answer with its own complete header block (an accepted preflight). */
   sendRaw(status: number, headers: HeaderList): void {
-    if (this.host.draining) headers.push('connection', 'close');
+    if (this.host.draining) {
+      headers.push('connection', 'close');
+      closeAfterResponse(this.req.socket, this.host.limits, hasUnreadBody(this.req));
+    }
     this.status = status;
     this.res.writeHead(status, headers);
     this.res.end();

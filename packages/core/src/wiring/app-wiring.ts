@@ -15,7 +15,7 @@ import type {
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/check';
+import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
@@ -147,7 +147,7 @@ export class AppWiring {
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
     if (literal) checkLiteralPath(where, route.path, route.spec);
-    const slots = literal ? [] : parseTemplate(route.path).slots;
+    const slots = literal ? [] : parseTemplate(route.path, where).slots;
     const key = routeKey(method, route.path, literal);
     const prior = this.#routes.get(key);
     if (prior)
@@ -161,6 +161,7 @@ export class AppWiring {
     }
     const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
     middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
+    checkInterceptsReach(`${where} (${kind} route)`, middleware, [method]);
     const record: RouteRecord = {
       info: newRouteInfo({
         method,
