@@ -98,21 +98,9 @@ const STRUCTURED = new Set([
   'variant',
   'intersect',
 ]);
-const WRAPPERS = new Set([
-  'optional',
-  'exact_optional',
-  'nullish',
-  'nullable',
-  'undefinedable',
-  'non_optional',
-  'non_nullable',
-  'non_nullish',
-]);
-
 /** True for a schema whose value is structured (objects, arrays, …): such a part is sent as JSON. */
 export function isStructured(schema: v.GenericSchema): boolean {
-  let s = schema as { type: string; wrapped?: unknown; options?: unknown; getter?: unknown };
-  while (WRAPPERS.has(s.type) && s.wrapped) s = s.wrapped as typeof s;
+  const s = unwrap(node(schema)) as { type: string; options?: unknown };
   if (STRUCTURED.has(s.type)) return true;
   if (s.type === 'union' && Array.isArray(s.options)) {
     // Every member that is not null/undefined must be structured, so text stays text.
