@@ -7,13 +7,17 @@ export {
   mountOption,
   type AppIntercept,
   type BeforeStep,
+  type BodyEncoder,
+  type BodyTransform,
   type CustomRoute,
   type Exchange,
   type Extension,
+  type FinalHead,
   type HeaderList,
   type Logger,
   type MountContext,
   type MountOptionValue,
+  type ResponseBody,
   type RouteCatalogue,
   type RouteContribution,
   type RouteContributor,
@@ -21,6 +25,7 @@ export {
   type RouteKind,
   type SourceProvider,
   type SourceResolver,
+  type StreamEncoder,
   type UpgradeRoute,
   type Wiring,
 } from './types';
@@ -47,6 +52,7 @@ export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
 export { WiringError } from '../errors/wiring-error';
 export { formPartInfo, type FormPartInfo } from '../binding/form';
 export { toHeaderName } from '../http';
+export { negotiateContentCoding } from '../http/accept-encoding';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
 export { validator as compileValidator, type Validate } from '../binding/binders';
