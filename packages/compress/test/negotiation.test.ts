@@ -15,7 +15,7 @@ import {
   defineMiddleware,
 } from '@api/core';
 import { defineExtension } from '@api/core/extension';
-import { Compression, compress } from '../src/index';
+import { Compression, ZSTD_AVAILABLE, compress } from '../src/index';
 import { decoded, serveApp, type Wire } from './helpers';
 
 const Widget = Struct('Widget', { id: v.number(), name: v.string(), description: v.string() });
@@ -95,7 +95,8 @@ describe('Accept-Encoding, every combination', () => {
     ['x-gzip', 'gzip'],
     ['*', 'br'],
     ['gzip;q=0, *', 'br'],
-    ['br;q=0, *;q=0.1', 'gzip'],
+    ['br;q=0, *;q=0.1', ZSTD_AVAILABLE ? 'zstd' : 'gzip'],
+    ['br;q=0, zstd;q=0, *;q=0.1', 'gzip'],
     ['identity', undefined],
     ['identity, gzip;q=0.9', undefined],
     ['identity;q=0.5, gzip;q=0.5', 'gzip'],
@@ -103,7 +104,8 @@ describe('Accept-Encoding, every combination', () => {
     ['br;q=0, gzip;q=0', undefined],
     ['identity;q=0', undefined],
     ['deflate', undefined],
-    ['zstd', undefined], // Node 20 has no zstd: not offered (see options.test.ts)
+    ['zstd', ZSTD_AVAILABLE ? 'zstd' : undefined], // offered where node:zlib has it (not Node 20)
+    ['zstd, gzip;q=0.5', ZSTD_AVAILABLE ? 'zstd' : 'gzip'],
     ['br;q=2, gzip;q=0.3', 'gzip'], // a malformed weight ignores its entry
     [undefined, undefined],
   ])('%s → %s', async (accept, coding) => {
