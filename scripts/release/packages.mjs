@@ -3,4 +3,15 @@
 // installed from the tarball into an empty project and run, independent versions under
 // changesets). A new package joins every one of those checks by adding its folder name here
 // (then `node scripts/release/manifest.mjs --write` fills its release fields).
-export const PUBLISHED = ['core', 'auth', 'cors', 'testing', 'openapi', 'tasks', 'ws', 'assets', 'streaming'];
+export const PUBLISHED = [
+  'core',
+  'auth',
+  'cors',
+  'testing',
+  'openapi',
+  'tasks',
+  'ws',
+  'assets',
+  'streaming',
+  'compress',
+];

@@ -1,5 +1,6 @@
 import { BaseApp, ConflictError, consoleLogger, defineExceptionHandler, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
+import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
@@ -102,8 +103,10 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
-    // App-wide: CORS, the request log, error translation, the background queue.
+    // App-wide: CORS, compression (br/gzip; streams flushed per item), the request log, error
+    // translation, the background queue.
     this.include(cors(this.#cors));
+    this.include(compress());
     this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
     this.includeExceptionHandler(duplicateName);
     const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
@@ -119,7 +122,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
     this.includeEndpoint(new SpotlightEndpoint(), { auth: optionalTokenAuth });
     this.includeEndpoint(new ProfileEndpoint(), { auth: sessionAuth });
-    this.includeEndpoint(new SessionEndpoint(USERS));
+    // Sets the session cookie: never compressed (BREACH: secrets beside reflected input).
+    this.includeEndpoint(new SessionEndpoint(USERS), { compress: false });
 
     // Streams.
     this.includeEndpoint(new QuestionsEndpoint(this.#options.answerDelayMs ?? 20));

@@ -7,13 +7,17 @@ export {
   mountOption,
   type AppIntercept,
   type BeforeStep,
+  type BodyEncoder,
+  type BodyTransform,
   type CustomRoute,
   type Exchange,
   type Extension,
+  type FinalHead,
   type HeaderList,
   type Logger,
   type MountContext,
   type MountOptionValue,
+  type ResponseBody,
   type RouteCatalogue,
   type RouteContribution,
   type RouteContributor,
@@ -22,6 +26,7 @@ export {
   type RouteLookup,
   type SourceProvider,
   type SourceResolver,
+  type StreamEncoder,
   type UpgradeRoute,
   type Wiring,
 } from './types';
@@ -49,6 +54,7 @@ export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
 export { WiringError } from '../errors/wiring-error';
 export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } from '../binding/form';
 export { toHeaderName } from '../http';
+export { negotiateContentCoding } from '../http/accept-encoding';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
 export type { ErrorClass } from '../meta/meta';

@@ -1,4 +1,4 @@
-import type { BeforeStep, Exchange, RouteInfo, SourceResolver } from '../extension/types';
+import type { BeforeStep, BodyTransform, Exchange, RouteInfo, SourceResolver } from '../extension/types';
 import type { Writer } from '../responses/writers';
 
 /** Header pairs a step contributes. */
@@ -34,6 +34,8 @@ export interface PlanSteps {
     | undefined;
   /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
   readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
+  /** Encodes the route's bodies once their head is final (a contribution's `transform`). */
+  readonly transform: BodyTransform | undefined;
 }
 
 /**
@@ -55,6 +57,7 @@ export class Plan implements PlanSteps {
   readonly options: PlanSteps['options'];
   readonly optionsTail: readonly string[];
   readonly optionsDynamic: PlanSteps['optionsDynamic'];
+  readonly transform: BodyTransform | undefined;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
@@ -82,6 +85,7 @@ export class Plan implements PlanSteps {
     this.options = steps.options;
     this.optionsTail = steps.optionsTail;
     this.optionsDynamic = steps.optionsDynamic;
+    this.transform = steps.transform;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;

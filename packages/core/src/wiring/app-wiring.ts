@@ -154,7 +154,8 @@ export class AppWiring {
       throw duplicateRoute({ method, path: route.path, owner: route.owner, operation, kind }, prior.info);
     const mountOptions = route.mountOptions ?? {};
     for (const [key, value] of Object.entries(mountOptions)) {
-      if (value === undefined || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value)) continue;
+      if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value))
+        continue;
       throw new WiringError(
         `${where}: mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}".`,
       );

@@ -61,7 +61,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   }
   for (const key of Object.keys(options)) {
     const value = options[key];
-    if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
+    if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key)) continue;
     if (!isMountOptionValue(value)) {
       throw new WiringError(
         `${appName}.${method}(${className}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
