@@ -41,6 +41,11 @@ if (process.argv.includes('--profile')) {
   await import('./profile.mjs');
   process.exit(0);
 }
+// `pnpm bench --compress [options]`: @api/compress vs @fastify/compress instead of the main run.
+if (process.argv.includes('--compress')) {
+  await import('./compress.mjs');
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {

@@ -14,4 +14,5 @@ export const PUBLISHED = [
   'assets',
   'streaming',
   'otel',
+  'compress',
 ];

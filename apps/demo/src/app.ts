@@ -1,5 +1,6 @@
 import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
+import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
 import { otel, taskContext } from '@api/otel';
@@ -102,10 +103,12 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
-    // App-wide: traces (a no-op until main.ts registers an SDK), CORS, a Server-Timing header,
-    // error translation, the background queue. The request log is core's (`requestLog`).
+    // App-wide: traces (a no-op until main.ts registers an SDK), CORS, compression (br/gzip; streams
+    // flushed per item), a Server-Timing header, error translation, the background queue. The
+    // request log is core's (`requestLog`).
     this.include(otel());
     this.include(cors(this.#cors));
+    this.include(compress());
     this.include(serverTiming());
     this.includeExceptionHandler(duplicateName);
     // Each background item carries the trace context of the request that enqueued it.
@@ -124,7 +127,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
     this.includeEndpoint(new SpotlightEndpoint(), { auth: optionalTokenAuth });
     this.includeEndpoint(new ProfileEndpoint(), { auth: sessionAuth });
-    this.includeEndpoint(new SessionEndpoint(USERS));
+    // Sets the session cookie: never compressed (BREACH: secrets beside reflected input).
+    this.includeEndpoint(new SessionEndpoint(USERS), { compress: false });
 
     // Streams.
     this.includeEndpoint(new QuestionsEndpoint(this.#options.answerDelayMs ?? 20));

@@ -147,7 +147,7 @@ describe('assets: serving', () => {
     expect((await client.get('/assets/a.txt')).text).toBe('from a URL');
   });
 
-  it('does not normalise paths: %2F, .., %2e%2e, //, case and trailing slashes are 404', async () => {
+  it('does not normalise paths beyond percent-encoding: %2F, .., %2e%2e, //, case and trailing slashes are 404', async () => {
     const client = await serveAssets({ directory: tree({ 'sub/a.txt': 'a', 'b.txt': 'b' }) });
     expect((await client.get('/assets/sub/a.txt')).status).toBe(200);
     for (const path of [
@@ -164,10 +164,28 @@ describe('assets: serving', () => {
       '/assets/sub/',
       '/assets',
       '/assets/',
-      '/assets/%62.txt',
     ]) {
       const raw = parseRaw(await rawGet(client.url, path));
       expect(raw.status, path).toBe('HTTP/1.1 404 Not Found');
+    }
+  });
+
+  it('serves an asset whatever the spelling of its percent-encodings, and for an absolute-form target (raw socket)', async () => {
+    const client = await serveAssets({
+      directory: tree({ 'b.txt': 'b', 'café.txt': 'unicode', '~x.txt': 'tilde' }),
+    });
+    for (const [path, body] of [
+      ['/assets/%62.txt', 'b'],
+      ['/%61ssets/b%2Etxt', 'b'],
+      ['/assets/caf%c3%a9.txt', 'unicode'],
+      ['/assets/caf%C3%A9.txt', 'unicode'],
+      ['/assets/%7Ex.txt', 'tilde'],
+      ['http://localhost/assets/b.txt', 'b'],
+      ['HTTP://localhost/assets/caf%c3%a9.txt?v=1', 'unicode'],
+    ] as const) {
+      const raw = parseRaw(await rawGet(client.url, path));
+      expect(raw.status, path).toBe('HTTP/1.1 200 OK');
+      expect(Buffer.from(raw.body, 'latin1').toString('utf8'), path).toBe(body);
     }
   });
 

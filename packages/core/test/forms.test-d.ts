@@ -27,4 +27,26 @@ describe('form part types', () => {
     }
     void Upload;
   });
+
+  it("types a bare nested Struct field (bound from JSON text) as the Struct's output", () => {
+    const Nested = Struct('Nested', {
+      meta: Meta,
+      labels: v.optional(v.record(v.string(), v.number())),
+      metas: v.array(Meta),
+      when: v.pipe(
+        v.string(),
+        v.transform((s) => s.length),
+      ),
+    });
+    class Upload extends Endpoint('/nested') {
+      post = this.operation({ form: Nested, returns: v.unknown() }, ({ form }) => {
+        expectTypeOf(form.meta).toEqualTypeOf<{ title: string; size: number }>();
+        expectTypeOf(form.labels).toEqualTypeOf<Record<string, number> | undefined>();
+        expectTypeOf(form.metas).toEqualTypeOf<{ title: string; size: number }[]>();
+        expectTypeOf(form.when).toEqualTypeOf<number>();
+        return null;
+      });
+    }
+    void Upload;
+  });
 });

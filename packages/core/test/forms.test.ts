@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, Endpoint, FileFormPart, FormPart, serve, Struct, WiringError } from '../src/index';
+import { BaseApp, Endpoint, FileFormPart, FormPart, serve, Struct } from '../src/index';
 import { memoryLogger } from './fixtures';
 
 const clients: TestClient[] = [];
@@ -408,6 +408,43 @@ describe('file names', () => {
     });
   });
 
+  it('hands over names of at most 255 UTF-8 bytes, keeping the extension and whole characters', async () => {
+    const c = hardenedClient();
+    const cases: [string, string][] = [
+      ['a'.repeat(10 * 1024) + '.txt', 'a'.repeat(251) + '.txt'],
+      ['é'.repeat(200) + '.pdf', 'é'.repeat(125) + '.pdf'], // 251 bytes left: 125 × 2, never half an é
+      ['😀'.repeat(100) + '.png', '😀'.repeat(62) + '.png'], // 251 bytes left: 62 × 4
+      ['x'.repeat(300), 'x'.repeat(255)], // no extension
+      ['a.' + 'b'.repeat(300), ('a.' + 'b'.repeat(300)).slice(0, 255)], // an "extension" too long to keep
+      ['dir/' + 'n'.repeat(251) + '.txt', 'n'.repeat(251) + '.txt'], // exactly 255 after the basename
+    ];
+    for (const [sent, expected] of cases) {
+      const encoded = encodeURIComponent(sent);
+      const res = await c.post('/hardened', {
+        content: multipart([
+          `Content-Disposition: form-data; name="file"; filename*=UTF-8''${encoded}\r\n\r\nx`,
+        ]),
+        headers,
+      });
+      expect(res.status, sent.slice(0, 20)).toBe(200);
+      const { file } = res.json<{ file: { filename: string; rawFilename: string } }>();
+      expect(file.filename, sent.slice(0, 20)).toBe(expected);
+      expect(Buffer.byteLength(file.filename)).toBeLessThanOrEqual(255);
+      expect(Buffer.byteLength(file.rawFilename)).toBeLessThanOrEqual(255);
+    }
+    // The name as sent is cut the same way (its directories kept, as sent).
+    const raw = await c.post('/hardened', {
+      content: multipart([
+        `Content-Disposition: form-data; name="file"; filename="../${'r'.repeat(300)}.csv"\r\n\r\nx`,
+      ]),
+      headers,
+    });
+    expect(raw.json()).toEqual({
+      ...EMPTY,
+      file: { filename: 'r'.repeat(251) + '.csv', rawFilename: '../' + 'r'.repeat(248) + '.csv' },
+    });
+  });
+
   it('answers 422 for a file name with no usable basename', async () => {
     const c = hardenedClient();
     for (const sent of ['..', '../', 'a/..', '.', '\u0001']) {
@@ -539,43 +576,117 @@ describe('JSON, bytes and repeated parts', () => {
   });
 });
 
-describe('form wiring', () => {
-  async function wiringMessage(form: v.GenericSchema): Promise<string> {
-    class Records extends Endpoint('/records') {
-      post = this.operation({ form: form as typeof Upload, returns: v.unknown() }, () => null);
-    }
-    class Bad extends BaseApp {
-      protected override async wire(): Promise<void> {
-        this.includeEndpoint(new Records());
-      }
-    }
-    const c = new TestClient(new Bad({ logger: memoryLogger() }));
-    const error = await c.start().then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(WiringError);
-    return (error as Error).message;
+const Nested = Struct('Nested', {
+  title: v.string(),
+  meta: Meta,
+  labels: v.optional(v.record(v.string(), v.number())),
+  metas: v.optional(v.array(Meta)),
+});
+class NestedEndpoint extends Endpoint('/nested') {
+  post = this.operation({ form: Nested, returns: v.unknown() }, ({ form }) => ({
+    title: form.title,
+    meta: form.meta,
+    labels: form.labels ?? null,
+    metas: form.metas ?? null,
+  }));
+}
+class NestedApp extends BaseApp {
+  protected override async wire(): Promise<void> {
+    this.includeEndpoint(new NestedEndpoint());
   }
+}
+function nestedClient(): TestClient {
+  const c = new TestClient(new NestedApp({ logger: memoryLogger() }));
+  clients.push(c);
+  return c;
+}
+const field = (name: string, text: string, extra = ''): string =>
+  `Content-Disposition: form-data; name="${name}"${extra}\r\n\r\n${text}`;
 
-  it('refuses a record-typed form field, naming the class, operation and field', async () => {
-    expect(await wiringMessage(Struct('R', { labels: v.record(v.string(), v.string()) }))).toBe(
-      'Records.post: form field "labels" is a record (v.record); multipart parts are bound by the field names the form Struct declares, so a record can never be filled. Fix: declare each field by name, or send the map as one JSON part: labels: FormPart(v.record(…)).',
-    );
-    expect(
-      await wiringMessage(Struct('R2', { labels: v.optional(v.record(v.string(), v.number())) })),
-    ).toMatch(/^Records\.post: form field "labels" is a record/);
+describe('bare structured fields (nested models without FormPart)', () => {
+  it('bind from a plain data field whose text is JSON, or from a JSON part (with a file name and type)', async () => {
+    const c = nestedClient();
+    const plain = await c.post('/nested', {
+      content: multipart([
+        field('title', 'T'),
+        field('meta', '{"title":"m","size":2,"tags":["a"]}'),
+        field('labels', '{"a":1,"b":2}'),
+        field('metas', '{"title":"x","size":1}'),
+        field('metas', '{"title":"y","size":3}'),
+      ]),
+      headers,
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.json()).toEqual({
+      title: 'T',
+      meta: { title: 'm', size: 2, tags: ['a'] },
+      labels: { a: 1, b: 2 },
+      metas: [
+        { title: 'x', size: 1 },
+        { title: 'y', size: 3 },
+      ],
+    });
+    const jsonPart = await c.post('/nested', {
+      content: multipart([
+        field('title', 'T'),
+        field('meta', '{"title":"m","size":2}', '; filename="meta.json"\r\nContent-Type: application/json'),
+      ]),
+      headers,
+    });
+    expect(jsonPart.status).toBe(200);
+    expect(jsonPart.json()).toEqual({ title: 'T', meta: { title: 'm', size: 2 }, labels: null, metas: null });
   });
 
-  it('refuses a plain structured field and points to FormPart', async () => {
-    expect(await wiringMessage(Struct('O', { meta: Meta }))).toBe(
-      'Records.post: form field "meta" is structured values (object), but a plain form field is text. Fix: declare it as FormPart(schema) so the part is sent and parsed as JSON.',
-    );
-    expect(await wiringMessage(Struct('O2', { metas: v.array(Meta) }))).toMatch(
-      /^Records\.post: form field "metas" is a list of structured values \(object\).*v\.array\(FormPart\(…\)\)/,
-    );
+  it('answer 400 naming the field when its text is not JSON (or is empty)', async () => {
+    const c = nestedClient();
+    const bad = await c.post('/nested', {
+      content: multipart([field('title', 'T'), field('meta', 'title=m&size=2')]),
+      headers,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toEqual(malformedBody('form meta', 'Form part is not valid JSON'));
+    const empty = await c.post('/nested', {
+      content: multipart([field('title', 'T'), field('meta', '')]),
+      headers,
+    });
+    expect(empty.status).toBe(400);
+    expect(empty.json()).toEqual(malformedBody('form meta', 'Form part is empty; expected JSON'));
+    const item = await c.post('/nested', {
+      content: multipart([
+        field('title', 'T'),
+        field('meta', '{"title":"m","size":2}'),
+        field('metas', '{"title":"x","size":1}'),
+        field('metas', '{"title":'),
+      ]),
+      headers,
+    });
+    expect(item.status).toBe(400);
+    expect(item.json()).toEqual(malformedBody('form metas.1', 'Form part is not valid JSON'));
   });
 
+  it('answer 422 with the field path for a bad shape, and for a missing nested model', async () => {
+    const c = nestedClient();
+    const wrong = await c.post('/nested', {
+      content: multipart([field('title', 'T'), field('meta', '{"title":"m","size":"2"}')]),
+      headers,
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.json()).toEqual(invalidBody('form meta.size', 'Expected number, got string'));
+    const itemWrong = await c.post('/nested', {
+      content: multipart([
+        field('title', 'T'),
+        field('meta', '{"title":"m","size":2}'),
+        field('metas', '{"title":"x","size":1}'),
+        field('metas', '{"size":1}'),
+      ]),
+      headers,
+    });
+    expect(itemWrong.status).toBe(422);
+    expect(itemWrong.json()).toEqual(invalidBody('form metas.1.title', 'Missing required field'));
+    const missing = await c.post('/nested', { content: multipart([field('title', 'T')]), headers });
+    expect(missing.status).toBe(422);
+    expect(missing.json()).toEqual(invalidBody('form meta', 'Missing required field'));
+  });
   it('accepts a record inside a JSON part', async () => {
     class Labels extends Endpoint('/labels') {
       post = this.operation(

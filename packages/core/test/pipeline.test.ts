@@ -51,10 +51,10 @@ const linesKind: ResponseSpec<Lines> = defineResponseKind<Lines>({
     const head = sink.head(ctx.defaultStatus, 'text/plain; charset=utf-8', {});
     if (!sink.start(ctx.defaultStatus, head)) return;
     for (const line of lines) {
-      sink.res.write(`${line}\n`);
+      sink.write(`${line}\n`);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    sink.res.end();
+    sink.end();
   },
 });
 
@@ -345,14 +345,14 @@ describe('one route pipeline', () => {
       contentType: 'text/plain',
       compile: (ctx) => (_value, sink) => {
         if (!sink.start(ctx.defaultStatus, sink.head(ctx.defaultStatus, 'text/plain', {}))) return;
-        sink.res.write('open\n');
+        sink.write('open\n');
         const signal = sink.exchange.shutdownSignal;
         expect(signal.aborted).toBe(false);
         signal.addEventListener(
           'abort',
           () => {
             order.push('signal');
-            sink.res.end('closed by shutdown\n');
+            sink.end('closed by shutdown\n');
           },
           { once: true },
         );

@@ -2,7 +2,15 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { defineExtension } from '../src/extension/index';
-import { BaseApp, Endpoint, Resource, Struct, WiringError, type MountOptions } from '../src/index';
+import {
+  BaseApp,
+  defineMiddleware,
+  Endpoint,
+  Resource,
+  Struct,
+  WiringError,
+  type MountOptions,
+} from '../src/index';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
 async function wiringError(
@@ -186,6 +194,142 @@ describe('WiringError', () => {
     expect(e.message).toBe('x extension: it is misconfigured. Fix: configure it.');
     // A type error too (route-class.test-d.ts); at run time the class declaration itself fails.
     expect(() => Endpoint('/a/{Bad}' as string)).toThrow(/slot "\{Bad\}" is not snake_case/);
+  });
+});
+
+describe('startup checks (issue 22)', () => {
+  const include = (a: { raw: BaseApp }, x: unknown): void =>
+    (a.raw as unknown as { include(x: unknown): void }).include(x);
+
+  it('slots in the mount path but no path model on the operation', async () => {
+    class Parts extends Resource('/widgets/{widget_id}/parts') {
+      readMany = this.operation({ returns: v.array(Widget) }, () => []);
+    }
+    expect((await wiringError((a) => a.mountResource(new Parts()))).message).toBe(
+      'Parts.readMany: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the operation declares no path model, so no request could bind it. Fix: declare path: Struct(\'…\', { widget_id: v.string() }).',
+    );
+    class Hooks extends Endpoint('/hooks/{org}/{source}') {
+      post = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    expect((await wiringError((a) => a.mountEndpoint(new Hooks()))).message).toBe(
+      'Hooks.post: mount path "/hooks/{org}/{source}" has slots "{org}", "{source}" but the operation declares no path model, so no request could bind it. Fix: declare path: Struct(\'…\', { org: v.string(), source: v.string() }).',
+    );
+  });
+
+  it('an interceptMethods entry that is not an upper-case HTTP method', async () => {
+    class H extends Endpoint('/h') {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    const mw = (methods: string[]) => ({ intercept: () => undefined, interceptMethods: methods });
+    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get'])] }))).message).toBe(
+      'H mount middleware: interceptMethods names "get"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'GET\'.',
+    );
+    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get '])] }))).message).toBe(
+      'H mount middleware: interceptMethods names "get "; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'GET\'.',
+    );
+    expect(
+      (await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['FETCH'])] }))).message,
+    ).toBe(
+      "H mount middleware: interceptMethods names \"FETCH\", which is not an HTTP method an intercept runs for. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.",
+    );
+    expect((await wiringError((a) => a.raw['includeMiddleware'](mw(['Post'])))).message).toBe(
+      'App.includeMiddleware: interceptMethods names "Post"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'POST\'.',
+    );
+    expect(() => defineMiddleware({ intercept: () => undefined, interceptMethods: ['delete'] })).toThrow(
+      'defineMiddleware: interceptMethods names "delete"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'DELETE\'.',
+    );
+    const e = await wiringError((a) =>
+      include(
+        a,
+        defineExtension({
+          name: 'guard',
+          setup: (w) => w.addIntercept({ methods: ['get'], intercept: () => undefined }),
+        }),
+      ),
+    );
+    expect(e.message).toBe(
+      'wiring.addIntercept: methods: "get" is not an HTTP method as requests carry it (upper case). Fix: write \'GET\'.',
+    );
+  });
+
+  it("a scoped intercept whose methods match none of the mount's operations", async () => {
+    class H extends Endpoint('/h') {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    const guard = { intercept: () => undefined, interceptMethods: ['POST', 'DELETE'] };
+    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [guard] }))).message).toBe(
+      "App.includeEndpoint(H): middleware[0] intercepts POST, DELETE, but the mount answers only GET, HEAD, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['GET']), or mount it where POST/DELETE is answered.",
+    );
+    // An upgrade route is a GET route: a POST intercept on it never runs, a GET or HEAD one does.
+    const socketRoute = (methods: string[]) =>
+      defineExtension({
+        name: 'ws',
+        setup: (w) =>
+          w.addUpgradeRoute({
+            path: '/socket',
+            owner: 'Chat',
+            handle: () => undefined,
+            mountOptions: { middleware: [{ intercept: () => undefined, interceptMethods: methods }] },
+          }),
+      });
+    expect((await wiringError((a) => include(a, socketRoute(['POST'])))).message).toBe(
+      "Chat.handle (upgrade route): middleware[0] intercepts POST, but the mount answers only GET, HEAD, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['GET']), or mount it where POST is answered.",
+    );
+    class Ok extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new H(), {
+          middleware: [{ intercept: () => undefined, interceptMethods: ['HEAD'] }],
+        });
+        this.include(socketRoute(['GET']));
+      }
+    }
+    await new Ok({ logger: memoryLogger() }).start();
+  });
+
+  it("path-shape errors name the mount's class: duplicate slot, unbalanced brace, empty slot", async () => {
+    class Dup extends Resource('/a/{x}/b/{x}' as string) {
+      readMany = this.operation({ returns: v.array(Widget) }, () => []);
+    }
+    expect((await wiringError((a) => a.mountResource(new Dup()))).message).toBe(
+      'App.includeResource(Dup): path "/a/{x}/b/{x}": slot "{x}" appears twice. Fix: give each slot its own name.',
+    );
+    class Open extends Endpoint('/a/{x' as string) {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    expect((await wiringError((a) => a.mountEndpoint(new Open()))).message).toBe(
+      'App.includeEndpoint(Open): path "/a/{x": segment "{x" is not a valid {slot} (the brace is not closed). Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".',
+    );
+    class Close extends Endpoint('/a/x}' as string) {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    expect((await wiringError((a) => a.mountEndpoint(new Close()))).message).toBe(
+      'App.includeEndpoint(Close): path "/a/x}": segment "x}" has an unbalanced brace. Fix: a slot is a whole segment in braces, e.g. "/widgets/{widget_id}".',
+    );
+    class Nameless extends Endpoint('/a/{}' as string) {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    expect((await wiringError((a) => a.mountEndpoint(new Nameless()))).message).toBe(
+      'App.includeEndpoint(Nameless): path "/a/{}": segment "{}" is not a valid {slot} (the slot has no name). Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".',
+    );
+    const e = await wiringError((a) =>
+      include(
+        a,
+        defineExtension({
+          name: 'x',
+          setup: (w) =>
+            w.addRoute({
+              method: 'GET',
+              path: '/x/{id}/{id}',
+              owner: 'meta',
+              operation: 'list',
+              handle: () => undefined,
+            }),
+        }),
+      ),
+    );
+    expect(e.message).toBe(
+      'meta.list: path "/x/{id}/{id}": slot "{id}" appears twice. Fix: give each slot its own name.',
+    );
   });
 });
 

@@ -38,7 +38,8 @@ export class FakeTarget extends EventEmitter {
     this.emit('close');
   }
 
-  destroy(): void {
+  /** A cut connection: no terminating chunk. */
+  cut(): void {
     this.destroyed = true;
     this.emit('close');
   }
@@ -75,7 +76,11 @@ export function memoryLogger(): Logger & { lines: LogLine[] } {
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A promise with its resolvers. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (e: unknown) => void } {
+export function deferred<T = void>(): {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (e: unknown) => void;
+} {
   let resolve!: (value: T) => void;
   let reject!: (e: unknown) => void;
   const promise = new Promise<T>((res, rej) => {

@@ -7,6 +7,7 @@ import {
   type Middleware,
   type MountOptions,
 } from '@api/core';
+import type { Extension } from '@api/core/extension';
 import { TestClient } from '@api/testing';
 import { memoryLogger } from './fakes';
 
@@ -37,6 +38,9 @@ export class TestApp extends BaseApp {
   middleware(middleware: Middleware): void {
     this.includeMiddleware(middleware);
   }
+  extension<T>(extension: Extension<T>): T {
+    return this.include(extension);
+  }
 }
 
 const clients: TestClient[] = [];
@@ -45,7 +49,9 @@ afterEach(async () => {
 });
 
 /** Starts an app with the routes `wire` mounts; closed after the test. */
-export async function start(setup: AppSetup | ((app: TestApp) => void)): Promise<{ client: TestClient; app: TestApp }> {
+export async function start(
+  setup: AppSetup | ((app: TestApp) => void),
+): Promise<{ client: TestClient; app: TestApp }> {
   const app = new TestApp(typeof setup === 'function' ? { wire: setup } : setup);
   const client = new TestClient(app);
   clients.push(client);
@@ -90,7 +96,11 @@ export function rawRequest(
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { host: `${hostname}:${port}`, connection: 'close', ...options.headers };
+  const headers: Record<string, string> = {
+    host: `${hostname}:${port}`,
+    connection: 'close',
+    ...options.headers,
+  };
   if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
   const request =
     `${method} ${path} HTTP/1.1\r\n` +

@@ -103,7 +103,8 @@ describe('the 101 carries the route tail', () => {
   });
 
   it('a computed header the upgrade owns, or one that cannot be sent, is a logged 500 and no upgrade', async () => {
-    const owned = defineMiddleware({ responseHeaders: () => ({ connection: 'keep-alive' }) });
+    const owned = defineMiddleware({ responseHeaders: () => ({ 'sec-websocket-accept': 'x' }) });
+    const framing = defineMiddleware({ responseHeaders: () => ({ connection: 'keep-alive' }) });
     const broken = defineMiddleware({
       responseHeaders: (_r, status) => (status === 101 ? { 'x-bad': 'a\r\nset-cookie: x=1' } : undefined),
     });
@@ -114,7 +115,8 @@ describe('the 101 carries the route tail', () => {
       },
     });
     for (const [mw, message] of [
-      [owned, /headers set "connection", which the WebSocket upgrade writes itself/],
+      [owned, /headers set "sec-websocket-accept", which the WebSocket upgrade writes itself/],
+      [framing, /sets "connection", a framing header/],
       [broken, /response header "x-bad" cannot be sent/],
       [throwing, /hook failure/],
     ] as const) {

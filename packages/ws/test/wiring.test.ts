@@ -87,7 +87,7 @@ describe('websocket(): wiring errors', () => {
       "Plain.handle: mount middleware[0] intercepts POST, DELETE only, but a WebSocket handshake is a GET, so its intercept would never run and the socket would not be guarded. Fix: add 'GET' to its interceptMethods (e.g. interceptMethods: ['GET']), or leave it off this mount.",
     );
     const headersOnly = defineMiddleware({ responseHeaders: { 'x-a': '1' } });
-    const get = defineMiddleware({ interceptMethods: ['get', 'POST'], intercept: () => undefined });
+    const get = defineMiddleware({ interceptMethods: ['GET', 'POST'], intercept: () => undefined });
     expect(
       await start((include) => include(websocket(new Plain(), { middleware: [headersOnly, get] }))),
     ).toBeUndefined();

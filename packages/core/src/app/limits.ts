@@ -15,6 +15,14 @@ export interface Limits {
   readonly requestTimeoutMs: number;
   /** Graceful shutdown hard cap, ms. Default 10 s. */
   readonly shutdownTimeoutMs: number;
+  /**
+   * Lingering close: after a refusal decided before the request body was read (401, 404, 413 …),
+   * the server half-closes and reads (discarding) at most this many more body bytes, so the client
+   * sees the answer rather than a reset. Default 1 MiB.
+   */
+  readonly maxLingerBytes: number;
+  /** Lingering close: the longest the server keeps reading after such a refusal, ms. Default 2 s. */
+  readonly lingerTimeoutMs: number;
   /** Multipart limits: 10 MiB per file, 100 fields, 1000 parts, 20 MiB in all. */
   readonly multipart: MultipartLimits;
 }
@@ -36,6 +44,8 @@ export const defaultLimits: Limits = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   shutdownTimeoutMs: 10_000,
+  maxLingerBytes: 1024 * 1024,
+  lingerTimeoutMs: 2_000,
   multipart: defaultMultipartLimits,
 });
 

@@ -20,12 +20,20 @@ import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
 import { headersBinder, validator, type Binder, type Validate } from './binders';
 import { hasPrototypeKeys, jsonDepthExceeds } from './body';
-import { formPartInfo, isStructured, safeFilename, type FormPartInfo, type FormPartKind } from './form';
+import {
+  formFieldKind,
+  formPartInfo,
+  limitFilename,
+  safeFilename,
+  type FormPartInfo,
+  type FormPartKind,
+} from './form';
 import { RawHeadersView } from './raw-headers';
 
 interface FormField {
   readonly key: string;
-  readonly kind: 'plain' | FormPartKind;
+  /** `plain`: text coerced to the schema; `plain-json`: a bare structured field, its part text is JSON. */
+  readonly kind: 'plain' | 'plain-json' | FormPartKind;
   /** Every part of the name (a plain array field, or `v.array(FormPart/FileFormPart)`). */
   readonly many: boolean;
   readonly optional: boolean;
@@ -74,21 +82,6 @@ function partOf(field: v.GenericSchema): { info: FormPartInfo; many: boolean } |
   return undefined;
 }
 
-/** Plain fields are text: a structured or record field could never bind, so it fails at wiring. */
-function checkPlainField(where: string, key: string, field: v.GenericSchema): void {
-  const inner = unwrap(node(field));
-  const item = inner.type === 'array' && inner.item ? unwrap(inner.item) : undefined;
-  const shape = item ?? inner;
-  if (shape.type === 'record')
-    throw new WiringError(
-      `${where}: form field "${key}" is a record (v.record); multipart parts are bound by the field names the form Struct declares, so a record can never be filled. Fix: declare each field by name, or send the map as one JSON part: ${key}: FormPart(v.record(…)).`,
-    );
-  if (isStructured(shape as v.GenericSchema))
-    throw new WiringError(
-      `${where}: form field "${key}" is ${item ? 'a list of ' : ''}structured values (${shape.type}), but a plain form field is text. Fix: declare it as ${item ? `v.array(FormPart(…))` : 'FormPart(schema)'} so the part is sent and parsed as JSON.`,
-    );
-}
-
 /** Parses a JSON part with the body's safety checks (depth, prototype keys, syntax): each a 400. */
 function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
   const text = data.toString('utf8');
@@ -120,11 +113,11 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
   const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
     const part = partOf(field as v.GenericSchema);
     if (!part) {
-      checkPlainField(where, key, field as v.GenericSchema);
       const coercion = fieldCoercion(field);
       return {
         key,
-        kind: 'plain',
+        // A bare structured field (a nested Struct, a record, a list of them): its part text is JSON.
+        kind: formFieldKind(field) === 'json' ? 'plain-json' : 'plain',
         many: coercion.many,
         optional: isOptional(field),
         coercion,
@@ -174,7 +167,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         if (filename === undefined) throw missing(label, 'File part filename has no usable name');
         return {
           filename,
-          rawFilename: raw,
+          rawFilename: limitFilename(raw),
           content: part.data,
           contentType: part.contentType,
           headers,
@@ -184,6 +177,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       case 'bytes':
         return { value: part.data, contentType: part.contentType, headers, rawHeaders };
       case 'plain': // plain fields are bound without an envelope (never reach here)
+      case 'plain-json':
       case 'text':
       case 'json': {
         const decoded =
@@ -246,6 +240,12 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       if (f.kind === 'plain') {
         const texts = matching.map((p) => f.coercion.coerce(p.data.toString('utf8')));
         input[f.key] = f.many ? texts : texts[texts.length - 1];
+      } else if (f.kind === 'plain-json') {
+        // Decoded here (400 naming the part); the form's own validation below checks the shape
+        // (422 with the field path, e.g. `form meta.size`).
+        input[f.key] = f.many
+          ? matching.map((p, i) => parsePartJson(p.data, `form ${f.key}.${i}`, maxDepth))
+          : parsePartJson(matching[matching.length - 1]!.data, `form ${f.key}`, maxDepth);
       } else if (f.many) input[f.key] = matching.map((p, i) => bindPart(f, p, i));
       else input[f.key] = bindPart(f, matching[matching.length - 1]!, undefined);
     }

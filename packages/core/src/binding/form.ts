@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/wiring-error';
 import type { RawHeadersView } from './raw-headers';
 import type { ObjectSchemaLike } from '../schema/object-schema';
+import { node, unwrap } from '../schema/introspect';
 
 const kFormPart = Symbol.for('@api/core.formPart');
 
@@ -22,13 +23,15 @@ export interface FileFormPartValue<THeaders = Record<string, never>> {
    * The file name, safe to use as a path segment: the last segment of the name as sent (after the
    * last `/` or `\`), with control characters (NUL, CR, LF, …) removed and surrounding whitespace
    * trimmed. Never empty, `.` or `..` (such names are refused with 422). A name that needed no
-   * cleaning is passed through unchanged. Still user input: never trust it as unique or as an
-   * extension that matches the content.
+   * cleaning is passed through unchanged. At most 255 UTF-8 bytes: a longer name is cut, keeping
+   * its extension and never splitting a character. Still user input: never trust it as unique or
+   * as an extension that matches the content.
    */
   readonly filename: string;
   /**
-   * The `filename` (or decoded `filename*`) parameter exactly as sent — possibly with directories,
-   * `..`, backslashes or control characters. For display or audit only; never build a path from it.
+   * The `filename` (or decoded `filename*`) parameter as sent — possibly with directories, `..`,
+   * backslashes or control characters; only a name over 255 bytes is cut, like `filename`. For
+   * display or audit only; never build a path from it.
    */
   readonly rawFilename: string;
   readonly content: Buffer;
@@ -95,21 +98,9 @@ const STRUCTURED = new Set([
   'variant',
   'intersect',
 ]);
-const WRAPPERS = new Set([
-  'optional',
-  'exact_optional',
-  'nullish',
-  'nullable',
-  'undefinedable',
-  'non_optional',
-  'non_nullable',
-  'non_nullish',
-]);
-
 /** True for a schema whose value is structured (objects, arrays, …): such a part is sent as JSON. */
 export function isStructured(schema: v.GenericSchema): boolean {
-  let s = schema as { type: string; wrapped?: unknown; options?: unknown; getter?: unknown };
-  while (WRAPPERS.has(s.type) && s.wrapped) s = s.wrapped as typeof s;
+  const s = unwrap(node(schema)) as { type: string; options?: unknown };
   if (STRUCTURED.has(s.type)) return true;
   if (s.type === 'union' && Array.isArray(s.options)) {
     // Every member that is not null/undefined must be structured, so text stays text.
@@ -192,6 +183,28 @@ export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = und
   return marker({ kind: 'file', file: true, value: undefined, headers: options.headers });
 }
 
+/**
+ * How core decodes the part(s) of one field of a form Struct: `text` (coerced to the field's
+ * scalar), `json` (the part text is JSON: a `FormPart` of a structured schema, or a bare structured
+ * field — a Struct, `v.object`, `v.record`, `v.array` of those), `bytes` or `file`. An array field
+ * (`v.array(…)`) binds one part per item and reports its items' kind. Document generators use it
+ * to declare each part's encoding.
+ *
+ * @param field - A field schema of a form Struct.
+ * @example
+ * formFieldKind(Meta); // 'json'
+ * formFieldKind(v.array(FileFormPart())); // 'file'
+ */
+export function formFieldKind(field: unknown): FormPartKind {
+  const direct = formPartInfo(field);
+  if (direct) return direct.kind;
+  const inner = unwrap(node(field as v.GenericSchema));
+  const item = inner.type === 'array' && inner.item ? inner.item : undefined;
+  const itemPart = item ? formPartInfo(item) : undefined;
+  if (itemPart) return itemPart.kind;
+  return isStructured((item ? unwrap(item) : inner) as v.GenericSchema) ? 'json' : 'text';
+}
+
 /** The marker info of a form field schema, if it is a FormPart/FileFormPart. */
 export function formPartInfo(schema: unknown): FormPartInfo | undefined {
   let s = schema as { [kFormPart]?: FormPartInfo; wrapped?: unknown } | undefined;
@@ -214,8 +227,45 @@ export function safeFilename(raw: string): string | undefined {
   // C0 controls (NUL, CR, LF, …), DEL and C1 controls.
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) name = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
-  name = name.trim();
+  name = limitFilename(name.trim());
   return name === '' || name === '.' || name === '..' ? undefined : name;
+}
+
+/** The longest file name handed to a handler, in UTF-8 bytes (what common file systems store). */
+export const MAX_FILENAME_BYTES = 255;
+/** An extension longer than this is not one worth keeping: the whole name is cut instead. */
+const MAX_EXTENSION_BYTES = 64;
+
+/**
+ * A file name cut to at most 255 UTF-8 bytes: the stem is shortened and the extension (from the
+ * last `.`, not a leading one) kept; never splits a character. Shorter names are returned as is.
+ *
+ * @param name - A file name.
+ * @example
+ * limitFilename('a'.repeat(10_000) + '.txt'); // 'aaa…a.txt', 255 bytes
+ */
+export function limitFilename(name: string): string {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes: short names need no count.
+  if (name.length * 3 <= MAX_FILENAME_BYTES || Buffer.byteLength(name) <= MAX_FILENAME_BYTES) return name;
+  const dot = name.lastIndexOf('.');
+  let extension = dot > 0 ? name.slice(dot) : '';
+  if (Buffer.byteLength(extension) > MAX_EXTENSION_BYTES) extension = '';
+  const stem = extension === '' ? name : name.slice(0, dot);
+  return utf8Prefix(stem, MAX_FILENAME_BYTES - Buffer.byteLength(extension)) + extension;
+}
+
+/** The longest prefix of `text` (whole code points) that fits in `max` UTF-8 bytes. */
+function utf8Prefix(text: string, max: number): string {
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > max) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
 
 /** The bound form: the schema's output. */

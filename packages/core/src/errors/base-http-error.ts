@@ -1,4 +1,5 @@
 import { describeValue, WiringError } from './wiring-error';
+import { isFramingHeader } from '../http/framing';
 
 /** A rendered error body, ready for the wire. */
 export interface RenderedError {
@@ -73,6 +74,10 @@ export abstract class BaseHTTPError extends StacklessError {
       if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
         throw new WiringError(
           `${this.constructor.name}.withHeaders: header "${name}" cannot be sent. Fix: a token name and a string value without CR, LF or NUL.`,
+        );
+      if (isFramingHeader(name, this.status))
+        throw new WiringError(
+          `${this.constructor.name}.withHeaders: "${name.toLowerCase()}" is a framing header the framework computes for every response. Fix: remove it.`,
         );
       pairs.push([name.toLowerCase(), value]);
     }

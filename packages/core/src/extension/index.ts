@@ -8,15 +8,19 @@ export {
   type AppIntercept,
   type AroundHook,
   type BeforeStep,
+  type BodyEncoder,
+  type BodyTransform,
   type ConnectionClose,
   type CustomRoute,
   type Exchange,
   type Extension,
+  type FinalHead,
   type HeaderList,
   type LogFields,
   type Logger,
   type MountContext,
   type MountOptionValue,
+  type ResponseBody,
   type RouteCatalogue,
   type RouteContribution,
   type RouteContributor,
@@ -25,6 +29,7 @@ export {
   type RouteLookup,
   type SourceProvider,
   type SourceResolver,
+  type StreamEncoder,
   type TakenOver,
   type UpgradeRoute,
   type Wiring,
@@ -51,8 +56,9 @@ export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';
 export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
 export { WiringError } from '../errors/wiring-error';
-export { formPartInfo, type FormPartInfo } from '../binding/form';
+export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } from '../binding/form';
 export { toHeaderName } from '../http';
+export { negotiateContentCoding } from '../http/accept-encoding';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';
 export type { ErrorClass } from '../meta/meta';

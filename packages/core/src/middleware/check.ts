@@ -77,9 +77,12 @@ export function checkMiddleware(where: string, given: unknown, strictKeys = fals
 }
 
 const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const KNOWN_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-/** The spec's rule: an intercept names the methods it runs for, each once, never OPTIONS. */
+/**
+ * The spec's rule: an intercept names the methods it runs for, each once, never OPTIONS. A method
+ * is matched as sent on the wire (upper-case), so `'get'` or `'get '` is a mistake, not a spelling.
+ */
 function checkInterceptMethods(where: string, methods: readonly unknown[] | undefined): void {
   if (!Array.isArray(methods) || methods.length === 0)
     throw new WiringError(
@@ -87,17 +90,66 @@ function checkInterceptMethods(where: string, methods: readonly unknown[] | unde
     );
   const seen = new Set<string>();
   for (const m of methods) {
-    const upper = typeof m === 'string' ? m.toUpperCase() : String(m);
+    if (typeof m !== 'string')
+      throw new WiringError(
+        `${where}: interceptMethods lists ${describeValue(m)}, which is not a method name. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.`,
+      );
+    const upper = m.trim().toUpperCase();
     if (upper === 'OPTIONS')
       throw new WiringError(
         `${where}: interceptMethods names OPTIONS, which the framework answers itself (CORS preflights). Fix: remove OPTIONS.`,
       );
-    if (!KNOWN_METHODS.has(upper))
+    if (!KNOWN_METHODS.includes(upper))
       throw new WiringError(
-        `${where}: interceptMethods names unknown method "${String(m)}". Fix: use GET, HEAD, POST, PUT, PATCH or DELETE.`,
+        `${where}: interceptMethods names ${JSON.stringify(m)}, which is not an HTTP method an intercept runs for. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.`,
+      );
+    if (m !== upper)
+      throw new WiringError(
+        `${where}: interceptMethods names ${JSON.stringify(m)}; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write '${upper}'.`,
       );
     if (seen.has(upper))
       throw new WiringError(`${where}: interceptMethods names ${upper} twice. Fix: list each method once.`);
     seen.add(upper);
+  }
+}
+
+/**
+ * A scoped intercept must be able to run: at least one of its `interceptMethods` is answered by
+ * the routes it is mounted on (HEAD counts where GET is answered, as HEAD is served from GET).
+ *
+ * @param where - The mount, e.g. `App.includeEndpoint(Health)`.
+ * @param middleware - The mount's middleware list (already shape-checked).
+ * @param methods - The methods the mount's routes answer, e.g. `['GET']`.
+ */
+export function checkInterceptsReach(
+  where: string,
+  middleware: readonly { readonly intercept?: unknown; readonly interceptMethods?: readonly string[] }[],
+  methods: readonly string[],
+): void {
+  const answered = new Set(methods);
+  if (answered.has('GET')) answered.add('HEAD');
+  middleware.forEach((mw, i) => {
+    if (typeof mw.intercept !== 'function' || mw.interceptMethods === undefined) return;
+    if (mw.interceptMethods.some((m) => answered.has(m))) return;
+    throw new WiringError(
+      `${where}: middleware[${i}] intercepts ${mw.interceptMethods.join(', ')}, but the mount answers only ${[...answered].join(', ')}, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['${methods[0] ?? 'GET'}']), or mount it where ${mw.interceptMethods.join('/')} is answered.`,
+    );
+  });
+}
+
+/**
+ * Method names an extension gives (`wiring.addIntercept({ methods })`): each one upper-case, as
+ * requests carry it, so a lower-case name never silently matches nothing.
+ *
+ * @param where - The call, e.g. `wiring.addIntercept`.
+ * @param methods - The names given.
+ */
+export function checkMethodNames(where: string, methods: readonly string[]): void {
+  for (const m of methods) {
+    if (/^[A-Z][A-Z-]*$/.test(m)) continue;
+    const upper = m.trim().toUpperCase();
+    throw new WiringError(
+      `${where}: ${JSON.stringify(m)} is not an HTTP method as requests carry it (upper case). Fix: ${/^[A-Z][A-Z-]*$/.test(upper) ? `write '${upper}'` : "use e.g. 'GET' or 'POST'"}.`,
+    );
   }
 }

@@ -1,5 +1,7 @@
 import { MalformedRequestError } from '../errors';
+import { WiringError } from '../errors/wiring-error';
 import type { Exchange, RouteContribution } from '../extension/types';
+import { isFramingHeader } from '../http/framing';
 import { headersBinder } from '../binding/binders';
 import { toErrorReason } from '../schema/issues';
 import type { Middleware, Request } from './middleware';
@@ -29,7 +31,7 @@ export function middlewareHook(mw: Middleware): Hook {
   return Object.assign(hook, { binds: bind !== undefined });
 }
 
-/** Like the hook, but undefined instead of throwing (for headers and observers after the fact). */
+/** Like the hook, but undefined instead of throwing (for observers, after the fact). */
 function softly(hook: Hook, ex: Exchange): Request<unknown> | undefined {
   try {
     return hook(ex);
@@ -54,16 +56,24 @@ export function compileMiddlewareList(
     checkMiddleware(where, mw);
     const hook = middlewareHook(mw);
     const rh = mw.responseHeaders;
-    // A hook that reads headers binds them before the handler runs: a missing required header is a 400.
-    if (hook.binds && (typeof rh === 'function' || mw.observe)) early.push(hook);
+    // An observer that reads headers binds them before the handler runs: a missing required header
+    // is a 400. A computed responseHeaders hook binds when the head is assembled instead: failing
+    // there fails a normal answer closed (the 400 Problem) and leaves an error answer its status.
+    if (hook.binds && typeof rh !== 'function' && mw.observe) early.push(hook);
     if (typeof rh === 'function') {
       dynamic.push((ex, status) => {
-        const request = softly(hook, ex);
-        const out = request ? rh(request, status) : undefined;
+        const out = rh(hook(ex), status);
         return out ? Object.entries(out).map(([k, val]) => [k.toLowerCase(), val]) : undefined;
       });
     } else if (rh) {
-      for (const [k, val] of Object.entries(rh)) headers.push([k.toLowerCase(), val]);
+      for (const [k, val] of Object.entries(rh)) {
+        const lower = k.toLowerCase();
+        if (isFramingHeader(lower, undefined))
+          throw new WiringError(
+            `${where}: responseHeaders sets "${lower}", a framing header the framework computes for every response. Fix: remove it.`,
+          );
+        headers.push([lower, val]);
+      }
     }
     if (mw.intercept) {
       const methods = mw.interceptMethods

@@ -82,16 +82,21 @@ export interface ResponseCompileContext {
   readonly defaultStatus: number;
   readonly fail: (problem: string, fix: string) => never;
 }
+// An inline import type: extension/types imports this module's types (no import cycle).
+type SinkBody = import('../extension/types').ResponseBody;
 /**
  * Writes one returned value of an extension kind (a stream): build the head with `sink.head(...)`,
- * send it with `sink.start(...)`, then write the body to `sink.res`. Throwing (or rejecting)
- * before `start` renders the error through the app's funnel; after it, core can only log and cut.
+ * send it with `sink.start(...)`, then write the body with `sink.write` / `sink.end` (core writes
+ * every byte, through the route's body transform). Throwing (or rejecting) before `start` renders
+ * the error through the app's funnel; after it, core can only log and cut (`sink.cut()`).
  */
 export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promise<void>;
-/** The response surface an extension writer uses: the route's tail and `observe` come with it. */
-export interface ResponseSink {
+/**
+ * The response surface an extension writer uses: the route's tail, body transform and `observe`
+ * come with it. After `start`, it is the body (`write` returns false until `drain`, `end`, `cut`).
+ */
+export interface ResponseSink extends SinkBody {
   readonly method: string;
-  readonly res: import('node:http').ServerResponse;
   readonly req: import('node:http').IncomingMessage;
   /** The request's exchange (route, state, params, `fail`). */
   readonly exchange: import('../extension/types').Exchange;
@@ -105,7 +110,8 @@ export interface ResponseSink {
   /**
    * Sends the status line and `headers` plus the route's tail (CORS, middleware headers), no
    * content-length, and records the status `observe` sees. Returns false for HEAD: the response
-   * is then complete; do not iterate the source.
+   * is then complete; do not iterate the source. Throws (nothing sent) when `headers` holds a
+   * framing header or a response-header hook fails: let it reach the funnel.
    */
   start(status: number, headers: string[]): boolean;
 }

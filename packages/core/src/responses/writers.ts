@@ -1,8 +1,11 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
 import type { Exchange, HeaderList } from '../extension/types';
+import { WiringError } from '../errors/wiring-error';
 import { assertHeaderValue, formatLink } from '../http';
 import { toHeaderName } from '../http';
+import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
+import { StreamedBody } from './streamed-body';
 import { compileSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import type { Link, Location, UrlResolver } from './location';
@@ -18,8 +21,20 @@ import {
   type ResponseSink,
 } from './response';
 
+/**
+ * The exchange as core's own writers use it (internal): `answer` and `startBody` send heads whose
+ * header names core already checked (at wiring, or where a run-time name entered), so the plain
+ * JSON route pays for no check. Extensions get the checking `send` / `sink.start` instead.
+ */
+export interface Answering extends Exchange {
+  /** `send` without the framing check of the caller's names. */
+  answer(status: number, headers: HeaderList, body?: string | Uint8Array): void;
+  /** Sends a streamed answer's head (tail, hooks, body transform); false for HEAD. */
+  startBody(status: number, headers: HeaderList, body: StreamedBody): boolean;
+}
+
 /** Writes a handler's returned value. */
-export type Writer = (value: unknown, ex: Exchange) => void | Promise<void>;
+export type Writer = (value: unknown, ex: Answering) => void | Promise<void>;
 
 /** A header value's text: strings verbatim, objects as JSON, scalars via String(). */
 function headerText(value: unknown): string {
@@ -32,11 +47,22 @@ function headerText(value: unknown): string {
 /** Writes typed response headers into a header list. */
 export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
 
-/** Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted. */
-export function compileTypedHeaders(schema: v.GenericSchema | undefined): TypedHeadersWriter | undefined {
+/**
+ * Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted.
+ * A field naming a framing header (`contentLength`, `connection`, …) is a `WiringError` naming `where`.
+ */
+export function compileTypedHeaders(
+  schema: v.GenericSchema | undefined,
+  where = 'typed response headers',
+): TypedHeadersWriter | undefined {
   const entries = schema ? objectEntries(schema) : undefined;
   if (!entries) return undefined;
   const fields = Object.keys(entries).map((key) => [key, toHeaderName(key)] as const);
+  for (const [key, wire] of fields)
+    if (isFramingHeader(wire, undefined))
+      throw new WiringError(
+        `${where}: the typed response headers declare "${key}" (sent as "${wire}"), a framing header the framework computes for every response. Fix: remove the field; core frames the body itself.`,
+      );
   return (values, out) => {
     if (values === null || typeof values !== 'object') return;
     const obj = values as Record<string, unknown>;
@@ -65,11 +91,16 @@ export type FieldsLike = {
   readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined;
 };
 
-function pushRaw(raw: NonNullable<ResponseFields<unknown>['rawHeaders']>, out: HeaderList): void {
+function pushRaw(
+  raw: NonNullable<ResponseFields<unknown>['rawHeaders']>,
+  status: number,
+  out: HeaderList,
+): void {
   const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(raw)
     ? (raw as ReadonlyArray<readonly [string, string]>)
     : Object.entries(raw as Record<string, string | readonly string[]>);
   for (const [name, value] of pairs) {
+    if (isFramingHeader(name, status)) throw framingError(name, "the response's rawHeaders");
     if (typeof value === 'string') {
       assertHeaderValue(name, value);
       out.push(name, value);
@@ -101,17 +132,21 @@ function sameOrigin(path: string): string {
   return path;
 }
 
-/** Appends typed headers, cookies, raw headers, then Location and Link (in that order). */
+/**
+ * Appends typed headers, cookies, raw headers, then Location and Link (in that order). Raw header
+ * names are checked here (a framing header throws): they are the only names not known at wiring.
+ */
 export function pushFields(
   fields: FieldsLike,
   typed: TypedHeadersWriter | undefined,
   resolver: UrlResolver,
   ex: Exchange,
+  status: number,
   out: HeaderList,
 ): void {
   if (typed && fields.headers !== undefined) typed(fields.headers, out);
   if (fields.cookies) pushCookies(fields.cookies, out);
-  if (fields.rawHeaders) pushRaw(fields.rawHeaders, out);
+  if (fields.rawHeaders) pushRaw(fields.rawHeaders, status, out);
   if (fields.location) {
     const uri = resolveUri(fields.location.target, resolver, ex);
     assertHeaderValue('location', uri);
@@ -151,33 +186,8 @@ const JSON_TYPE = 'application/json';
 
 /** Compiles the writer of one declared response kind. */
 export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
-  if (info.compile) {
-    const custom = info.compile({
-      method: ctx.method,
-      path: ctx.path,
-      where: ctx.where,
-      defaultStatus: ctx.defaultStatus,
-      fail: ctx.fail,
-    });
-    const typed = compileTypedHeaders(info.headers);
-    return (value, ex) => {
-      const sink: ResponseSink = {
-        method: ex.method,
-        req: ex.req,
-        res: ex.res,
-        exchange: ex,
-        log: ex.log,
-        head: (_status, contentType, fields) => {
-          const out: HeaderList = contentType === undefined ? [] : ['content-type', contentType];
-          pushFields(fields, typed, ctx.resolver, ex, out);
-          return out;
-        },
-        start: (status, headers) => ex.sendHead(status, headers),
-      };
-      return custom(value, sink);
-    };
-  }
-  const typed = compileTypedHeaders(info.headers);
+  if (info.compile) return compileExtensionWriter(info, ctx);
+  const typed = compileTypedHeaders(info.headers, ctx.where);
   const status = info.status;
   switch (info.kind) {
     case 'json': {
@@ -186,39 +196,42 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
       if (info.cls === undefined) {
         const head = ['content-type', contentType];
         const fixed = status ?? ctx.defaultStatus;
-        return (value, ex) => ex.send(fixed, head.slice(), serialize(value));
+        return (value, ex) => ex.answer(fixed, head.slice(), serialize(value));
       }
       return (value, ex) => {
         const r = value as JSONResponse<unknown, unknown>;
         const out: HeaderList = ['content-type', contentType];
-        pushFields(r, typed, ctx.resolver, ex, out);
-        ex.send(status ?? r.statusCode ?? ctx.defaultStatus, out, serialize(r.json));
+        const code = status ?? r.statusCode ?? ctx.defaultStatus;
+        pushFields(r, typed, ctx.resolver, ex, code, out);
+        ex.answer(code, out, serialize(r.json));
       };
     }
     case 'text': {
       const contentType = info.contentType ?? 'text/plain; charset=utf-8';
       return (value, ex) =>
-        ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], String(value));
+        ex.answer(status ?? ctx.defaultStatus, ['content-type', contentType], String(value));
     }
     case 'bytes': {
       const contentType = info.contentType ?? 'application/octet-stream';
       if (info.cls === undefined)
         return (value, ex) =>
-          ex.send(status ?? ctx.defaultStatus, ['content-type', contentType], value as Uint8Array);
+          ex.answer(status ?? ctx.defaultStatus, ['content-type', contentType], value as Uint8Array);
       return (value, ex) => {
         const r = value as BytesResponse<unknown>;
         const out: HeaderList = [];
-        pushFields(r, typed, ctx.resolver, ex, out);
+        const code = r.statusCode ?? ctx.defaultStatus;
+        pushFields(r, typed, ctx.resolver, ex, code, out);
         if (!hasHeader(out, 'content-type')) out.unshift('content-type', r.contentType ?? contentType);
-        ex.send(r.statusCode ?? ctx.defaultStatus, out, r.content);
+        ex.answer(code, out, r.content);
       };
     }
     case 'empty':
       return (value, ex) => {
         const r = value instanceof NoContent ? value : undefined;
         const out: HeaderList = [];
-        if (r) pushFields(r, typed, ctx.resolver, ex, out);
-        ex.send(r?.statusCode ?? 204, out, undefined);
+        const code = r?.statusCode ?? 204;
+        if (r) pushFields(r, typed, ctx.resolver, ex, code, out);
+        ex.answer(code, out, undefined);
       };
     default:
       return ctx.fail(
@@ -228,6 +241,51 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
   }
 }
 
+/**
+ * An extension kind's writer (streams): it gets a sink that builds the head through core's header
+ * machinery, sends it with the route's tail and body transform (`start`, which checks the names
+ * the writer put in), and then is the body: every byte through core.
+ */
+function compileExtensionWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
+  const custom = info.compile!({
+    method: ctx.method,
+    path: ctx.path,
+    where: ctx.where,
+    defaultStatus: ctx.defaultStatus,
+    fail: ctx.fail,
+  });
+  const typed = compileTypedHeaders(info.headers, ctx.where);
+  const source = `${ctx.where}: the ${info.kind} response's head`;
+  return (value, ex) => {
+    const body = new StreamedBody(ex.res, ex.log, `${ex.method} ${ex.path}`);
+    const sink: ResponseSink = {
+      method: ex.method,
+      req: ex.req,
+      exchange: ex,
+      log: ex.log,
+      head: (status, contentType, fields) => {
+        const out: HeaderList = contentType === undefined ? [] : ['content-type', contentType];
+        pushFields(fields, typed, ctx.resolver, ex, status, out);
+        return out;
+      },
+      start: (status, headers) => {
+        assertNoFraming(headers, status, source);
+        return ex.startBody(status, headers, body);
+      },
+      write: (chunk) => body.write(chunk),
+      end: (chunk) => body.end(chunk),
+      cut: () => body.cut(),
+      flushHeaders: () => body.flushHeaders(),
+      get writableLength() {
+        return body.writableLength;
+      },
+      on: (event, listener) => body.on(event, listener),
+      off: (event, listener) => body.off(event, listener),
+    };
+    return custom(value, sink);
+  };
+}
+
 function hasHeader(out: HeaderList, name: string): boolean {
   for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() === name) return true;
   return false;
@@ -235,30 +293,32 @@ function hasHeader(out: HeaderList, name: string): boolean {
 
 /**
  * Writes a response object that no declaration describes (middleware intercepts, exception
- * responses): bodies are encoded with `JSON.stringify`.
+ * responses): bodies are encoded with `JSON.stringify`; untyped header names are checked here.
  */
-export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver): void {
+export function writeAdHoc(value: unknown, ex: Answering, resolver: UrlResolver): void {
   const out: HeaderList = [];
   if (value instanceof JSONResponse || value instanceof Created || value instanceof Accepted) {
-    out.push('content-type', JSON_TYPE);
-    pushFields(value, undefined, resolver, ex, out);
-    pushUntypedHeaders(value.headers, out);
     const status =
       value instanceof Created ? 201 : value instanceof Accepted ? 202 : (value.statusCode ?? 200);
-    ex.send(status, out, JSON.stringify(value.json) ?? 'null');
+    out.push('content-type', JSON_TYPE);
+    pushFields(value, undefined, resolver, ex, status, out);
+    pushUntypedHeaders(value.headers, status, out);
+    ex.answer(status, out, JSON.stringify(value.json) ?? 'null');
   } else if (value instanceof NoContent) {
-    pushFields(value, undefined, resolver, ex, out);
-    pushUntypedHeaders(value.headers, out);
-    ex.send(value.statusCode ?? 204, out, undefined);
+    const status = value.statusCode ?? 204;
+    pushFields(value, undefined, resolver, ex, status, out);
+    pushUntypedHeaders(value.headers, status, out);
+    ex.answer(status, out, undefined);
   } else if (value instanceof BytesResponse) {
-    pushFields(value, undefined, resolver, ex, out);
-    pushUntypedHeaders(value.headers, out);
+    const status = value.statusCode ?? 200;
+    pushFields(value, undefined, resolver, ex, status, out);
+    pushUntypedHeaders(value.headers, status, out);
     if (!hasHeader(out, 'content-type'))
       out.unshift('content-type', value.contentType ?? 'application/octet-stream');
-    ex.send(value.statusCode ?? 200, out, value.content);
+    ex.answer(status, out, value.content);
   } else if (value instanceof ExceptionResponse) {
     const encoded = adHocException(value as ExceptionResponse<unknown, unknown>);
-    ex.send(value.statusCode as number, encoded.headers, encoded.body);
+    ex.answer(value.statusCode as number, encoded.headers, encoded.body);
   } else {
     throw new TypeError(
       'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',
@@ -266,12 +326,13 @@ export function writeAdHoc(value: unknown, ex: Exchange, resolver: UrlResolver):
   }
 }
 
-function pushUntypedHeaders(headers: unknown, out: HeaderList): void {
+function pushUntypedHeaders(headers: unknown, status: number, out: HeaderList): void {
   if (headers === null || typeof headers !== 'object') return;
   for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
     if (value === undefined || value === null) continue;
     const text = headerText(value);
     const wire = toHeaderName(key);
+    if (isFramingHeader(wire, status)) throw framingError(wire, "the response's headers");
     assertHeaderValue(wire, text);
     out.push(wire, text);
   }
@@ -291,14 +352,15 @@ export interface EncodedException {
 export function exceptionResponseEncoder(
   schema: v.GenericSchema | undefined,
   headers: v.GenericSchema | undefined,
+  where?: string,
 ): (value: ExceptionResponse<unknown, unknown>) => EncodedException {
   const serialize = compileSerializer(schema, { strict: true });
-  const typed = compileTypedHeaders(headers);
+  const typed = compileTypedHeaders(headers, where);
   return (value) => {
     const body = serialize(value.json);
     const out: HeaderList = ['content-type', JSON_TYPE];
     if (typed) typed(value.headers, out);
-    else pushUntypedHeaders(value.headers, out);
+    else pushUntypedHeaders(value.headers, value.statusCode, out);
     if (value.cookies) pushCookies(value.cookies, out);
     return { headers: out, body };
   };
@@ -307,7 +369,7 @@ export function exceptionResponseEncoder(
 /** Encodes an `ExceptionResponse` no declaration describes (`JSON.stringify`, untyped headers). */
 export function adHocException(value: ExceptionResponse<unknown, unknown>): EncodedException {
   const out: HeaderList = ['content-type', JSON_TYPE];
-  pushUntypedHeaders(value.headers, out);
+  pushUntypedHeaders(value.headers, value.statusCode, out);
   if (value.cookies) pushCookies(value.cookies, out);
   return { headers: out, body: JSON.stringify(value.json) ?? 'null' };
 }

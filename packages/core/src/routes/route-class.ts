@@ -291,7 +291,8 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
       `${name}('${path}', { meta }): meta must be an object ({ tags?, summary?, description?, responses?, exceptions? }), got ${describeValue(given.meta)}. Fix: meta: { tags: ['widgets'] }.`,
     );
   for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
-    if (!/^\{[a-z_][a-z0-9_]*\}$/.test(slot))
+    // An empty "{}" is reported at mount, where the error can name the class.
+    if (slot !== '{}' && !/^\{[a-z_][a-z0-9_]*\}$/.test(slot))
       throw new WiringError(
         `${name}('${path}'): slot "${slot}" is not snake_case. Fix: name slots like {widget_id}.`,
       );

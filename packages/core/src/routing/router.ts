@@ -1,4 +1,5 @@
 import { describeValue, WiringError } from '../errors/wiring-error';
+import { normalizePercentEncoding } from './normalize-path';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */
 export interface PathEntry<R> {
@@ -24,33 +25,40 @@ function newNode<R>(): TrieNode<R> {
   return { statics: undefined, param: undefined, entry: undefined };
 }
 
-/** Splits a template into segments; `{name}` segments are slots. */
-export function parseTemplate(template: string): { segments: string[]; slots: string[] } {
+/**
+ * Splits a template into segments; `{name}` segments are slots. A malformed template is a
+ * `WiringError` that starts with `where` (the mount's class, or the extension route) when given.
+ *
+ * @param template - A path template, e.g. `/widgets/{widget_id}`.
+ * @param where - Who declared it, e.g. `App.includeResource(WidgetResource)`.
+ */
+export function parseTemplate(template: string, where?: string): { segments: string[]; slots: string[] } {
   if (typeof template !== 'string' || !template.startsWith('/'))
     throw new WiringError(
-      `parseTemplate(${typeof template === 'string' ? JSON.stringify(template) : describeValue(template)}): expected a path template starting with "/". Fix: e.g. "/widgets/{widget_id}".`,
+      `${where === undefined ? 'parseTemplate(' : `${where}: path `}${typeof template === 'string' ? JSON.stringify(template) : describeValue(template)}${where === undefined ? ')' : ''}: expected a path template starting with "/". Fix: e.g. "/widgets/{widget_id}".`,
     );
+  const at = where === undefined ? `path "${template}"` : `${where}: path "${template}"`;
   const segments = template.split('/').slice(1);
   const slots: string[] = [];
   for (const seg of segments) {
     if (seg.startsWith('{')) {
       if (!seg.endsWith('}') || seg.length < 3)
         throw new WiringError(
-          `path "${template}": segment "${seg}" is not a valid {slot}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`,
+          `${at}: segment "${seg}" is not a valid {slot}${seg.endsWith('}') ? ' (the slot has no name)' : ' (the brace is not closed)'}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`,
         );
       const name = seg.slice(1, -1);
       if (!/^[a-z_][a-z0-9_]*$/.test(name))
-        throw new WiringError(
-          `path "${template}": slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`,
-        );
+        throw new WiringError(`${at}: slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`);
       if (slots.includes(name))
-        throw new WiringError(
-          `path "${template}": slot "{${name}}" appears twice. Fix: give each slot its own name.`,
-        );
+        throw new WiringError(`${at}: slot "{${name}}" appears twice. Fix: give each slot its own name.`);
       slots.push(name);
+    } else if (seg.includes('{') && seg.includes('}')) {
+      throw new WiringError(
+        `${at}: segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`,
+      );
     } else if (seg.includes('{') || seg.includes('}')) {
       throw new WiringError(
-        `path "${template}": segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`,
+        `${at}: segment "${seg}" has an unbalanced brace. Fix: a slot is a whole segment in braces, e.g. "/widgets/{widget_id}".`,
       );
     }
   }
@@ -80,13 +88,16 @@ export class Router<R> {
    * as an exact static path, without reading `{…}` as slots.
    */
   add(method: string, template: string, route: R, describe: (existing: R) => string, literal = false): void {
-    const { segments, slots } = literal ? { segments: [], slots: [] } : parseTemplate(template);
+    const { slots } = literal ? { slots: [] } : parseTemplate(template);
+    // Request paths are matched in normalized form (see normalizePercentEncoding); so are templates.
+    const key = template.includes('%') ? normalizePercentEncoding(template) : template;
+    const segments = key.split('/').slice(1);
     let entry: PathEntry<R> | undefined;
     if (slots.length === 0) {
-      entry = this.#static.get(template);
+      entry = this.#static.get(key);
       if (!entry) {
         entry = { template, methods: new Map(), allow: '' };
-        this.#static.set(template, entry);
+        this.#static.set(key, entry);
         this.#entries.push(entry);
       }
     } else {
@@ -132,12 +143,15 @@ export class Router<R> {
     return this.#entries;
   }
 
-  /** The entry of a static path (no allocation: the hot path for exact routes). */
+  /**
+   * The entry of a static path (no allocation: the hot path for exact routes). `path` is in
+   * normalized form (`normalizePercentEncoding`), as the runtime hands it over.
+   */
   findStatic(path: string): PathEntry<R> | undefined {
     return this.#static.get(path);
   }
 
-  /** Finds the route for `method` at `path` (HEAD falls back to GET). */
+  /** Finds the route for `method` at a normalized `path` (HEAD falls back to GET). */
   find(method: string, path: string): Match<R> | undefined {
     const entry = this.#static.get(path);
     if (entry !== undefined) return { entry, route: pick(entry, method), params: EMPTY };

@@ -1,8 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Exchange, HeaderList, Logger, RouteInfo, TakenOver } from '../extension/types';
+import { BaseHTTPError } from '../errors/base-http-error';
+import type { BodyEncoder, BodyTransform, HeaderList, Logger, RouteInfo, TakenOver } from '../extension/types';
+import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
+import type { Answering } from '../responses/writers';
+import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
+import { closeAfterResponse, type LingerLimits } from '../server/linger';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../request-log/request-id';
 import { watchClose } from './observe-close';
@@ -16,7 +21,9 @@ export interface ExchangeHost {
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
-  /** True when the app has request ids (request log, or a `requestId` source): log lines carry them. */
+  /** Bounds of the lingering close after an early refusal. */
+  readonly limits: LingerLimits;
+  /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
@@ -27,8 +34,13 @@ export interface ExchangeHost {
   adopt(ex: ExchangeImpl, socket: Duplex): void;
 }
 
-/** The per-request context: one object per request, nothing else allocated for routing. */
-export class ExchangeImpl implements Exchange {
+/**
+ * The per-request context: one object per request, nothing else allocated for routing. It owns
+ * the response's head and body: every answer leaves through `answer` (buffered) or `startBody`
+ * (streamed), which add the route's tail and computed headers, let the route's body transform
+ * see the final head, and frame the body (`content-length`, `connection`) themselves.
+ */
+export class ExchangeImpl implements Answering {
   params: readonly string[] = EMPTY_PARAMS;
   receivedAt = 0;
   status = 0;
@@ -38,6 +50,11 @@ export class ExchangeImpl implements Exchange {
   finished: (() => void) | undefined = undefined;
   /** Set by the funnel for refusals that end the connection (408, 413, 431). */
   closeAfter = false;
+  /**
+   * Set by the funnel once it answers with an error: a response-header hook or the body transform
+   * failing from then on is logged and skipped, so the error leaves with its own status.
+   */
+  answeringError = false;
   /** The request body, read once by whichever body binder asks first. */
   body: Later<Buffer> | undefined = undefined;
   /** The socket's byte count when this response started (observed routes; -1: not counted). */
@@ -47,6 +64,8 @@ export class ExchangeImpl implements Exchange {
   #state: Record<string | symbol, unknown> | undefined = undefined;
   #requestId: string | undefined = undefined;
   #log: Logger | undefined = undefined;
+  /** The route's body transform failed for this request: its error answer is sent unencoded. */
+  #plain = false;
 
   // Positional on purpose: one construction per request on the hot path, from one call site.
   constructor(
@@ -91,40 +110,124 @@ export class ExchangeImpl implements Exchange {
     return (this.#state ??= {});
   }
 
-  /** Appends the tail of the route (or of the fallback) and records the status. */
-  #head(status: number, headers: HeaderList, plan: Plan, options = false): void {
+  /** Appends the tail of the route (or of the fallback) and its computed headers; records the status. */
+  #head(status: number, headers: HeaderList, plan: Plan, options: boolean): void {
     const tail = options ? plan.optionsTail : plan.tail;
     for (let i = 0; i < tail.length; i++) headers.push(tail[i]!);
     const dynamic = options ? plan.optionsDynamic : plan.dynamic;
-    if (dynamic) {
-      for (const hook of dynamic) {
-        let pairs: HeaderPairs | undefined;
-        try {
-          pairs = hook(this, status);
-        } catch (error) {
-          // The response is already decided; a failing header hook cannot change it.
-          this.log.error(
-            `${this.method} ${this.path}: a response-header hook failed (headers skipped)`,
-            error,
-          );
-        }
-        if (pairs) for (const [k, val] of pairs) headers.push(k, val);
-      }
-    }
-    // Shutdown, a refusal that ends the connection, or a body nobody will read: say so and let node
-    // close the socket after this response, instead of draining an unbounded body it will not use.
-    if (this.closeAfter || this.host.draining || hasUnreadBody(this.req)) headers.push('connection', 'close');
+    if (dynamic !== undefined) this.#computed(dynamic, status, headers);
     if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
   }
 
+  /**
+   * Runs the computed header hooks. One failing (a throw, its own headers failing to bind, a
+   * framing header) fails a normal answer closed: the error goes to the funnel instead of a
+   * response without the headers the app asked for. On an error answer it is logged and skipped.
+   */
+  #computed(hooks: NonNullable<Plan['dynamic']>, status: number, headers: HeaderList): void {
+    for (const hook of hooks) {
+      let pairs: HeaderPairs | undefined;
+      try {
+        pairs = hook(this, status);
+        if (pairs !== undefined)
+          for (const [name] of pairs)
+            if (isFramingHeader(name, status)) throw framingError(name, 'a response-header hook');
+      } catch (error) {
+        if (!this.answeringError) throw hookFailure(error);
+        this.log.error(
+          `${this.method} ${this.path}: a response-header hook failed while the ${status} error answer was assembled (its headers are left out)`,
+          error,
+        );
+        continue;
+      }
+      if (pairs !== undefined) for (const [name, value] of pairs) headers.push(name, value);
+    }
+  }
+
+  /** Sends a complete answer for an extension (a custom route): its header names are checked first. */
   send(status: number, headers: HeaderList, body?: string | Uint8Array): void {
-    this.#head(status, headers, this.plan ?? this.host.fallback);
+    assertNoFraming(headers, status, `${this.method} ${this.path}: ex.send`);
+    this.answer(status, headers, body);
+  }
+
+  answer(status: number, headers: HeaderList, body?: string | Uint8Array): void {
+    const plan = this.plan ?? this.host.fallback;
+    this.#head(status, headers, plan, false);
+    const transform = plan.transform;
+    if (transform === undefined || status === 204 || this.#plain) this.#close(status, headers, body);
+    else this.#encode(transform, status, headers, body);
+  }
+
+  /** The buffered answer under a body transform: it sees the final head, then may encode (async). */
+  #encode(transform: BodyTransform, status: number, headers: HeaderList, body?: string | Uint8Array): void {
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const encoder = this.#consult(transform, status, headers, bytes === undefined ? 0 : bytes.byteLength);
+    if (encoder === undefined || bytes === undefined) {
+      this.#close(status, headers, bytes);
+      return;
+    }
+    let encoded: Uint8Array | Promise<Uint8Array>;
+    try {
+      encoded = encoder.encode(bytes);
+    } catch (error) {
+      this.#encodeFailed(error);
+      return;
+    }
+    if (!(encoded instanceof Promise)) {
+      this.#close(status, headers, encoded);
+      return;
+    }
+    encoded.then(
+      (out) => {
+        try {
+          this.#close(status, headers, out);
+        } catch (error) {
+          this.host.fail(this, error);
+        }
+      },
+      (error: unknown) => this.#encodeFailed(error),
+    );
+  }
+
+  /** Asks the route's transform about this answer; its failure fails a normal answer closed. */
+  #consult(
+    transform: BodyTransform,
+    status: number,
+    headers: HeaderList,
+    length: number | undefined,
+  ): BodyEncoder | undefined {
+    const given = headers.length;
+    let encoder: BodyEncoder | undefined;
+    try {
+      encoder = transform(this, { status, headers, length });
+      assertNoFraming(headers, status, 'the body transform');
+    } catch (error) {
+      if (!this.answeringError) throw error;
+      this.log.error(
+        `${this.method} ${this.path}: the body transform failed on the ${status} error answer (sent unencoded)`,
+        error,
+      );
+      headers.length = given;
+      return undefined;
+    }
+    return encoder;
+  }
+
+  /** The encoder failed: the answer becomes a logged 500, sent without the transform. */
+  #encodeFailed(error: unknown): void {
+    this.#plain = true;
+    this.host.fail(this, error);
+  }
+
+  /** Frames and sends a buffered answer whose head is final. */
+  #close(status: number, headers: HeaderList, body: string | Uint8Array | undefined): void {
+    this.#connection(headers);
     if (body === undefined) {
       // 204 and 304 carry no body framing at all (not even content-type given as a raw header).
       if (status === 204 || status === 304) withoutFraming(headers);
       else if (status >= 200) headers.push('content-length', '0');
-      this.res.writeHead(status, headers);
+      this.#writeHead(status, headers);
       this.res.end();
       return;
     }
@@ -132,35 +235,96 @@ export class ExchangeImpl implements Exchange {
       'content-length',
       typeof body === 'string' ? '' + Buffer.byteLength(body) : '' + body.byteLength,
     );
-    this.res.writeHead(status, headers);
+    this.#writeHead(status, headers);
     if (this.method === 'HEAD') this.res.end();
     else this.res.end(body);
   }
 
+  /**
+   * Shutdown, a refusal that ends the connection, or a body nobody will read: say so and close
+   * the socket after this response, instead of draining an unbounded body it will not use (a body
+   * still arriving gets a bounded lingering close, so the client reads this answer, not a reset).
+   */
+  #connection(headers: HeaderList): void {
+    const unread = hasUnreadBody(this.req);
+    if (unread || this.closeAfter || this.host.draining) {
+      headers.push('connection', 'close');
+      closeAfterResponse(this.req.socket, this.host.limits, unread);
+    }
+  }
+
+  /**
+   * `res.writeHead`, leaving the response reusable when node refuses a header (a value outside
+   * Latin-1): the status line of the error answer that follows gets its own reason phrase.
+   */
+  #writeHead(status: number, headers: HeaderList): void {
+    try {
+      this.res.writeHead(status, headers);
+    } catch (error) {
+      // writeHead set the reason phrase of the refused status before it failed (it would say
+      // "500 OK"); an empty one is recomputed from the next status.
+      this.res.statusMessage = '';
+      throw error;
+    }
+  }
+
   /** Sends a bodiless answer with its own complete header block (an accepted preflight). */
   sendRaw(status: number, headers: HeaderList): void {
-    if (this.host.draining) headers.push('connection', 'close');
-    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
-    this.status = status;
-    this.res.writeHead(status, headers);
+    try {
+      assertNoFraming(headers, status, `${this.method} ${this.path}: an OPTIONS contribution`);
+      if (this.host.draining) {
+        headers.push('connection', 'close');
+        closeAfterResponse(this.req.socket, this.host.limits, hasUnreadBody(this.req));
+      }
+      if (this.host.requestIds) headers.push('x-request-id', this.requestId);
+      this.status = status;
+      this.#writeHead(status, headers);
+    } catch (error) {
+      this.host.fail(this, error);
+      return;
+    }
     this.res.end();
   }
 
   /** The automatic OPTIONS answer: 204 with the plan's OPTIONS tail (no CORS block: that is the preflight's). */
   sendOptions(headers: HeaderList): void {
-    this.#head(204, headers, this.plan ?? this.host.fallback, true);
-    this.res.writeHead(204, headers);
+    try {
+      this.#head(204, headers, this.plan ?? this.host.fallback, true);
+      this.#connection(headers);
+      this.#writeHead(204, headers);
+    } catch (error) {
+      this.host.fail(this, error);
+      return;
+    }
     this.res.end();
   }
 
   sendHead(status: number, headers: HeaderList): boolean {
-    this.#head(status, headers, this.plan ?? this.host.fallback);
-    this.res.writeHead(status, headers);
+    assertNoFraming(headers, status, `${this.method} ${this.path}: ex.sendHead`);
+    this.#head(status, headers, this.plan ?? this.host.fallback, false);
+    return this.#open(status, headers, undefined);
+  }
+
+  startBody(status: number, headers: HeaderList, body: StreamedBody): boolean {
+    const plan = this.plan ?? this.host.fallback;
+    this.#head(status, headers, plan, false);
+    let encoder: BodyEncoder | undefined;
+    const transform = plan.transform;
+    if (transform !== undefined && status !== 204 && status !== 304 && !this.#plain)
+      encoder = this.#consult(transform, status, headers, undefined);
+    return this.#open(status, headers, body, encoder);
+  }
+
+  /** Sends a streamed answer's head; the body goes through `body` (and its encoder) from now on. */
+  #open(status: number, headers: HeaderList, body: StreamedBody | undefined, encoder?: BodyEncoder): boolean {
+    this.#connection(headers);
+    this.#writeHead(status, headers);
     if (this.method === 'HEAD') {
       this.res.end();
       return false;
     }
     // The head goes out with the first chunk the writer sends (one write, not two).
+    body?.open(encoder?.stream());
     return true;
   }
 
@@ -171,11 +335,8 @@ export class ExchangeImpl implements Exchange {
   routeHeaders(status: number): HeaderList {
     const plan = this.plan ?? this.host.fallback;
     const headers: HeaderList = plan.tail.slice();
-    if (plan.dynamic)
-      for (const hook of plan.dynamic) {
-        const pairs = hook(this, status);
-        if (pairs) for (const [k, val] of pairs) headers.push(k, val);
-      }
+    // Computed headers fail closed here as on every other answer (a framing name, a throw).
+    if (plan.dynamic) this.#computed(plan.dynamic, status, headers);
     if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     return headers;
   }
@@ -220,4 +381,16 @@ function hasUnreadBody(req: IncomingMessage): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
   const length = headers['content-length'];
   return length !== undefined && length !== '0';
+}
+
+/**
+ * What a failing computed-header hook becomes: an HTTP error as it is (the hook's own headers
+ * failing to bind are the 400 Problem); anything else a 500 whose log line names the hook.
+ */
+function hookFailure(error: unknown): unknown {
+  if (error instanceof BaseHTTPError) return error;
+  return new Error(
+    `a response-header hook failed: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

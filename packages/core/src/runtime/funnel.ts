@@ -1,11 +1,20 @@
 import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
 import type { Exchange, HeaderList, Logger } from '../extension/types';
 import type { ExceptionHandler } from '../app/exception-handler';
+import { isFramingHeader } from '../http/framing';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
-import { writeAdHoc } from '../responses/writers';
+import { writeAdHoc, type Answering } from '../responses/writers';
 import type { Plan } from './plan';
 import { ResponseShapeError } from '../schema/serializer';
+
+/** The exchange as the funnel sees it (the runtime's): its plan, and the flags an error answer sets. */
+export interface FailingExchange extends Answering {
+  readonly plan: Plan | undefined;
+  closeAfter: boolean;
+  /** Set here: from now on hooks that fail are logged and skipped (the error keeps its status). */
+  answeringError: boolean;
+}
 
 /** What the funnel is built from, at wiring. */
 export interface FunnelParts {
@@ -35,7 +44,8 @@ export class ErrorFunnel {
     this.#parts = parts;
   }
 
-  fail(ex: Exchange, error: unknown, extra?: HeaderList): void {
+  fail(ex: FailingExchange, error: unknown, extra?: HeaderList): void {
+    ex.answeringError = true;
     if (ex.res.headersSent) {
       // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
       if (ex.res.writableEnded) return;
@@ -66,7 +76,7 @@ export class ErrorFunnel {
   }
 
   #afterHandler(
-    ex: Exchange,
+    ex: FailingExchange,
     error: unknown,
     result: unknown,
     handler: ExceptionHandler,
@@ -88,7 +98,7 @@ export class ErrorFunnel {
     }
   }
 
-  #handlerFailed(ex: Exchange, error: unknown, failure: unknown): void {
+  #handlerFailed(ex: FailingExchange, error: unknown, failure: unknown): void {
     ex.log.error(
       `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
       failure,
@@ -96,7 +106,7 @@ export class ErrorFunnel {
     if (!ex.res.headersSent) this.#send(ex, new InternalServerError().render(), undefined);
   }
 
-  #renderDefault(ex: Exchange, error: unknown, extra: HeaderList | undefined): void {
+  #renderDefault(ex: FailingExchange, error: unknown, extra: HeaderList | undefined): void {
     let rendered: RenderedError;
     if (error instanceof BaseHTTPError) {
       rendered = error.render(this.#parts.adapter);
@@ -117,15 +127,45 @@ export class ErrorFunnel {
     this.#send(ex, rendered, extra);
   }
 
-  #send(ex: Exchange, rendered: RenderedError, extra: HeaderList | undefined): void {
+  #send(ex: FailingExchange, rendered: RenderedError, extra: HeaderList | undefined): void {
+    const status = rendered.status;
     const head: HeaderList = ['content-type', rendered.contentType];
     if (extra) for (const item of extra) head.push(item);
-    const errorHeaders = (ex as Exchange & { plan?: Plan }).plan?.errorHeaders;
-    if (errorHeaders)
-      for (const hook of errorHeaders)
-        for (const [name, value] of hook(rendered.status) ?? []) head.push(name, value);
-    if (CLOSING.has(rendered.status)) (ex as Exchange & { closeAfter?: boolean }).closeAfter = true;
-    ex.send(rendered.status, head, rendered.body);
+    const errorHeaders = ex.plan?.errorHeaders;
+    if (errorHeaders) for (const hook of errorHeaders) this.#errorHeaders(ex, hook, status, head);
+    if (CLOSING.has(status)) ex.closeAfter = true;
+    try {
+      ex.answer(status, head, rendered.body);
+    } catch (failure) {
+      // Node refused a header of this answer (a value outside Latin-1 from an error's headers):
+      // the plain 500, with nothing the failing answer carried.
+      ex.log.error(`${ex.method} ${ex.path}: the ${status} error answer could not be sent`, failure);
+      if (ex.res.headersSent) return;
+      const plain = new InternalServerError().render(this.#parts.adapter);
+      ex.answer(plain.status, ['content-type', plain.contentType], plain.body);
+    }
+  }
+
+  /** A route's error-answer hook (a 401 challenge): a failure or a framing header is logged and skipped. */
+  #errorHeaders(
+    ex: FailingExchange,
+    hook: NonNullable<Plan['errorHeaders']>[number],
+    status: number,
+    head: HeaderList,
+  ): void {
+    try {
+      const pairs = hook(status);
+      if (pairs === undefined) return;
+      for (const [name] of pairs)
+        if (isFramingHeader(name, status))
+          throw new TypeError(`an error-header hook sets "${name}", a framing header the framework computes`);
+      for (const [name, value] of pairs) head.push(name, value);
+    } catch (failure) {
+      ex.log.error(
+        `${ex.method} ${ex.path}: an error-header hook failed on the ${status} answer (its headers are left out)`,
+        failure,
+      );
+    }
   }
 
   #handlerFor(error: Error): ExceptionHandler | undefined {

@@ -1,6 +1,7 @@
 import type {
   AroundHook,
   BeforeStep,
+  BodyTransform,
   ConnectionClose,
   Exchange,
   RouteInfo,
@@ -47,6 +48,8 @@ export interface PlanSteps {
     | undefined;
   /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
   readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
+  /** Encodes the route's bodies once their head is final (a contribution's `transform`). */
+  readonly transform: BodyTransform | undefined;
 }
 
 /**
@@ -71,6 +74,7 @@ export class Plan implements PlanSteps {
   readonly options: PlanSteps['options'];
   readonly optionsTail: readonly string[];
   readonly optionsDynamic: PlanSteps['optionsDynamic'];
+  readonly transform: BodyTransform | undefined;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, close observers, computed headers, intercepts). */
@@ -101,6 +105,7 @@ export class Plan implements PlanSteps {
     this.options = steps.options;
     this.optionsTail = steps.optionsTail;
     this.optionsDynamic = steps.optionsDynamic;
+    this.transform = steps.transform;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined ||

@@ -15,6 +15,8 @@ import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
 import { pick, type Router } from '../routing/router';
+import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
+import { isClosing } from '../server/linger';
 import { ExchangeImpl, type ExchangeHost } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
@@ -121,22 +123,34 @@ export class Runtime implements ExchangeHost {
   };
 
   handle(req: IncomingMessage, res: ServerResponse, upgradeHead?: Buffer): void {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
+    // A request pipelined behind its connection's last response (node queues its response without
+    // a socket) is never answered: that connection closes after the answer already decided.
+    if (res.socket === null && isClosing(req.socket)) return;
+    const target = req.url ?? '/';
+    // Origin-form ("/…") is the common case: one char check. Absolute-form routes like it.
+    const url = target.charCodeAt(0) === 47 ? target : toOriginForm(target);
+    const q = url === undefined ? -1 : url.indexOf('?');
+    let path = url === undefined ? target : q < 0 ? url : url.slice(0, q);
+    // Percent-encoded octets compare case-insensitively, an encoded unreserved character equals
+    // the plain one: normalized once here, so routing, binding, assets and hooks see one spelling.
+    if (path.includes('%')) path = normalizePercentEncoding(path);
     const ex = new ExchangeImpl(
       this,
       req,
       res,
       req.method ?? 'GET',
-      q < 0 ? url : url.slice(0, q),
-      q < 0 ? '' : url.slice(q + 1),
+      path,
+      url === undefined || q < 0 ? '' : url.slice(q + 1),
     );
     if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead };
     this.inFlight++;
     // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
     res.on('close', this.#onClose);
-    const refusal = refuseRequest(req, url, this.limits.maxHeaders);
+    const refusal =
+      url === undefined ? badRequest(BAD_TARGET) : refuseRequest(req, target, this.limits.maxHeaders);
     if (refusal !== undefined) {
+      // A request the server cannot trust (its framing, host or target) is the connection's last.
+      ex.closeAfter = true;
       this.#unrouted(ex, refusal);
       return;
     }
@@ -280,6 +294,8 @@ export class Runtime implements ExchangeHost {
 
 /** The longest request target served (longer: 414). */
 const MAX_TARGET = 8 * 1024;
+
+const BAD_TARGET = 'The request target is not a valid absolute URI (userinfo or an empty host)';
 
 function badRequest(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] });

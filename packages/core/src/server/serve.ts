@@ -4,6 +4,7 @@ import type { BaseApp } from '../app/base-app';
 import type { Logger } from '../extension/types';
 import { consoleLogger } from '../logging/logger';
 import { describeValue, WiringError } from '../errors/wiring-error';
+import { isClosing } from './linger';
 import {
   MalformedRequestError,
   RequestHeaderFieldsTooLargeError,
@@ -75,6 +76,16 @@ function checkServeArguments(app: unknown, options: unknown): void {
       );
 }
 
+/**
+ * True while a response's head is out on the socket and its body is not finished (a stream): a
+ * parse error of a pipelined request must not write into it. The same check node:http's own
+ * default `clientError` handler makes (it reads the same field; there is no public accessor).
+ */
+function responseInFlight(socket: Socket): boolean {
+  const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  return current?.headersSent === true;
+}
+
 /** A raw HTTP/1.1 Problem answer for errors node:http reports before there is a request object. */
 const PROBLEM = (error: HTTPError, reason: string): string => {
   const body = error.problemJson();
@@ -109,16 +120,22 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
   server.maxHeadersCount = limits.maxHeaders + 1;
   if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) {
+    const code = error.code;
+    if (!socket.writable || code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
-    const code = error.code;
+    if (isClosing(socket) || responseInFlight(socket)) {
+      // The app has answered on this connection (e.g. a refusal whose body node's parser then
+      // rejects, such as `transfer-encoding: xchunked`): nothing more is written on it. A closing
+      // socket lingers after its answer and then closes; only a timeout ends it at once.
+      if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || !isClosing(socket)) socket.destroy();
+      return;
+    }
     if (code === 'HPE_HEADER_OVERFLOW')
       socket.end(PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large'));
     else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
       socket.end(PROBLEM(new RequestTimeoutError(), 'Request Timeout'));
-    else if (code === 'ECONNRESET') socket.destroy();
     else {
       const reason = 'The request could not be parsed as HTTP/1.1';
       socket.end(

@@ -15,7 +15,7 @@ import type {
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/check';
+import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
@@ -151,20 +151,22 @@ export class AppWiring {
     if (!/^[A-Z]+$/.test(method))
       throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
     if (literal) checkLiteralPath(where, route.path, route.spec);
-    const slots = literal ? [] : parseTemplate(route.path).slots;
+    const slots = literal ? [] : parseTemplate(route.path, where).slots;
     const key = routeKey(method, route.path, literal);
     const prior = this.#routes.get(key);
     if (prior)
       throw duplicateRoute({ method, path: route.path, owner: route.owner, operation, kind }, prior.info);
     const mountOptions = route.mountOptions ?? {};
     for (const [key, value] of Object.entries(mountOptions)) {
-      if (value === undefined || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value)) continue;
+      if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value))
+        continue;
       throw new WiringError(
         `${where}: mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}".`,
       );
     }
     const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
     middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
+    checkInterceptsReach(`${where} (${kind} route)`, middleware, [method]);
     const record: RouteRecord = {
       info: newRouteInfo({
         method,

@@ -73,7 +73,7 @@ export function buildRuntime(
     const where = `${info.owner}.${info.operation}`;
     const contributions: RouteContribution[] = [];
     for (const [key, value] of Object.entries(info.mountOptions)) {
-      if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
+      if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key)) continue;
       const c = (value as MountOptionValue)[mountOption]({ route: info, wiring: api });
       if (c) contributions.push(c);
     }

@@ -52,7 +52,11 @@ export function compileHandlerWriters(
         candidates.push({
           status: info.status,
           declared: true,
-          encode: exceptionResponseEncoder(info.schema, info.headers),
+          encode: exceptionResponseEncoder(
+            info.schema,
+            info.headers,
+            `the exception handler for ${handler.exception.name}`,
+          ),
         });
       else if (typeof entry === 'function' && entry.prototype instanceof StructHTTPError) {
         const cls = entry as unknown as typeof StructHTTPError;

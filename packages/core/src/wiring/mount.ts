@@ -5,7 +5,7 @@ import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
 import { pathBinder } from '../binding/binders';
 import { mountOption, type MountOptionValue } from '../extension/types';
 import type { Middleware } from '../middleware/middleware';
-import { checkMiddleware } from '../middleware/check';
+import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
 import { plainJson, responseInfo, type ResponseKindInfo } from '../responses/response';
 import {
   ENDPOINT_OPERATIONS,
@@ -61,7 +61,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   }
   for (const key of Object.keys(options)) {
     const value = options[key];
-    if (value === undefined || CORE_MOUNT_OPTIONS.has(key)) continue;
+    if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key)) continue;
     if (!isMountOptionValue(value)) {
       throw new WiringError(
         `${appName}.${method}(${className}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
@@ -76,7 +76,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   const mountMiddleware = givenMiddleware as readonly Middleware[];
   mountMiddleware.forEach((mw) => checkMiddleware(`${className} mount middleware`, mw));
   const limits = mergeLimits(`${className} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
-  const { slots } = parseTemplate(info.path);
+  const { slots } = parseTemplate(info.path, `${appName}.${method}(${className})`);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
   checkOperationNames(className, instance, Object.keys(table));
   let count = 0;
@@ -102,6 +102,10 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       );
     checkSources(where, op.method, spec);
     let path = info.path;
+    if (spec.path === undefined && slots.length > 0 && !op.item)
+      throw new WiringError(
+        `${where}: mount path "${info.path}" has ${slots.length === 1 ? 'slot' : 'slots'} ${slots.map((s) => `"{${s}}"`).join(', ')} but the operation declares no path model, so no request could bind it. Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: v.string()`).join(', ')} }).`,
+      );
     const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
     for (const slot of slots) {
       if (spec.path && !pathFields.includes(slot))
@@ -156,6 +160,11 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       mountMiddleware,
     });
   }
+  checkInterceptsReach(
+    `${appName}.${method}(${className})`,
+    mountMiddleware,
+    records.map((r) => r.info.method),
+  );
   if (count === 0) {
     const names = Object.keys(table).join(', ');
     throw new WiringError(

@@ -1,6 +1,7 @@
 import { describeValue as describeArgument, WiringError } from '../errors/wiring-error';
 import { isErrorClass } from '../app/exception-handler';
 import type { ErrorClass } from '../meta/meta';
+import { isFramingHeader } from '../http/framing';
 import type {
   BeforeStep,
   Exchange,
@@ -175,6 +176,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     options,
     optionsTail,
     optionsDynamic: collect(onOptions, (c) => c.dynamicHeaders),
+    transform: oneTransform(where, contributions),
   };
   // The route's run inside its around hooks, composed once here (the closure reads `plan` per request).
   const plan: Plan = new Plan({
@@ -197,7 +199,23 @@ function collect<T>(
   return out.length ? out : undefined;
 }
 
-/** The constant header block (flat), checked for duplicates; records each contribution's facts. */
+/** The route's body transform: at most one contribution may encode its bodies. */
+function oneTransform(
+  where: string,
+  contributions: readonly RouteContribution[],
+): RouteContribution['transform'] {
+  const transforms = collect(contributions, (c) => c.transform);
+  if (transforms !== undefined && transforms.length > 1)
+    throw new WiringError(
+      `${where}: ${transforms.length} contributions give a body transform; a body is encoded once. Fix: install one extension that transforms bodies (e.g. one compression), or turn it off for this mount.`,
+    );
+  return transforms?.[0];
+}
+
+/**
+ * The constant header block (flat), checked for duplicates and framing headers; records each
+ * contribution's facts.
+ */
 function compileTail(
   where: string,
   contributions: readonly RouteContribution[],
@@ -208,6 +226,10 @@ function compileTail(
   for (const c of contributions) {
     for (const [name, value] of c.headers ?? []) {
       const lower = name.toLowerCase();
+      if (isFramingHeader(lower, undefined))
+        throw new WiringError(
+          `${where}: a contribution (an extension, CORS or middleware) sets the constant response header "${lower}", a framing header the framework computes for every response. Fix: remove it from that contribution.`,
+        );
       if (names.has(lower))
         throw new WiringError(
           `${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`,

@@ -16,6 +16,7 @@ import type {
   Wiring,
 } from '../extension/types';
 import type { ExitStacks } from '../lifecycle/exit-stack';
+import { checkMethodNames } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
 import { isCoreSource } from './plan-compiler';
@@ -170,6 +171,8 @@ export function createWiringApi(
           `methods must be a list of method names, got ${describeValue(intercept.methods)}`,
           "methods: ['GET', 'POST'], or leave it out for every method",
         );
+      if (intercept.methods !== undefined)
+        checkMethodNames('wiring.addIntercept: methods', intercept.methods);
       target.intercepts.push(intercept);
     },
     onWired: (fn) => {

@@ -49,8 +49,8 @@ export const CsvRows: ResponseSpec<Csv> = defineResponseKind<Csv>({
   compile: (ctx) => (value, sink) => {
     const head = sink.head(ctx.defaultStatus, 'text/csv; charset=utf-8', {});
     if (!sink.start(ctx.defaultStatus, head)) return; // HEAD: the head is all
-    for (const row of (value as Csv).rows) sink.res.write(`${row.join(',')}\r\n`);
-    sink.res.end();
+    for (const row of (value as Csv).rows) sink.write(`${row.join(',')}\r\n`);
+    sink.end();
   },
 });
 

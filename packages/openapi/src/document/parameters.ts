@@ -1,6 +1,12 @@
-import { formPartInfo, parseTemplate, type RouteInfo, toHeaderName } from '@api/core/extension';
+import {
+  formFieldKind,
+  formPartInfo,
+  parseTemplate,
+  type RouteInfo,
+  toHeaderName,
+} from '@api/core/extension';
 import { examplesOf, withExamples } from './examples';
-import { BINARY, isOptional, objectEntries, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
+import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
 
 /** Headers the document says elsewhere (`requestBody` media types, `security`), never as parameters. */
@@ -80,30 +86,6 @@ export function requestBodyOf(
   return undefined;
 }
 
-// Field schemas whose part body is JSON (core parses such a part, or a bare nested model, as JSON).
-const STRUCTURED = new Set([
-  'object',
-  'loose_object',
-  'strict_object',
-  'object_with_rest',
-  'record',
-  'array',
-  'tuple',
-  'loose_tuple',
-  'strict_tuple',
-  'tuple_with_rest',
-  'variant',
-  'intersect',
-]);
-
-function isStructured(schema: SchemaNode): boolean {
-  const s = unwrap(schema);
-  if (STRUCTURED.has(s.type)) return true;
-  const members = ((s.type === 'union' ? s.options : undefined) ?? []) as SchemaNode[];
-  const present = members.filter((o) => o.type !== 'null' && o.type !== 'undefined');
-  return present.length > 0 && present.every(isStructured);
-}
-
 /**
  * The `encoding` of a multipart form: `contentType: application/json` for a part whose body is
  * JSON (a `FormPart` of a model, or a bare nested model), and the part headers a `FormPart`
@@ -115,13 +97,8 @@ function formEncoding(form: SchemaNode, registry: SchemaRegistry): JsonSchema | 
   for (const [field, schema] of Object.entries(objectEntries(form) ?? {})) {
     const part = formPartInfo(schema);
     const entry: JsonSchema = {};
-    const value = part ? (part.value as unknown as SchemaNode | undefined) : schema;
-    if (
-      part?.kind === 'json' ||
-      (!part && isStructured(schema)) ||
-      (part && value && !part.file && isStructured(value))
-    )
-      entry.contentType = 'application/json';
+    // The part body is JSON exactly when core decodes it as JSON.
+    if (formFieldKind(schema) === 'json') entry.contentType = 'application/json';
     const headers: JsonSchema = {};
     for (const [key, header] of Object.entries(
       part?.headers ? (objectEntries(part.headers as unknown as SchemaNode) ?? {}) : {},

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { validate as validate31 } from '@hyperjump/json-schema/openapi-3-1';
 import { validate as validate32 } from '@hyperjump/json-schema/openapi-3-2';
 import { BASIC } from '@hyperjump/json-schema/experimental';
@@ -130,6 +131,8 @@ export function recordingFetch(sink: RecordedExchange[], inner: typeof fetch = f
     const body = Buffer.from(await response.clone().arrayBuffer());
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
+    // fetch has undone any content-encoding already: the recorded body is the decoded one.
+    delete headers['content-encoding'];
     sink.push({
       method: request.method,
       path: new URL(request.url).pathname,
@@ -157,6 +160,17 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 function encodePointer(tokens: readonly string[]): string {
   return tokens.map((t) => encodeURIComponent(t.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
+}
+
+/**
+ * The body as the client reads it: a compressed answer (`@api/compress`, a browser's request) is
+ * decoded first; a stream cut by the client's leaving decodes as far as it got.
+ */
+function decoded(body: Buffer, coding: string | undefined): Buffer {
+  if (coding === 'gzip') return gunzipSync(body, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  if (coding === 'br')
+    return brotliDecompressSync(body, { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH });
+  return body;
 }
 
 function mediaBase(value: string): string {
@@ -322,7 +336,7 @@ export class ContractChecker {
       }
       const media = content[mediaKey]!;
       const where = ['paths', key, method, 'responses', statusKey, 'content', mediaKey];
-      const text = ex.body.toString('utf8');
+      const text = decoded(ex.body, ex.headers['content-encoding']).toString('utf8');
       const values: { what: string; value: unknown; tokens: string[] }[] = [];
       try {
         if (isJson(base) && media.schema !== undefined) {

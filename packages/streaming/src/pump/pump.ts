@@ -1,22 +1,19 @@
 import type { Logger } from '@api/core/extension';
 import { isAsyncIterable } from './stream-source';
 
-/** What a pump writes to: a `ServerResponse` on the wire, a small fake in unit tests. */
+/**
+ * What a pump writes to: core's `ResponseSink` on the wire (every byte through core, and through
+ * the route's body transform), a small fake in unit tests.
+ */
 export interface StreamTarget {
   write(chunk: string | Uint8Array): boolean;
   end(): void;
-  destroy(): void;
+  /** Ends the connection without the terminating chunk (what was written still goes out). */
+  cut(): void;
   /** Sends the head now, before any body (node:http otherwise holds it until the first write). */
   flushHeaders?(): void;
   /** Bytes accepted by `write` and not yet handed to the kernel. */
   readonly writableLength: number;
-  /** The connection, to end it without the terminating chunk (absent in unit fakes: then `destroy`). */
-  readonly socket?: {
-    readonly destroyed: boolean;
-    end(): unknown;
-    destroy(): unknown;
-    once(event: 'close', listener: () => void): unknown;
-  } | null;
   on(event: 'close' | 'drain', listener: () => void): unknown;
   off(event: 'close' | 'drain', listener: () => void): unknown;
 }
@@ -40,8 +37,6 @@ export interface PumpOptions {
   readonly gate?: 'setup' | 'first-item' | undefined;
 }
 
-/** How long a cut connection may take to flush what was written before it is destroyed. */
-const CUT_GRACE_MS = 1000;
 type Phase = 'new' | 'opening' | 'streaming' | 'done';
 
 /**
@@ -125,7 +120,9 @@ export class Pump {
     this.#phase = 'opening';
     try {
       if (!isAsyncIterable(source))
-        throw new TypeError('a streaming response needs an async iterable `stream` (or a lifecycle async generator)');
+        throw new TypeError(
+          'a streaming response needs an async iterable `stream` (or a lifecycle async generator)',
+        );
       const outer = source[Symbol.asyncIterator]();
       this.#inner = outer;
       let step = await this.#next(outer);
@@ -264,20 +261,11 @@ export class Pump {
 
   /**
    * Ends the connection without the terminating chunk, so the client knows the body is
-   * incomplete; what was written before still reaches it (a plain destroy would drop it).
+   * incomplete; what was written before still reaches it (the target's `cut`).
    */
   #cut(): void {
     this.#ending = true;
-    const socket = this.#target.socket;
-    if (!socket || socket.destroyed) {
-      this.#target.destroy();
-      return;
-    }
-    socket.end();
-    // A client that stopped reading must not hold the socket open: cut hard after a grace.
-    const hard = setTimeout(() => socket.destroy(), CUT_GRACE_MS);
-    hard.unref();
-    socket.once('close', () => clearTimeout(hard));
+    this.#target.cut();
   }
 
   #drained(): Promise<void> {

@@ -63,11 +63,24 @@ async function serveWith(
       res,
       log,
       exchange: { path: '/s', route, shutdownSignal },
-      head: (_status: number, contentType: string | undefined, fields: { rawHeaders?: Record<string, string> }) => {
+      head: (
+        _status: number,
+        contentType: string | undefined,
+        fields: { rawHeaders?: Record<string, string> },
+      ) => {
         const out = contentType === undefined ? [] : ['content-type', contentType];
         for (const [k, val] of Object.entries(fields.rawHeaders ?? {})) out.push(k, val);
         return out;
       },
+      write: (chunk: string | Uint8Array) => res.write(chunk),
+      end: () => res.end(),
+      cut: () => (res.socket ? res.socket.end() : res.destroy()),
+      flushHeaders: () => res.flushHeaders(),
+      get writableLength() {
+        return res.writableLength;
+      },
+      on: (event: 'close' | 'drain', listener: () => void) => res.on(event, listener),
+      off: (event: 'close' | 'drain', listener: () => void) => res.off(event, listener),
       start: (status: number, headers: string[]) => {
         starts.push({ status, headers: [...headers] });
         res.writeHead(status, [...headers, 'x-tail', 'tail']);
@@ -88,7 +101,10 @@ async function serveWith(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, starts, failures };
 }
 
-function get(url: string, method = 'GET'): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+function get(
+  url: string,
+  method = 'GET',
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
   return new Promise((resolve, reject) => {
     request(`${url}/s`, { method }, (res) => {
       let body = '';

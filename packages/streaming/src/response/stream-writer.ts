@@ -71,7 +71,7 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       release(response.stream);
       return;
     }
-    const pump = new Pump(sink.res, {
+    const pump = new Pump(sink, {
       encode: kind.encode,
       keepaliveMs: kind.keepaliveMs?.(response),
       ping: kind.ping,
@@ -90,7 +90,11 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
       const off = (): void => shutdown.removeEventListener('abort', stop);
       shutdown.addEventListener('abort', stop, { once: true });
       void pump.done.then(off);
-      sink.res.once('close', off);
+      const closed = (): void => {
+        off();
+        sink.off('close', closed);
+      };
+      sink.on('close', closed);
     }
     // The gate (setup, the first item): a failure here rejects into the normal error funnel.
     if (!(await pump.open(response.stream))) return;

@@ -544,9 +544,8 @@ describe('BackgroundTasks: drain', () => {
     tasks.register(Reindex, (r) => void seen.push(r.widgetId));
     await tasks.add(Reindex, { widgetId: 'a' });
     await tasks.add(Reindex, { widgetId: 'b' });
-    const started = performance.now();
     await tasks.close();
-    expect(performance.now() - started).toBeLessThan(50);
+    // Load-independent: nothing ran, although each handler would have finished at once.
     expect(seen).toEqual([]);
     expect(log.of('warn')).toEqual([
       'BackgroundTasks: drainTimeout 0 (the task drain does not wait) reached before the queue drained: queued 2, dropped 2, interrupted 0 (none in flight)',
