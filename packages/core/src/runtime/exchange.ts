@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BaseHTTPError } from '../errors/base-http-error';
-import type { BodyEncoder, BodyTransform, HeaderList, Logger, RouteInfo, TakenOver } from '../extension/types';
+import type {
+  BodyEncoder,
+  BodyTransform,
+  HeaderList,
+  Logger,
+  RouteInfo,
+  TakenOver,
+} from '../extension/types';
 import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
 import type { Answering } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
