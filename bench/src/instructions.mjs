@@ -11,14 +11,16 @@
 // rest ("steady"): the number to compare.
 //
 // Usage: pnpm --filter @api/bench instructions [--servers raw,api] [--scenario movies]
-//          [--warmup 20000] [--requests 2000]
+//          [--warmup 20000] [--requests 2000] [--before checks,mixed]
+// `--before` replays a history before the warm-up: `checks` (pnpm bench's 19 checks, as its
+// standalone phase does first), `mixed` (2,000 requests of every scenario, as the co-runs do).
 // Needs valgrind (Debian: apt-get install -y valgrind); about 1–2 minutes per server.
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SCENARIOS } from './scenarios.mjs';
+import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { argOf, BENCH, freePort, turboBuild } from './harness/index.mjs';
 
 const argv = process.argv.slice(2);
@@ -26,6 +28,7 @@ const servers = argOf(argv, 'servers', 'raw,api').split(',');
 const scenario = SCENARIOS.find((s) => s.name === argOf(argv, 'scenario', 'movies'));
 const WARMUP = Number(argOf(argv, 'warmup', 20_000));
 const REQUESTS = Number(argOf(argv, 'requests', 2_000));
+const BEFORE = argOf(argv, 'before', '').split(',').filter(Boolean);
 if (!scenario) throw new Error(`unknown scenario; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   console.error('instructions: valgrind is missing. Run: apt-get install -y valgrind');
@@ -33,8 +36,8 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
 }
 turboBuild(['@api/bench^...'], 'the @api packages');
 
-/** Sends `n` requests of the scenario over 8 keep-alive connections; resolves with non-matching statuses. */
-function load(port, n) {
+/** Sends `n` requests of `scenario` over 8 keep-alive connections; resolves with non-matching statuses. */
+function load(port, n, scenario) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const body = scenario.body === undefined ? undefined : JSON.stringify(scenario.body);
   const headers = {};
@@ -70,8 +73,8 @@ function load(port, n) {
   });
 }
 
-const callgrindControl = (pid, flag) => spawnSync('callgrind_control', [flag, String(pid)], { stdio: 'ignore' });
-
+const callgrindControl = (pid, flag) =>
+  spawnSync('callgrind_control', [flag, String(pid)], { stdio: 'ignore' });
 
 /** Self cost per function from a callgrind dump, split into V8's compiler and the rest. */
 function split(file) {
@@ -86,7 +89,9 @@ function split(file) {
     if (!m) continue;
     const n = Number(m[1].replaceAll(',', ''));
     if (line.includes('PROGRAM TOTALS')) total = n;
-    else if (/compiler::|Compile|Turbofan|turboshaft|Zone|Scheduler|RegisterAllocat|InstructionSelector/.test(line))
+    else if (
+      /compiler::|Compile|Turbofan|turboshaft|Zone|Scheduler|RegisterAllocat|InstructionSelector/.test(line)
+    )
       compiler += n;
   }
   return { total, compiler };
@@ -106,15 +111,20 @@ async function measure(name) {
       '--single-threaded',
       join(BENCH, 'servers', `${name}.mjs`),
     ],
-    { env: { ...process.env, PORT: String(port), NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => (String(d).includes('ready') ? resolve() : undefined));
     child.on('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
   });
-  await load(port, WARMUP);
+  if (BEFORE.includes('checks')) await runChecks(`http://127.0.0.1:${port}`);
+  if (BEFORE.includes('mixed')) for (const other of SCENARIOS) await load(port, 2_000, other);
+  await load(port, WARMUP, scenario);
   callgrindControl(child.pid, '--instr=on');
-  const unexpected = await load(port, REQUESTS);
+  const unexpected = await load(port, REQUESTS, scenario);
   callgrindControl(child.pid, '-d');
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -125,7 +135,7 @@ async function measure(name) {
 }
 
 console.log(
-  `instructions: ${scenario.label}, ${WARMUP.toLocaleString('en-US')} warm-up then ${REQUESTS.toLocaleString('en-US')} counted requests per server`,
+  `instructions: ${scenario.label}, ${BEFORE.length ? `after ${BEFORE.join(' + ')}, ` : ''}${WARMUP.toLocaleString('en-US')} warm-up then ${REQUESTS.toLocaleString('en-US')} counted requests per server`,
 );
 const rows = [];
 for (const name of servers) {
@@ -133,7 +143,11 @@ for (const name of servers) {
   rows.push(row);
   const note = row.unexpected ? ` (${row.unexpected} responses not ${scenario.expect})` : '';
   console.log(
-    `${name.padEnd(10)} ${Math.round(row.total).toLocaleString('en-US').padStart(9)} per request, compiler ${Math.round(row.compiler).toLocaleString('en-US').padStart(9)}, steady ${Math.round(row.total - row.compiler).toLocaleString('en-US').padStart(9)}${note}`,
+    `${name.padEnd(10)} ${Math.round(row.total).toLocaleString('en-US').padStart(9)} per request, compiler ${Math.round(row.compiler).toLocaleString('en-US').padStart(9)}, steady ${Math.round(
+      row.total - row.compiler,
+    )
+      .toLocaleString('en-US')
+      .padStart(9)}${note}`,
   );
 }
 const base = rows[0];
