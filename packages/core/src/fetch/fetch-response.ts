@@ -7,6 +7,13 @@ const HIGH_WATER_MARK = 16 * 1024;
 /** Statuses whose response has no body at all (the `Response` constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
+/**
+ * `encodeBody: 'manual'`: the body is sent as core framed it. workerd would otherwise compress a
+ * body whose head says `content-encoding` (already encoded by @api/compress) a second time; other
+ * runtimes ignore the field.
+ */
+const MANUAL = { encodeBody: 'manual' } as const;
+
 /** Hop-by-hop headers: a fetch server owns its connections and frames the body itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
@@ -91,7 +98,11 @@ export class FetchResponse extends Writable {
     const status = this.#status;
     const none = this.#bodiless || NULL_BODY.has(status) || body === undefined;
     this.#resolve(
-      new Response(none ? null : (body as Uint8Array<ArrayBuffer>), { status, headers: this.#headers ?? [] }),
+      new Response(none ? null : (body as Uint8Array<ArrayBuffer>), {
+        ...MANUAL,
+        status,
+        headers: this.#headers ?? [],
+      }),
     );
   }
 
@@ -100,7 +111,7 @@ export class FetchResponse extends Writable {
     if (this.#settled) return;
     this.#settled = true;
     if (this.#bodiless || NULL_BODY.has(this.#status)) {
-      this.#resolve(new Response(null, { status: this.#status, headers: this.#headers ?? [] }));
+      this.#resolve(new Response(null, { ...MANUAL, status: this.#status, headers: this.#headers ?? [] }));
       return;
     }
     const stream = new ReadableStream<Uint8Array>(
@@ -119,7 +130,7 @@ export class FetchResponse extends Writable {
       // Nothing queued ahead of the consumer: a chunk leaves this writer when it is read.
       { highWaterMark: 0 },
     );
-    this.#resolve(new Response(stream, { status: this.#status, headers: this.#headers ?? [] }));
+    this.#resolve(new Response(stream, { ...MANUAL, status: this.#status, headers: this.#headers ?? [] }));
   }
 
   #pulled(): void {
