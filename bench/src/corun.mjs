@@ -14,6 +14,19 @@ export const CORUN_PAIRS = [
 ];
 
 /**
+ * The overhead of production operations, co-run after the pairs above: each @api variant against
+ * the same app without it. `api-log/api-pino`: core's request log on vs off, both logging through
+ * pino to /dev/null (the target: ≤ 1.05 CPU per request). `api-log-core/api`: the request log
+ * with a logger that drops the lines — core's own share of the first pair. `api-otel/api`:
+ * @api/otel with no SDK registered vs no otel.
+ */
+export const OPS_PAIRS = [
+  ['api-log', 'api-pino'],
+  ['api-log-core', 'api'],
+  ['api-otel', 'api'],
+];
+
+/**
  * Co-runs `a` and `b` (running servers) on one scenario for `rounds` runs of `seconds`, after a
  * co-run warm-up of one run unless `warmup` is false. Resolves with one sample per round: each
  * server's CPU µs per request and req/s, and the ratios a/b.

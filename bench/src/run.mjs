@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, interleaved, pinned, checked.
 // Usage: pnpm bench [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
-//                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S]
+//                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S] [--ops-blocks N]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--build] [--out DIR]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import os from 'node:os';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { CLK_TCK, cpuModel, readMem } from './sys.mjs';
 import { writeReport } from './report.mjs';
-import { CORUN_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
+import { CORUN_PAIRS, OPS_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
 import {
   BENCH,
   ensureWrk,
@@ -67,6 +67,7 @@ function parseArgs(argv) {
       '--corun-runs': ['corunRuns', 'number'],
       '--corun-duration': ['corunDuration', 'number'],
       '--corun-warmup': ['corunWarmup', 'number'],
+      '--ops-blocks': ['opsBlocks', 'number'],
     }),
   };
   const d = o.quick
@@ -264,9 +265,13 @@ async function main() {
   const blockMs =
     1000 + scenarios.length * (opts.corunWarmup * 1000 + opts.corunRuns * (opts.corunDuration * 1000 + 100));
   const coRunPairs = CORUN_PAIRS.filter((pair) => pair.every((n) => servers.some((s) => s.name === n)));
+  // The operations overhead (request log, otel without an SDK): @api variants co-run against @api.
+  const opsBlocks = opts.opsBlocks ?? (opts.quick ? 1 : 2);
+  const opsPairs = opsBlocks > 0 && servers.some((s) => s.name === 'api') ? OPS_PAIRS : [];
   remainingMs =
     scenarios.length * servers.length * (opts.warmup * 1000 + 150 + opts.rounds * runMs) +
-    coRunPairs.length * opts.corunBlocks * blockMs;
+    coRunPairs.length * opts.corunBlocks * blockMs +
+    opsPairs.length * opsBlocks * blockMs;
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
     for (const s of servers) {
@@ -305,12 +310,19 @@ async function main() {
   stopAll();
   if (opts.corunBlocks > 0 && coRunPairs.length > 0)
     log(`\n== co-runs: ${opts.corunBlocks} block(s) of fresh processes per pair`);
-  for (const pair of coRunPairs) {
-    if (opts.corunBlocks <= 0) break;
+  const corunPlan = [
+    ...(opts.corunBlocks > 0 ? coRunPairs.map((pair) => ({ pair, blocks: opts.corunBlocks })) : []),
+    ...opsPairs.map((pair) => ({ pair, blocks: opsBlocks })),
+  ];
+  for (const { pair, blocks } of corunPlan) {
+    if (pair === opsPairs[0])
+      log(
+        `\n== operations overhead: ${blocks} block(s) per pair (${OPS_PAIRS.map((p) => p.join('/')).join(', ')})`,
+      );
     const runs = await coRunBlocks({
       pair,
       scenarios,
-      blocks: opts.corunBlocks,
+      blocks,
       runs: opts.corunRuns,
       seconds: opts.corunDuration,
       warmupSeconds: opts.corunWarmup,
@@ -354,6 +366,7 @@ async function main() {
       contaminationThreshold: opts.threshold,
       retries: opts.retries,
       corunBlocks: opts.corunBlocks,
+      opsBlocks: opts.opsBlocks ?? (opts.quick ? 1 : 2),
       corunRuns: opts.corunRuns,
       corunDurationS: opts.corunDuration,
       corunWarmupS: opts.corunWarmup,

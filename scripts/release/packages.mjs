@@ -13,5 +13,6 @@ export const PUBLISHED = [
   'ws',
   'assets',
   'streaming',
+  'otel',
   'compress',
 ];

@@ -1,13 +1,14 @@
-import { BaseApp, ConflictError, consoleLogger, defineExceptionHandler, type AppOptions } from '@api/core';
+import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
 import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
+import { otel, taskContext } from '@api/otel';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
-import { requestLog, type RequestLogLine } from './extensions/request-log';
+import { serverTiming } from './extensions/server-timing';
 import { Factory } from './factory';
 import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
 import { ReindexEndpoint } from './operations/reindex';
@@ -45,8 +46,6 @@ export interface DemoOptions extends AppOptions<Factory> {
   readonly chatOrigins?: readonly string[];
   /** Redis for the chat's cross-process fan-out (default: `DEMO_REDIS_URL`; unset → this process only). */
   readonly redisUrl?: string;
-  /** Collects one entry per request (tests read it). */
-  readonly requestLog?: RequestLogLine[];
   /** Processed background items land here as `<action>:<widgetId>` (tests read it). */
   readonly taskLog?: string[];
   /** Queue options (default `{ drainTimeout: 1 }`); tests pass e.g. `{ maxsize: 2 }` to reach the 503. */
@@ -69,7 +68,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   #tasks: BackgroundTasks | undefined;
 
   constructor(options: DemoOptions = {}) {
-    super(options);
+    // The request log is on unless a caller turns it off: one line per request, with its id.
+    super({ requestLog: true, ...options });
     // DEMO_CORS_ORIGINS and DEMO_REDIS_URL come from `env` (default process.env), like APP_BASE_URL;
     // DEMO_DB is read by the factory when the store opens.
     const env = options.env ?? process.env;
@@ -80,7 +80,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.recorder = new TaskRecorder({
       events: options.taskLog,
       reindexDelayMs: options.reindexDelayMs,
-      log: options.logger ?? consoleLogger,
+      log: this.logger,
     });
   }
 
@@ -97,19 +97,24 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   }
 
   protected override async wire(): Promise<void> {
-    const log = this.#options.logger;
+    const log = this.logger;
     // Opened first, closed last: the queue drains (below) before the store closes.
     const store = this.factory.createWidgetStore();
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
     const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
 
-    // App-wide: CORS, compression (br/gzip; streams flushed per item), the request log, error
-    // translation, the background queue.
+    // App-wide: traces (a no-op until main.ts registers an SDK), CORS, compression (br/gzip; streams
+    // flushed per item), a Server-Timing header, error translation, the background queue. The
+    // request log is core's (`requestLog`).
+    this.include(otel());
     this.include(cors(this.#cors));
     this.include(compress());
-    this.include(requestLog(this.#options.requestLog ? { sink: this.#options.requestLog } : {}));
+    this.include(serverTiming());
     this.includeExceptionHandler(duplicateName);
-    const tasks = (this.#tasks = this.include(backgroundTasks(this.#options.tasks ?? { drainTimeout: 1 })));
+    // Each background item carries the trace context of the request that enqueued it.
+    const tasks = (this.#tasks = this.include(
+      backgroundTasks({ ...(this.#options.tasks ?? { drainTimeout: 1 }), propagator: taskContext() }),
+    ));
     tasks.register(WidgetEvent, this.recorder.widgetEvent);
     tasks.register(ReindexRequested, this.recorder.reindex);
 

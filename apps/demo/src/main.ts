@@ -1,12 +1,24 @@
 import { serve } from '@api/core';
 import { DemoApp } from './app';
+import { createLogger } from './logging';
+import { startTracing } from './tracing';
 
-// Reads PORT (default 8000) and HOST (default 127.0.0.1); the app reads DEMO_DB, DEMO_CORS_ORIGINS
-// and DEMO_REDIS_URL. SIGTERM/SIGINT: stop accepting, end streams and sockets, finish requests,
-// drain the background queue (≤ 1 s), then close the store.
+// Reads PORT (default 8000), HOST (default 127.0.0.1), LOG_LEVEL (default info) and
+// OTEL_TRACES_EXPORTER (console, or none: the default); the app reads DEMO_DB, DEMO_CORS_ORIGINS
+// and DEMO_REDIS_URL. Logs are pino: JSON lines when stdout is not a terminal, readable in one.
+// SIGTERM/SIGINT: stop accepting, end streams and sockets, finish requests, drain the background
+// queue (≤ 1 s), then close the store.
 const port = Number(process.env.PORT ?? 8000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}`);
   process.exit(2);
 }
-await serve(new DemoApp(), { port, host: process.env.HOST ?? '127.0.0.1' });
+const logger = createLogger({ level: process.env.LOG_LEVEL });
+try {
+  // Before the app: the SDK's context manager must be in place when requests arrive.
+  startTracing(process.env);
+} catch (error) {
+  logger.error((error as Error).message);
+  process.exit(2);
+}
+await serve(new DemoApp({ logger }), { port, host: process.env.HOST ?? '127.0.0.1' });

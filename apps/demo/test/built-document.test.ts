@@ -12,7 +12,7 @@ import { buildDemo, removeBuild, startDemoProcess, type DemoProcess } from './he
 
 const BUILD = '.test-build-document';
 /** The packages the demo imports at run time; `packages: 'dist'` needs their builds (turbo builds them before this test). */
-const PACKAGES = ['core', 'auth', 'cors', 'streaming', 'ws', 'tasks', 'assets', 'openapi'];
+const PACKAGES = ['core', 'auth', 'cors', 'streaming', 'ws', 'tasks', 'assets', 'openapi', 'otel'];
 
 let main: string;
 let fromSources: string;

@@ -21,12 +21,14 @@ const AUTH = { authorization: 'Bearer token' };
 let redis: RedisServer;
 let a: DemoProcess;
 let b: DemoProcess;
+let main: string;
 
 beforeAll(async () => {
-  const main = await buildDemo(BUILD);
+  main = await buildDemo(BUILD);
   redis = await startRedis();
   [a, b] = await Promise.all([
-    startDemoProcess(main, { DEMO_REDIS_URL: redis.url }),
+    // `a` exports its spans to the console (the standard OTEL_TRACES_EXPORTER); `b` exports none.
+    startDemoProcess(main, { DEMO_REDIS_URL: redis.url, OTEL_TRACES_EXPORTER: 'console' }),
     startDemoProcess(main, { DEMO_REDIS_URL: redis.url }),
   ]);
 }, 60_000);
@@ -61,6 +63,44 @@ describe('the built demo in its own process', () => {
     const docs = await fetch(`${a.url}/docs`);
     expect(docs.status).toBe(200);
     expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+  });
+
+  it('logs pino JSON lines (stdout is a pipe) and, with OTEL_TRACES_EXPORTER=console, prints each span', async () => {
+    const res = await fetch(`${a.url}/healthz`, {
+      headers: {
+        traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+        'x-request-id': 'proc-1',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('proc-1');
+    // The span printed for this request (an earlier /healthz printed one too): its own trace id.
+    await until(() => a.output().includes("traceId: '4bf92f3577b34da6a3ce929d0e0e4736'"), 10_000);
+    expect(a.output()).toContain("name: 'GET /healthz'");
+    await until(() => a.output().includes('"requestId":"proc-1"'), 10_000);
+    const line = a
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"requestId":"proc-1"'));
+    expect(JSON.parse(line!)).toMatchObject({
+      level: 30,
+      msg: 'request finished',
+      method: 'GET',
+      route: '/healthz',
+      status: 200,
+    });
+    // No exporter asked for: nothing printed.
+    await fetch(`${b.url}/healthz`);
+    expect(b.output()).not.toContain("name: 'GET /healthz'");
+  });
+
+  it('refuses an OTEL_TRACES_EXPORTER it does not ship: exit 2 before listening, naming the fix', async () => {
+    const failure = await startDemoProcess(main, { OTEL_TRACES_EXPORTER: 'zipkin' }).then(
+      () => new Error('the demo started'),
+      (error: unknown) => error as Error,
+    );
+    expect(failure.message).toContain('the demo exited with 2 before listening');
+    expect(failure.message).toContain('is not an exporter this demo ships (console, none)');
   });
 
   it('fans chat messages out across two processes through one Redis, each exactly once', async () => {
@@ -123,7 +163,7 @@ describe('the built demo in its own process', () => {
     expect(reindex.status).toBe(202);
     b.child.kill('SIGTERM');
     expect(await b.exited).toBe(0);
-    const lines = b.output().split('\n');
+    const lines = b.messages();
     const at = (line: string): number => {
       const index = lines.indexOf(line);
       expect(index, line).toBeGreaterThanOrEqual(0);

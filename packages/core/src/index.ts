@@ -1,7 +1,7 @@
 // @api/core — the public surface. Curated: nothing internal is re-exported wholesale.
 
 // App, factory and lifecycle
-export { BaseApp, consoleLogger, type AppOptions, type MountArgs, type MountOptions } from './app/base-app';
+export { BaseApp, type AppOptions, type MountArgs, type MountOptions } from './app/base-app';
 export type { MountRequirement, MountRequirementRegistry, MountRequirements } from './app/mount-requirements';
 export type { WiringTypeError } from './routes/type-errors';
 export {
@@ -12,6 +12,7 @@ export {
   type FactoryClass,
 } from './lifecycle/exit-stack';
 export type { ShutdownOptions } from './lifecycle/shutdown';
+export { consoleLogger, type StructuredLogger } from './logging/logger';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
 export {
   defineExceptionHandler,
@@ -26,7 +27,7 @@ export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
-export type { Logger, RouteCatalogue, RouteInfo } from './extension/types';
+export type { LogFields, Logger, RouteCatalogue, RouteInfo } from './extension/types';
 export {
   Endpoint,
   Resource,

@@ -60,7 +60,7 @@ describe('new App(options)', () => {
     [
       'a logger without warn',
       { logger: { info() {}, error() {} } },
-      'new App(options): logger must have info, warn and error methods (missing warn). Fix: pass { info(message), warn(message, error?), error(message, error?) }, or leave it out for the console.',
+      'new App(options): logger must have info, warn and error methods (missing warn). Fix: pass a pino logger, or { info(message, fields?), warn(message, error?, fields?), error(message, error?, fields?) }, or leave it out for the console.',
     ],
     [
       'a limit given as text',
@@ -80,7 +80,12 @@ describe('new App(options)', () => {
     [
       'options that are not an object',
       'quiet',
-      'new App(options): options must be an object, got a string. Fix: pass { logger, limits, env, factory } or nothing.',
+      'new App(options): options must be an object, got a string. Fix: pass { logger, requestLog, limits, env, factory } or nothing.',
+    ],
+    [
+      'a requestLog that is not a boolean',
+      { requestLog: 'yes' },
+      'new App(options): requestLog must be true or false, got a string. Fix: requestLog: true for one log line per finished request, or leave it out.',
     ],
   ])('%s', (_what, options, message) => {
     expect(thrown(() => new App(any(options))).message).toBe(message);
@@ -168,6 +173,11 @@ describe('mounts, enter and the wiring surface', () => {
       'addSource without compile',
       (d: Door) => d.include((w) => w.addSource(any({ name: 'requestId' }))),
       'wiring.addSource(requestId): expected compile(ctx) returning a resolver, got undefined. Fix: pass a function.',
+    ],
+    [
+      'addSource named after a source core binds (was silently never used)',
+      (d: Door) => d.include((w) => w.addSource({ name: 'requestId', compile: () => () => 'mine' })),
+      'addSource(requestId): "requestId" is a source core binds itself, so this one would never be used. Fix: give the source another name.',
     ],
     [
       'addRoute from onWired (was silently never routed)',

@@ -28,7 +28,7 @@ import { headerUserAuth, memoryLogger, rawExchange } from './fixtures';
 
 declare module '../src/index' {
   interface ExtensionSources {
-    requestId: { declare: true; value: string };
+    traceTag: { declare: true; value: string };
   }
 }
 
@@ -67,10 +67,10 @@ class LinesEndpoint extends Endpoint('/lines') {
 }
 class WhoEndpoint extends Endpoint('/who') {
   get = this.operation(
-    { user: User, requestId: true, returns: Struct('Who', { name: v.string(), id: v.string() }) },
-    ({ user, requestId }) => ({
+    { user: User, traceTag: true, returns: Struct('Who', { name: v.string(), id: v.string() }) },
+    ({ user, traceTag }) => ({
       name: user.name,
-      id: requestId,
+      id: traceTag,
     }),
   );
 }
@@ -85,10 +85,10 @@ const pipelineExtension = defineExtension({
     // A CORS-like contributor: a constant header on every route (and on unrouted answers).
     wiring.addContributor(() => ({ order: 10, headers: [['x-cors-like', 'on']] }));
     wiring.addSource({
-      name: 'requestId',
+      name: 'traceTag',
       compile: ({ declared }) => {
-        if (declared !== true) wiring.fail('requestId', 'declare requestId: true', 'write requestId: true');
-        return (ex) => String(ex.req.headers['x-request-id'] ?? 'none');
+        if (declared !== true) wiring.fail('traceTag', 'declare traceTag: true', 'write traceTag: true');
+        return (ex) => String(ex.req.headers['x-trace-tag'] ?? 'none');
       },
     });
     wiring.addRoute({
@@ -226,7 +226,7 @@ describe('one route pipeline', () => {
 
   it('an extension binding source binds, after the mount-provided user', async () => {
     const client = await start();
-    const res = await client.get('/who', { headers: { 'x-user': 'bo', 'x-request-id': 'r-1' } });
+    const res = await client.get('/who', { headers: { 'x-user': 'bo', 'x-trace-tag': 'r-1' } });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ name: 'bo', id: 'r-1' });
     expect((await client.get('/who')).status).toBe(401);

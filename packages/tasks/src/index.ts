@@ -9,8 +9,11 @@ export type {
   TaskBackend,
   TaskBackoff,
   TaskContext,
+  TaskContextPropagator,
   TaskHandler,
+  TaskOutcome,
   TaskRegistrationOptions,
+  TaskRun,
   TaskSchema,
   TaskStats,
 } from './queue/types';

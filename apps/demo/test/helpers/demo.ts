@@ -2,7 +2,6 @@
 // every HTTP response recorded for the OpenAPI contract check (see contract.ts).
 import { TestClient } from '@api/testing';
 import { DemoApp, type DemoOptions } from '../../src/app';
-import type { RequestLogLine } from '../../src/extensions/request-log';
 import { recordingApp, type RecordedExchange } from './conformance';
 
 /** A logger that drops everything (tests assert on behaviour, not on log noise). */
@@ -15,8 +14,6 @@ export interface Demo<TJar extends boolean = false> {
   readonly client: TestClient<TJar>;
   /** Processed background items (`<action>:<widgetId>`). */
   readonly taskLog: string[];
-  /** The request-log extension's lines. */
-  readonly requestLog: RequestLogLine[];
 }
 
 /**
@@ -29,11 +26,10 @@ export async function startDemo<TJar extends boolean = false>(
   process.env.DEMO_DB = ':memory:';
   const { exchanges, cookieJar, ...rest } = options;
   const taskLog = rest.taskLog ?? [];
-  const requestLog = rest.requestLog ?? [];
-  const app = new DemoApp({ logger: quiet, answerDelayMs: 0, ...rest, taskLog, requestLog });
+  const app = new DemoApp({ logger: quiet, answerDelayMs: 0, ...rest, taskLog });
   const served = exchanges ? recordingApp(app, exchanges) : app;
   const client = await TestClient.start<TJar>(served, { cookieJar: cookieJar ?? (false as TJar) });
-  return { app, client, taskLog, requestLog };
+  return { app, client, taskLog };
 }
 
 /** Polls `condition` every 5 ms until it holds (or fails after `timeoutMs`). */

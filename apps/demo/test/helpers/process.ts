@@ -41,6 +41,8 @@ export interface DemoProcess {
   readonly url: string;
   /** Everything written to stdout and stderr so far. */
   output(): string;
+  /** The messages logged so far: the `msg` of each JSON line (the demo logs pino JSON when stdout is a pipe). */
+  messages(): string[];
   /** Resolves with the exit code. */
   readonly exited: Promise<number | null>;
   kill(): Promise<void>;
@@ -69,7 +71,7 @@ export async function startDemoProcess(
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the demo did not start within 30 s:\n${out}`)), 30_000);
     const check = (): void => {
-      const match = /DemoApp listening on (http:\/\/\S+)/.exec(out);
+      const match = /DemoApp listening on (http:\/\/[^\s"]+)/.exec(out);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
@@ -85,6 +87,7 @@ export async function startDemoProcess(
     child,
     url,
     output: () => out,
+    messages: () => messagesOf(out),
     exited,
     kill: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -92,6 +95,21 @@ export async function startDemoProcess(
       await exited;
     },
   };
+}
+
+/** The `msg` of every JSON log line in `output` (other lines, e.g. a console exporter's, skipped). */
+export function messagesOf(output: string): string[] {
+  const messages: string[] = [];
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const parsed = JSON.parse(line) as { msg?: unknown };
+      if (typeof parsed.msg === 'string') messages.push(parsed.msg);
+    } catch {
+      // Not a log line.
+    }
+  }
+  return messages;
 }
 
 /** A free TCP port on 127.0.0.1. */

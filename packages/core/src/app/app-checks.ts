@@ -10,7 +10,7 @@ export function checkAppOptions(appName: string, options: unknown): void {
   const where = `new ${appName}(options)`;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
-      `${where}: options must be an object, got ${describeValue(options)}. Fix: pass { logger, limits, env, factory } or nothing.`,
+      `${where}: options must be an object, got ${describeValue(options)}. Fix: pass { logger, requestLog, limits, env, factory } or nothing.`,
     );
   const o = options as Record<string, unknown>;
   const logger = o.logger;
@@ -22,9 +22,14 @@ export function checkAppOptions(appName: string, options: unknown): void {
         : ['info', 'warn', 'error'].filter((m) => typeof l[m] !== 'function');
     if (missing.length > 0)
       throw new WiringError(
-        `${where}: logger must have info, warn and error methods (${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`}). Fix: pass { info(message), warn(message, error?), error(message, error?) }, or leave it out for the console.`,
+        `${where}: logger must have info, warn and error methods (${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`}). Fix: pass a pino logger, or { info(message, fields?), warn(message, error?, fields?), error(message, error?, fields?) }, or leave it out for the console.`,
       );
   }
+  const requestLog = o.requestLog;
+  if (requestLog !== undefined && typeof requestLog !== 'boolean')
+    throw new WiringError(
+      `${where}: requestLog must be true or false, got ${describeValue(requestLog)}. Fix: requestLog: true for one log line per finished request, or leave it out.`,
+    );
   const env = o.env;
   if (env !== undefined) {
     if (typeof env !== 'object' || env === null || Array.isArray(env))

@@ -5,6 +5,7 @@ import type { ErrorBodyAdapter } from '../errors';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import type { Extension, Logger, RouteCatalogue, Transport } from '../extension/types';
 import { answerFetch, notStarted } from '../fetch/fetch-handler';
+import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
@@ -61,18 +62,25 @@ export interface AppOptions<TFactory = undefined> {
   readonly factory?: TFactory;
   /** App-wide limit overrides. */
   readonly limits?: LimitsOptions;
-  /** Where the app logs (default: console, one line per message). */
+  /**
+   * Where the app logs (default: the console, one readable line per message). A pino logger as it
+   * is (anything with `child`, called as `(obj, msg)`: the error under `err`, the request's fields
+   * beside it), or any object with `info(message, fields?)`, `warn(message, error?, fields?)` and
+   * `error(message, error?, fields?)`. (A pino logger type-checks as a `Logger`: its methods
+   * accept a message first too.)
+   */
   readonly logger?: Logger;
+  /**
+   * The access log: one info line per finished request (`request finished`: method, route
+   * template, path, status, duration, bytes out, request id), one per closed upgraded connection
+   * (`connection closed`: lifetime, close code). Turns request ids on: each response carries
+   * `x-request-id` (the caller's when well-formed, else generated). Default false (then none of it
+   * is on the request path).
+   */
+  readonly requestLog?: boolean;
   /** Environment to read `APP_BASE_URL` / `APP_TRUST_FORWARDED` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
-
-/** The default logger: one line per message on stderr, errors with their stack. */
-export const consoleLogger: Logger = {
-  info: (message) => console.log(message),
-  warn: (message, error) => (error === undefined ? console.warn(message) : console.warn(message, error)),
-  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
-};
 
 /** Options of `app.start()`. */
 export interface StartOptions {
@@ -114,12 +122,13 @@ export abstract class BaseApp<TFactory = undefined> {
 
   constructor(options: AppOptions<TFactory> = {}) {
     checkAppOptions(this.constructor.name, options);
-    this.#log = options.logger ?? consoleLogger;
+    this.#log = adaptLogger(options.logger);
     this.#limits = mergeLimits(`new ${this.constructor.name}({ limits })`, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
       appName: this.constructor.name,
       limits: this.#limits,
       log: this.#log,
+      requestLog: options.requestLog === true,
       env: options.env ?? process.env,
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
@@ -281,6 +290,14 @@ export abstract class BaseApp<TFactory = undefined> {
   protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
     this.#wiring.setAdapter(`${this.constructor.name}.includeErrorAdapter`, adapter);
+  }
+
+  /**
+   * The app's logger: what `logger` was (a pino logger behind core's call shape), or the console.
+   * `serve()` writes its lines here.
+   */
+  get logger(): Logger {
+    return this.#log;
   }
 
   /** The app's effective limits. */

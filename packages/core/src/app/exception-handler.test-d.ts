@@ -187,3 +187,41 @@ describe('defineExceptionHandler with returns', () => {
     });
   });
 });
+
+describe('defineExceptionHandler with a mixed returns list', () => {
+  // Inference of the returned response's headers type once picked `unknown` from the error
+  // class member, and the response then fit no member.
+  it('takes an ExceptionResponse of a declared body beside an error class or a headers-typed body', () => {
+    const Body = Struct('MixedBody', { code: v.string() });
+    defineExceptionHandler({
+      exception: UpstreamError,
+      returns: [ConflictError, ExceptionResponse.of(Body)],
+      handleException: (error) =>
+        error.retryAfter > 9
+          ? new ConflictError()
+          : new ExceptionResponse({ statusCode: 502, json: { code: 'upstream' } }),
+    });
+    defineExceptionHandler({
+      exception: UpstreamError,
+      returns: [ConflictError, ExceptionResponse.of(Body, { status: 503, headers: Retry })],
+      handleException: (error) =>
+        new ExceptionResponse({
+          statusCode: 503,
+          json: { code: 'x' },
+          headers: { retryAfter: error.retryAfter },
+        }),
+    });
+    defineExceptionHandler({
+      exception: UpstreamError,
+      returns: [ExceptionResponse.of(Body), ExceptionResponse.of(Body, { status: 503, headers: Retry })],
+      handleException: () => new ExceptionResponse({ statusCode: 502, json: { code: 'x' } }),
+    });
+    defineExceptionHandler({
+      exception: UpstreamError,
+      returns: [ConflictError, ExceptionResponse.of(Body, { status: 503, headers: Retry })],
+      handleException: () =>
+        // @ts-expect-error -- a declared header of the wrong type
+        new ExceptionResponse({ statusCode: 503, json: { code: 'x' }, headers: { retryAfter: 'soon' } }),
+    });
+  });
+});

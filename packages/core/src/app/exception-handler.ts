@@ -58,7 +58,9 @@ export type DeepReadonly<T> = T extends (...args: never[]) => unknown
 type ResultOf<M> =
   M extends ResponseSpec<ExceptionResponse<infer B, infer H, infer S>>
     ? // `| undefined`: typed headers stay optional (a response without them infers `undefined`).
-      ExceptionResponse<DeepReadonly<B>, H | undefined, S>
+      // No declared headers: untyped ones are sent as given (as for an error class's stand-in), and
+      // `unknown` keeps inference from a mixed `returns` list from picking a type no member takes.
+      ExceptionResponse<DeepReadonly<B>, [H] extends [undefined] ? unknown : H | undefined, S>
     : M extends abstract new (...args: never[]) => infer I
       ? I | ExceptionResponse<DeepReadonly<ErrorBodyOf<M>>, unknown, StatusOf<M>>
       : never;

@@ -23,6 +23,13 @@ export type HeaderList = string[];
 export interface RequestHead {
   /** The request target as sent (origin-form: path and query). */
   readonly url?: string | undefined;
+  /** The HTTP version (`1.1`); absent on the fetch transport (a `Request` does not say). */
+  readonly httpVersion?: string | undefined;
+  /**
+   * The connection the request came on, for its peer's address (node:http's socket). Absent on
+   * the fetch transport: a fetch server does not tell the app which connection a request came on.
+   */
+  readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;
   /** Lower-case names; repeats joined with `, ` (`set-cookie`: an array), as node:http does. */
   readonly headers: IncomingHttpHeaders;
   /** Names and values alternating, in the order sent, repeats included. */
@@ -124,8 +131,24 @@ export interface Exchange {
   sendHead(status: number, headers: HeaderList): boolean;
   /** Renders an error through the app's exception funnel (handlers, adapter, 500). */
   fail(error: unknown): void;
-  /** The app's logger. */
+  /**
+   * The app's logger as seen from this request: every line carries `method`, `path`, `route` (the
+   * template, once routed) and `requestId` (when the app has request ids) as structured fields,
+   * beside the fields a call passes. The fields are built only when something is logged.
+   */
   readonly log: Logger;
+  /**
+   * The request's id: the caller's `x-request-id` when it is well-formed (at most 128 characters
+   * of `A-Z a-z 0-9 - _ . : + / = @ ~`), else a fresh UUID; read (or generated) on first use.
+   * With the app's `requestLog`, or a route declaring `requestId: true`, it is echoed as the
+   * `x-request-id` response header and carried by log lines.
+   */
+  readonly requestId: string;
+  /**
+   * Bytes this response has written to the connection so far, head and framing included. Counted
+   * on routes that `observe` (read it there); not after `takeOver` (the protocol owns the socket).
+   */
+  readonly bytesOut: number;
   /**
    * Present when the request arrived through node:http's `upgrade` event (e.g. a WebSocket
    * handshake): the node request a protocol library takes, and the first bytes after the head.
@@ -136,8 +159,9 @@ export interface Exchange {
    * Takes the connection over (upgrade routes): core stops managing the response, records status
    * 101 for `observe`, and tracks the socket until it closes (shutdown waits for it up to the cap,
    * then destroys it). Throws when the request is not an upgrade or the response has started.
+   * Report how the protocol ended the connection with `end` (see `TakenOver`).
    */
-  takeOver(): { readonly socket: Duplex; readonly head: Buffer };
+  takeOver(): TakenOver;
   /**
    * The route's header block for a response with `status` that the extension writes itself (an
    * upgrade's 101 written by a WebSocket library): the constant headers (CORS, middleware
@@ -155,6 +179,34 @@ export interface Exchange {
    */
   readonly shutdownSignal: AbortSignal;
 }
+
+/** A connection an upgrade route took over (`ex.takeOver()`). */
+export interface TakenOver {
+  readonly socket: Duplex;
+  readonly head: Buffer;
+  /**
+   * Reports how the protocol ended the connection (e.g. a WebSocket's close code) to the route's
+   * `observeClose` hooks (request log, traces). Call it once the connection is over, at the
+   * latest from the close handling of the protocol (the same turn of the event loop as the
+   * socket's `'close'`): the hooks run at the first `end`, or after the socket closed without one
+   * (then with no code). Later calls do nothing.
+   */
+  readonly end: (outcome?: { readonly code?: number | undefined }) => void;
+}
+
+/** How a taken-over connection ended, as `observeClose` hooks see it. */
+export interface ConnectionClose {
+  /** Since the request arrived: the connection's lifetime. */
+  readonly durationMs: number;
+  /** The protocol's close code the route reported with `end` (e.g. 1000), if any. */
+  readonly code: number | undefined;
+}
+
+/**
+ * Wraps the rest of a request's run (see `RouteContribution.around`). It must call `next(ex)`
+ * exactly once, synchronously, e.g. inside a context manager's `context.with(ctx, next, …)`.
+ */
+export type AroundHook = (ex: Exchange, next: (ex: Exchange) => void) => void;
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
 export interface RouteInfo {
@@ -253,8 +305,25 @@ export interface RouteContribution {
   readonly sources?: Readonly<Record<string, SourceResolver>>;
   /** Extra headers for the automatic OPTIONS answer at this route's path (e.g. a CORS preflight). */
   readonly options?: (ex: Exchange) => ReadonlyArray<readonly [string, string]> | undefined;
-  /** Runs after the response has been sent; failures are logged and swallowed. */
+  /**
+   * Runs once the response is complete, or when the connection closed before it was (then with
+   * the status sent so far: 0 when no head went out); after `takeOver`, at the takeover with 101.
+   * Failures are logged and swallowed.
+   */
   readonly observe?: (ex: Exchange, status: number, durationMs: number) => void;
+  /**
+   * Runs when a connection the route took over (`ex.takeOver()`, upgrade routes) has ended: its
+   * lifetime and the close code the route reported. Failures are logged and swallowed.
+   */
+  readonly observeClose?: (ex: Exchange, closed: ConnectionClose) => void;
+  /**
+   * Wraps the rest of the request's run: `next(ex)` runs the route's steps (intercepts, before,
+   * bind, handler, write), so a context entered around it (a trace's active span) covers the
+   * handler and everything it awaits. Contributions nest in order (the first is outermost).
+   * Covers unrouted answers too (404, 405, automatic OPTIONS) through the contributors. A throw
+   * before `next` is the request's error (a logged 500); absent, it costs nothing.
+   */
+  readonly around?: AroundHook;
   /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
   readonly facts?: Readonly<Record<string, unknown>>;
   /**
@@ -541,9 +610,16 @@ export function defineExtension<T>(extension: Extension<T>): Extension<T> {
   return extension;
 }
 
-/** The logger an app writes to. */
+/** Structured fields of one log line (`method`, `path`, `route`, `requestId`, a status, …). */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/**
+ * The logger core and extensions write to: a message, the error (logged as structured `err`
+ * fields by a structured logger, never interpolated), and optional fields. An app's `logger`
+ * option takes this shape, or a pino logger as it is (see `AppOptions.logger`).
+ */
 export interface Logger {
-  info(message: string): void;
-  warn(message: string, error?: unknown): void;
-  error(message: string, error?: unknown): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, error?: unknown, fields?: LogFields): void;
+  error(message: string, error?: unknown, fields?: LogFields): void;
 }

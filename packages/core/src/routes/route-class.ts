@@ -52,6 +52,8 @@ export interface CoreOperationSpec {
   readonly rawHeaders?: true;
   /** A multipart/form-data body (415 not multipart, 400 broken, 422 invalid). */
   readonly form?: ObjectSchemaLike;
+  /** The request's id (`x-request-id` when well-formed, else generated), echoed on the response. */
+  readonly requestId?: true;
   /** The authenticated user, produced by a mount option (e.g. `auth` from @api/auth). */
   readonly user?: v.GenericSchema;
   /** The declared response(s); omitted means the handler returns nothing (204). */
@@ -69,6 +71,7 @@ export type SourceName =
   | 'content'
   | 'rawHeaders'
   | 'form'
+  | 'requestId'
   | 'user';
 
 type SourceValue<K, S> = K extends keyof ExtensionSources
@@ -77,15 +80,17 @@ type SourceValue<K, S> = K extends keyof ExtensionSources
     : never
   : K extends 'content'
     ? Buffer
-    : K extends 'rawHeaders'
-      ? RawHeadersView
-      : K extends 'form'
-        ? S extends ObjectSchemaLike
-          ? FormInput<S>
-          : never
-        : S extends v.GenericSchema
-          ? v.InferOutput<S>
-          : never;
+    : K extends 'requestId'
+      ? string
+      : K extends 'rawHeaders'
+        ? RawHeadersView
+        : K extends 'form'
+          ? S extends ObjectSchemaLike
+            ? FormInput<S>
+            : never
+          : S extends v.GenericSchema
+            ? v.InferOutput<S>
+            : never;
 
 /** The single argument a handler receives: one key per declared binding source. */
 export type HandlerInput<S extends OperationSpec> = {

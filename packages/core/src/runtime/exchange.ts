@@ -1,7 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BaseHTTPError } from '../errors/base-http-error';
-import type { BodyEncoder, BodyTransform, HeaderList, Logger, RouteInfo } from '../extension/types';
+import type {
+  BodyEncoder,
+  BodyTransform,
+  HeaderList,
+  Logger,
+  RouteInfo,
+  TakenOver,
+} from '../extension/types';
 import type { WireRequest, WireResponse } from './wire';
 import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
 import type { Answering } from '../responses/writers';
@@ -9,6 +16,9 @@ import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
 import { closeAfterResponse, type LingerLimits } from '../server/linger';
+import { RequestLogger } from '../logging/request-logger';
+import { requestIdOf } from '../request-log/request-id';
+import { watchClose } from './observe-close';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -28,6 +38,8 @@ export interface ExchangeHost {
   readonly draining: boolean;
   /** Bounds of the lingering close after an early refusal. */
   readonly limits: LingerLimits;
+  /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
+  readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
@@ -60,7 +72,13 @@ export class ExchangeImpl implements Answering {
   answeringError = false;
   /** The request body, read once by whichever body binder asks first. */
   body: Later<Buffer> | undefined = undefined;
+  /** The socket's byte count when this response started (observed routes; -1: not counted). */
+  bytesBefore = -1;
+  /** Set when a route's `around` chain reached its run (checked by the outermost hook). */
+  entered = false;
   #state: Record<string | symbol, unknown> | undefined = undefined;
+  #requestId: string | undefined = undefined;
+  #log: Logger | undefined = undefined;
   /** The route's body transform failed for this request: its error answer is sent unencoded. */
   #plain = false;
 
@@ -79,7 +97,24 @@ export class ExchangeImpl implements Answering {
   }
 
   get log(): Logger {
-    return this.host.log;
+    return (this.#log ??= new RequestLogger(this.host.log, this, this.host.requestIds));
+  }
+
+  get requestId(): string {
+    return (this.#requestId ??= requestIdOf(this.req.rawHeaders));
+  }
+
+  get bytesOut(): number {
+    if (this.bytesBefore < 0) return 0;
+    const written = this.req.socket?.bytesWritten;
+    return written === undefined ? 0 : written - this.bytesBefore;
+  }
+
+  /** Starts counting `bytesOut`: now, or when a response queued behind a pipelined one gets the socket. */
+  countBytes(): void {
+    const socket = this.res.socket;
+    if (socket) this.bytesBefore = socket.bytesWritten ?? 0;
+    else this.res.once('socket', (s: import('node:net').Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
   }
 
   get shutdownSignal(): AbortSignal {
@@ -96,6 +131,7 @@ export class ExchangeImpl implements Answering {
     for (let i = 0; i < tail.length; i++) headers.push(tail[i]!);
     const dynamic = options ? plan.optionsDynamic : plan.dynamic;
     if (dynamic !== undefined) this.#computed(dynamic, status, headers);
+    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
   }
 
@@ -114,7 +150,7 @@ export class ExchangeImpl implements Answering {
             if (isFramingHeader(name, status)) throw framingError(name, 'a response-header hook');
       } catch (error) {
         if (!this.answeringError) throw hookFailure(error);
-        this.host.log.error(
+        this.log.error(
           `${this.method} ${this.path}: a response-header hook failed while the ${status} error answer was assembled (its headers are left out)`,
           error,
         );
@@ -183,7 +219,7 @@ export class ExchangeImpl implements Answering {
       assertNoFraming(headers, status, 'the body transform');
     } catch (error) {
       if (!this.answeringError) throw error;
-      this.host.log.error(
+      this.log.error(
         `${this.method} ${this.path}: the body transform failed on the ${status} error answer (sent unencoded)`,
         error,
       );
@@ -257,6 +293,7 @@ export class ExchangeImpl implements Answering {
     try {
       assertNoFraming(headers, status, `${this.method} ${this.path}: an OPTIONS contribution`);
       if (this.host.draining) this.#closeConnection(headers, hasUnreadBody(this.req));
+      if (this.host.requestIds) headers.push('x-request-id', this.requestId);
       this.status = status;
       this.#writeHead(status, headers);
     } catch (error) {
@@ -317,10 +354,11 @@ export class ExchangeImpl implements Answering {
     const headers: HeaderList = plan.tail.slice();
     // Computed headers fail closed here as on every other answer (a framing name, a throw).
     if (plan.dynamic) this.#computed(plan.dynamic, status, headers);
+    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
     return headers;
   }
 
-  takeOver(): { readonly socket: Duplex; readonly head: Buffer } {
+  takeOver(): TakenOver {
     const upgrade = this.upgrade;
     if (upgrade === undefined)
       throw new TypeError(`${this.method} ${this.path}: takeOver() on a request that is not an upgrade`);
@@ -329,15 +367,20 @@ export class ExchangeImpl implements Answering {
     const socket = upgrade.request.socket;
     upgrade.response.detachSocket(socket);
     this.status = 101;
+    this.bytesBefore = -1;
     this.host.adopt(this, socket);
     const finished = this.finished;
     if (finished) {
-      this.res.off('finish', finished);
+      this.res.off('close', finished);
       finished();
     }
-    return { socket, head: upgrade.head };
+    const closers = this.plan?.closeObservers;
+    return { socket, head: upgrade.head, end: closers ? watchClose(this, closers, socket) : NO_REPORT };
   }
 }
+
+/** `TakenOver.end` of a route nobody observes the close of. */
+const NO_REPORT = (): void => undefined;
 
 /** Removes content-type / content-length / transfer-encoding pairs (a 204 or 304 has no body). */
 function withoutFraming(headers: HeaderList): void {

@@ -49,7 +49,7 @@ export class ErrorFunnel {
     if (ex.res.headersSent) {
       // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
       if (ex.res.writableEnded) return;
-      this.#parts.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
+      ex.log.error(`${ex.method} ${ex.path} failed after the response started`, error);
       ex.res.destroy();
       return;
     }
@@ -99,7 +99,7 @@ export class ErrorFunnel {
   }
 
   #handlerFailed(ex: FailingExchange, error: unknown, failure: unknown): void {
-    this.#parts.log.error(
+    ex.log.error(
       `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
       failure,
     );
@@ -116,12 +116,12 @@ export class ErrorFunnel {
         for (const [name, value] of carried) extra.push(name, value);
       }
     } else if (error instanceof ResponseShapeError) {
-      this.#parts.log.error(
+      ex.log.error(
         `${ex.method} ${ex.path}: the handler's value is not its declared response: ${error.message}`,
       );
       rendered = new InternalServerError().render(this.#parts.adapter);
     } else {
-      this.#parts.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
+      ex.log.error(`${ex.method} ${ex.path} failed with an uncaught exception`, error);
       rendered = new InternalServerError().render(this.#parts.adapter);
     }
     this.#send(ex, rendered, extra);
@@ -139,7 +139,7 @@ export class ErrorFunnel {
     } catch (failure) {
       // Node refused a header of this answer (a value outside Latin-1 from an error's headers):
       // the plain 500, with nothing the failing answer carried.
-      this.#parts.log.error(`${ex.method} ${ex.path}: the ${status} error answer could not be sent`, failure);
+      ex.log.error(`${ex.method} ${ex.path}: the ${status} error answer could not be sent`, failure);
       if (ex.res.headersSent) return;
       const plain = new InternalServerError().render(this.#parts.adapter);
       ex.answer(plain.status, ['content-type', plain.contentType], plain.body);
@@ -161,7 +161,7 @@ export class ErrorFunnel {
           throw new TypeError(`an error-header hook sets "${name}", a framing header the framework computes`);
       for (const [name, value] of pairs) head.push(name, value);
     } catch (failure) {
-      this.#parts.log.error(
+      ex.log.error(
         `${ex.method} ${ex.path}: an error-header hook failed on the ${status} answer (its headers are left out)`,
         failure,
       );

@@ -1,4 +1,12 @@
-import type { BeforeStep, BodyTransform, Exchange, RouteInfo, SourceResolver } from '../extension/types';
+import type {
+  AroundHook,
+  BeforeStep,
+  BodyTransform,
+  ConnectionClose,
+  Exchange,
+  RouteInfo,
+  SourceResolver,
+} from '../extension/types';
 import type { Writer } from '../responses/writers';
 
 /** Header pairs a step contributes. */
@@ -27,6 +35,12 @@ export interface PlanSteps {
   readonly errorHeaders: ReadonlyArray<(status: number) => HeaderPairs | undefined> | undefined;
   /** Runs once the response is complete (or taken over): status, duration. */
   readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
+  /** Runs when a connection the route took over has ended: lifetime, close code. */
+  readonly closeObservers: ReadonlyArray<(ex: Exchange, closed: ConnectionClose) => void> | undefined;
+  /** Hooks wrapping the run (first outermost); unrouted answers at this route's path use them too. */
+  readonly around: readonly AroundHook[] | undefined;
+  /** The route's run entered through its `around` hooks (composed once at wiring). */
+  readonly enter: ((ex: Exchange) => void) | undefined;
   /** The tail of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
   readonly optionsTail: readonly string[];
   readonly optionsDynamic:
@@ -53,6 +67,9 @@ export class Plan implements PlanSteps {
   readonly tail: readonly string[];
   readonly dynamic: PlanSteps['dynamic'];
   readonly observers: PlanSteps['observers'];
+  readonly closeObservers: PlanSteps['closeObservers'];
+  readonly around: PlanSteps['around'];
+  readonly enter: PlanSteps['enter'];
   readonly errorHeaders: PlanSteps['errorHeaders'];
   readonly options: PlanSteps['options'];
   readonly optionsTail: readonly string[];
@@ -60,7 +77,7 @@ export class Plan implements PlanSteps {
   readonly transform: BodyTransform | undefined;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
-  /** True when a step reads `ex.receivedAt` (observers, computed headers, intercepts). */
+  /** True when a step reads `ex.receivedAt` (observers, close observers, computed headers, intercepts). */
   readonly timed: boolean;
   /**
    * Step positions of the general path: intercepts `[0, firstBefore)`, before-steps
@@ -81,6 +98,9 @@ export class Plan implements PlanSteps {
     this.tail = steps.tail;
     this.dynamic = steps.dynamic;
     this.observers = steps.observers;
+    this.closeObservers = steps.closeObservers;
+    this.around = steps.around;
+    this.enter = steps.enter;
     this.errorHeaders = steps.errorHeaders;
     this.options = steps.options;
     this.optionsTail = steps.optionsTail;
@@ -88,7 +108,10 @@ export class Plan implements PlanSteps {
     this.transform = steps.transform;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
-      steps.observers !== undefined || steps.dynamic !== undefined || steps.intercepts !== undefined;
+      steps.observers !== undefined ||
+      steps.closeObservers !== undefined ||
+      steps.dynamic !== undefined ||
+      steps.intercepts !== undefined;
     this.firstBefore = steps.intercepts?.length ?? 0;
     this.firstBinder = this.firstBefore + (steps.before?.length ?? 0);
     this.handlerStep = this.firstBinder + steps.keys.length;

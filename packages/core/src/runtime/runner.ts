@@ -1,4 +1,6 @@
+import { AsyncResource } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
+import type { AroundHook, Exchange } from '../extension/types';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
 import { Later } from '../binding/later';
@@ -6,10 +8,20 @@ import type { ExchangeImpl } from './exchange';
 import type { Plan } from './plan';
 
 /**
- * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe. A plan with
- * nothing before binding and only synchronous binders stays synchronous until the handler returns.
+ * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
+ * route's `around` hooks when it has some.
  */
 export function runPlan(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
+  const enter = plan.enter;
+  if (enter !== undefined) enter(ex);
+  else runRoute(plan, ex, resolver);
+}
+
+/**
+ * The route's own run. A plan with nothing before binding and only synchronous binders stays
+ * synchronous until the handler returns.
+ */
+export function runRoute(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
   if (plan.timed) ex.receivedAt = performance.now();
   if (plan.observers) observeWhenFinished(plan, ex);
   if (!plan.sync) {
@@ -86,9 +98,12 @@ function resume(run: Run, at: number): void {
         return;
       }
       if (result instanceof Later) {
-        // Core's body read: resumes from the body's last chunk, no microtask.
+        // Core's body read: resumes from the body's last chunk, no microtask. That chunk arrives in
+        // the socket's async context; inside `around` hooks (a trace's active span), the run's own
+        // context is restored for the rest of it.
         const step = at;
-        result.onSettled((ok, value) => proceed(run, step, ok, value));
+        const settled = (ok: boolean, value: unknown): void => proceed(run, step, ok, value);
+        result.onSettled(plan.enter === undefined ? settled : AsyncResource.bind(settled));
         return;
       }
       if (!take(run, at, result)) return;
@@ -131,11 +146,17 @@ function take(run: Run, at: number, value: unknown): boolean {
   return true;
 }
 
-/** Calls the plan's observers once the response is complete (or the connection is taken over). */
+/**
+ * Calls the plan's observers once: when the response has closed — after it completed, or when the
+ * connection closed before it did (a client gone mid-stream; the status is what was sent, 0 before
+ * the head; `res.writableFinished` tells which) — or at a takeover.
+ */
 export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
   const observers = plan.observers!;
   if (ex.receivedAt === 0) ex.receivedAt = performance.now();
+  ex.countBytes();
   const finished = (): void => {
+    if (ex.finished !== finished) return;
     ex.finished = undefined;
     const duration = performance.now() - ex.receivedAt;
     for (const observe of observers) {
@@ -147,5 +168,41 @@ export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
     }
   };
   ex.finished = finished;
-  ex.res.once('finish', finished);
+  // One listener: node emits 'close' on every response, right after 'finish' or at a disconnect.
+  // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
+  ex.res.on('close', finished);
+}
+
+/**
+ * Composes `around` hooks (the first outermost) over `inner`. The outermost checks the contract:
+ * a hook that throws before the run started makes the request's error (a logged 500); one that
+ * returns without calling `next` too; a throw after the run started is logged.
+ */
+export function composeAround(
+  hooks: readonly AroundHook[],
+  inner: (ex: ExchangeImpl) => void,
+): (ex: Exchange) => void {
+  let next = (ex: Exchange): void => {
+    (ex as ExchangeImpl).entered = true;
+    inner(ex as ExchangeImpl);
+  };
+  for (let i = hooks.length - 1; i >= 0; i--) {
+    const hook = hooks[i]!;
+    const then = next;
+    next = (ex) => hook(ex, then);
+  }
+  const chain = next;
+  return (ex) => {
+    const run = ex as ExchangeImpl;
+    try {
+      chain(run);
+    } catch (error) {
+      if (run.entered)
+        run.log.warn(`${run.method} ${run.path}: an around hook failed after the run began`, error);
+      else run.fail(error);
+      return;
+    }
+    if (!run.entered)
+      run.fail(new TypeError(`${run.method} ${run.path}: an around hook returned without calling next(ex)`));
+  };
 }

@@ -10,7 +10,7 @@ import {
   URITooLongError,
   type BaseHTTPError,
 } from '../errors';
-import type { Exchange, HeaderList, Logger } from '../extension/types';
+import type { AroundHook, Exchange, HeaderList, Logger } from '../extension/types';
 import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
@@ -20,7 +20,7 @@ import { isClosing } from '../server/linger';
 import { ExchangeImpl, type ExchangeHost } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
-import { observeWhenFinished, runPlan } from './runner';
+import { composeAround, observeWhenFinished, runPlan } from './runner';
 
 // The router's answers carry no per-request data: one instance each serves every miss.
 const NOT_FOUND = new NotFoundError();
@@ -35,7 +35,7 @@ export interface CompiledIntercept {
 /** What the runtime is built from, at wiring. */
 export type RuntimeParts = Pick<
   Runtime,
-  'router' | 'fallback' | 'appIntercepts' | 'funnel' | 'resolver' | 'limits' | 'log'
+  'router' | 'fallback' | 'appIntercepts' | 'funnel' | 'resolver' | 'limits' | 'log' | 'requestIds'
 >;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
@@ -48,6 +48,8 @@ export class Runtime implements ExchangeHost {
   readonly resolver: UrlResolver;
   readonly limits: Limits;
   readonly log: Logger;
+  /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
+  readonly requestIds: boolean;
   /** True once shutdown began: responses carry `connection: close`. */
   draining = false;
   readonly #shutdown = new AbortController();
@@ -66,6 +68,7 @@ export class Runtime implements ExchangeHost {
     this.resolver = parts.resolver;
     this.limits = parts.limits;
     this.log = parts.log;
+    this.requestIds = parts.requestIds;
     // One listener per open stream: thousands of SSE clients are normal, not a leak.
     setMaxListeners(0, this.#shutdown.signal);
   }
@@ -201,8 +204,10 @@ export class Runtime implements ExchangeHost {
       if (methods && !methods.has(ex.method)) continue;
       const answer = await intercept(ex);
       if (answer !== undefined) {
-        this.#observeFallback(ex);
-        writeAdHoc(answer, ex, this.resolver);
+        this.#around(this.fallback.around, ex, () => {
+          this.#observeFallback(ex);
+          writeAdHoc(answer, ex, this.resolver);
+        });
         return;
       }
     }
@@ -235,9 +240,11 @@ export class Runtime implements ExchangeHost {
       const sibling: Plan | undefined = match.entry.methods.values().next().value;
       ex.params = match.params;
       ex.plan = sibling;
-      if (sibling?.observers) observeWhenFinished(sibling, ex);
-      else this.#observeFallback(ex);
-      ex.fail(METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
+      this.#around(sibling?.around, ex, () => {
+        if (sibling?.observers) observeWhenFinished(sibling, ex);
+        else this.#observeFallback(ex);
+        ex.fail(METHOD_NOT_ALLOWED, ['allow', match.entry.allow]);
+      });
       return;
     }
     ex.params = match.params;
@@ -245,10 +252,18 @@ export class Runtime implements ExchangeHost {
     runPlan(plan, ex, this.resolver);
   }
 
-  /** 404, 405, 431: the fallback plan's tail and observers apply. */
+  /** 404, 414, 431, 400: the fallback plan's around hooks, tail and observers apply. */
   #unrouted(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
-    this.#observeFallback(ex);
-    ex.fail(error, extra);
+    this.#around(this.fallback.around, ex, () => {
+      this.#observeFallback(ex);
+      ex.fail(error, extra);
+    });
+  }
+
+  /** Runs an unrouted answer inside `around` hooks (composed per call: these answers are off the hot path). */
+  #around(around: readonly AroundHook[] | undefined, ex: ExchangeImpl, answer: () => void): void {
+    if (around === undefined) answer();
+    else composeAround(around, answer)(ex);
   }
 
   #observeFallback(ex: ExchangeImpl): void {
@@ -264,6 +279,10 @@ export class Runtime implements ExchangeHost {
     ex.params = params;
     // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
     ex.plan = plans.values().next().value;
+    this.#around(ex.plan?.around, ex, () => this.#answerOptions(ex, plans, allow));
+  }
+
+  #answerOptions(ex: ExchangeImpl, plans: ReadonlyMap<string, Plan>, allow: string): void {
     if (ex.plan?.observers) observeWhenFinished(ex.plan, ex);
     else this.#observeFallback(ex);
     const head: HeaderList = ['allow', allow];

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
+import type { Logger } from '../extension/types';
+import { consoleLogger } from '../logging/logger';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { isClosing } from './linger';
 import {
@@ -144,8 +146,10 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
       );
     }
   });
+  // Through the app's logger (pino's JSON lines when the app logs there), console for a bare view.
+  const logger = (app as { readonly logger?: Logger }).logger ?? consoleLogger;
   const log = (message: string): void => {
-    if (!options.quiet) console.log(message);
+    if (!options.quiet) logger.info(message);
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -199,7 +203,7 @@ export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): 
           process.exit(0);
         },
         (error: unknown) => {
-          console.error('shutdown failed', error);
+          logger.error(`${app.constructor.name}: shutdown failed`, error);
           process.exit(1);
         },
       );

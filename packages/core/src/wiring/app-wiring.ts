@@ -32,6 +32,7 @@ export class AppWiring {
   readonly appName: string;
   readonly limits: Limits;
   readonly log: Logger;
+  readonly requestLog: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly records: RouteRecord[] = [];
   readonly contributors: RouteContributor[] = [];
@@ -55,6 +56,8 @@ export class AppWiring {
     readonly appName: string;
     readonly limits: Limits;
     readonly log: Logger;
+    /** The app's `requestLog` option. */
+    readonly requestLog: boolean;
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly stacks: ExitStacks;
     /** Throws unless `wire()` is running. */
@@ -63,6 +66,7 @@ export class AppWiring {
     this.appName = fields.appName;
     this.limits = fields.limits;
     this.log = fields.log;
+    this.requestLog = fields.requestLog;
     this.env = fields.env;
     this.#stacks = fields.stacks;
     this.#assertWiring = fields.assertWiring;

@@ -12,6 +12,7 @@ import type { ExceptionHandler } from '../app/exception-handler';
 import type { Limits } from '../app/limits';
 import type { AppIntercept, Logger, RouteContributor, SourceProvider, Wiring } from '../extension/types';
 import type { Middleware } from '../middleware/middleware';
+import { requestLogContribution } from '../request-log/request-log';
 import { compileHandlerWriters } from './exception-handlers';
 import { CORE_MOUNT_OPTIONS } from './mount';
 import { compilePlan, type PlanContext } from './plan-compiler';
@@ -22,6 +23,8 @@ export interface CollectedWiring {
   readonly appName: string;
   readonly limits: Limits;
   readonly log: Logger;
+  /** The app's `requestLog` option: one line per finished request. */
+  readonly requestLog: boolean;
   readonly records: readonly RouteRecord[];
   readonly contributors: readonly RouteContributor[];
   readonly intercepts: readonly AppIntercept[];
@@ -58,6 +61,12 @@ export function buildRuntime(
     20,
   );
   const api = wiring.api();
+  // Decided here, once: without the request log and without a route binding `requestId`, no
+  // request carries an id (nothing echoed, nothing logged, nothing generated).
+  const requestIds =
+    wiring.requestLog ||
+    wiring.records.some((r) => (r.info.spec as { requestId?: unknown })?.requestId !== undefined);
+  const requestLog = wiring.requestLog ? requestLogContribution(log) : undefined;
   const router = new Router<Plan>();
   for (const record of wiring.records) {
     const info = record.info;
@@ -77,6 +86,7 @@ export function buildRuntime(
       const c = contributor(info);
       if (c) contributions.push(c);
     }
+    if (requestLog) contributions.push(requestLog);
     router.add(
       info.method,
       info.path,
@@ -89,7 +99,7 @@ export function buildRuntime(
 
   const runtime = new Runtime({
     router,
-    fallback: compileFallback(wiring, appMiddleware, ctx),
+    fallback: compileFallback(wiring, appMiddleware, requestLog, ctx),
     appIntercepts: compileAppIntercepts(wiring),
     funnel: new ErrorFunnel({
       handlers: wiring.handlers,
@@ -101,6 +111,7 @@ export function buildRuntime(
     resolver,
     limits: wiring.limits,
     log,
+    requestIds,
   });
   return { runtime, catalogue };
 }
@@ -109,6 +120,7 @@ export function buildRuntime(
 function compileFallback(
   wiring: CollectedWiring,
   appMiddleware: RouteContribution | undefined,
+  requestLog: RouteContribution | undefined,
   ctx: PlanContext,
 ): Plan {
   const record: RouteRecord = {
@@ -138,6 +150,7 @@ function compileFallback(
     const c = contributor(record.info);
     if (c) contributions.push(c);
   }
+  if (requestLog) contributions.push(requestLog);
   return compilePlan(record, contributions, ctx);
 }
 

@@ -24,6 +24,7 @@ import { compileWriter, type Writer } from '../responses/writers';
 import { ResponseShapeError } from '../schema/serializer';
 import type { OperationSpec } from '../routes/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
+import { composeAround, runRoute } from '../runtime/runner';
 import type { RouteRecord } from './records';
 
 /** Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path → headers → cookies → query → body). */
@@ -36,8 +37,14 @@ const CORE_SOURCES: readonly (keyof OperationSpec)[] = [
   'json',
   'content',
   'form',
+  'requestId',
 ];
 const CORE_SOURCE_SET: ReadonlySet<string> = new Set<string>(CORE_SOURCES);
+
+/** True for a binding source core binds itself (an extension cannot provide one by that name). */
+export function isCoreSource(name: string): boolean {
+  return CORE_SOURCE_SET.has(name);
+}
 const NOT_SOURCES: ReadonlySet<string> = new Set(['returns', 'meta']);
 const BODY_SOURCES: ReadonlySet<string> = new Set(['json', 'content', 'form']);
 
@@ -66,6 +73,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   );
   const dynamic = collect(contributions, (c) => c.dynamicHeaders);
   const observers = collect(contributions, (c) => c.observe);
+  const closeObservers = collect(contributions, (c) => c.observeClose);
+  const around = collect(contributions, (c) => c.around);
   const intercepts = collect(contributions, (c) => c.intercept);
   const before: BeforeStep[] = collect(contributions, (c) => c.before) ?? [];
   const options = collect(contributions, (c) => c.options);
@@ -101,7 +110,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     else {
       const installed = [...ctx.sources.keys()];
       throw new WiringError(
-        `${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, user, returns or meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}.`,
+        `${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, requestId, user, returns or meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}.`,
       );
     }
     keys.push(key);
@@ -130,6 +139,13 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     json: () => jsonBinder(spec.json!, limits),
     content: () => contentBinder(limits),
     form: () => formBinder(spec.form!, limits, where),
+    requestId: () => {
+      if (spec.requestId !== true)
+        throw new WiringError(
+          `${where}: the requestId source is declared with true, got ${describeValue(spec.requestId)}. Fix: requestId: true, or leave it out.`,
+        );
+      return (ex) => ex.requestId;
+    },
   };
   for (const key of CORE_SOURCES) {
     if (spec[key] === undefined) continue;
@@ -153,13 +169,22 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     tail,
     dynamic,
     observers,
+    closeObservers,
+    around,
+    enter: undefined,
     errorHeaders: collect(contributions, (c) => c.errorHeaders),
     options,
     optionsTail,
     optionsDynamic: collect(onOptions, (c) => c.dynamicHeaders),
     transform: oneTransform(where, contributions),
   };
-  return new Plan({ ...steps, asyncBinders });
+  // The route's run inside its around hooks, composed once here (the closure reads `plan` per request).
+  const plan: Plan = new Plan({
+    ...steps,
+    enter: around ? composeAround(around, (ex) => runRoute(plan, ex, ctx.resolver)) : undefined,
+    asyncBinders,
+  });
+  return plan;
 }
 
 function collect<T>(

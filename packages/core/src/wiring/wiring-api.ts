@@ -20,6 +20,7 @@ import type { ExitStacks } from '../lifecycle/exit-stack';
 import { checkMethodNames } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
+import { isCoreSource } from './plan-compiler';
 
 type Hook = () => void | Promise<void>;
 
@@ -138,6 +139,12 @@ export function createWiringApi(
         'compile(ctx) returning a resolver',
         (source as { compile?: unknown }).compile,
       );
+      if (isCoreSource(source.name))
+        fail(
+          `addSource(${source.name})`,
+          `"${source.name}" is a source core binds itself, so this one would never be used`,
+          'give the source another name',
+        );
       if (target.sources.has(source.name))
         fail(
           `addSource(${source.name})`,

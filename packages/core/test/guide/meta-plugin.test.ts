@@ -7,10 +7,10 @@ import { clientFactory, memoryLogger } from '../fixtures';
 
 class Report extends Endpoint('/report') {
   get = this.operation(
-    { requestId: true, returns: CsvRows },
-    ({ requestId }) =>
+    { clientAddress: true, returns: CsvRows },
+    ({ clientAddress }) =>
       new Csv([
-        ['id', requestId],
+        ['client', clientAddress],
         ['a', 'b'],
       ]),
   );
@@ -29,12 +29,12 @@ class App extends BaseApp {
 const client = clientFactory();
 
 describe('the extension guide plugin (docs/extensions.md)', () => {
-  it('binds requestId, streams CSV through its own writer, counts the quota, lists the catalogue', async () => {
+  it('binds clientAddress, streams CSV through its own writer, counts the quota, lists the catalogue', async () => {
     const c = client(new App({ logger: memoryLogger() }));
-    const report = await c.get('/report', { headers: { 'x-request-id': 'r-7' } });
+    const report = await c.get('/report');
     expect(report.status).toBe(200);
     expect(report.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(report.text).toBe('id,r-7\r\na,b\r\n');
+    expect(report.text).toBe('client,127.0.0.1\r\na,b\r\n');
     expect((await c.get('/ping')).status).toBe(200);
     expect((await c.get('/ping')).status).toBe(200);
     const third = await c.get('/ping');

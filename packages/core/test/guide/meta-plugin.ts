@@ -1,5 +1,4 @@
 // The worked plugin of docs/extensions.md: a mount option, a binding source, a custom route and a writer.
-import { randomUUID } from 'node:crypto';
 import { TooManyRequestsError } from '@api/core';
 import {
   defineExtension,
@@ -16,7 +15,7 @@ declare module '@api/core' {
     readonly quota?: Quota;
   }
   interface ExtensionSources {
-    requestId: { declare: true; value: string };
+    clientAddress: { declare: true; value: string };
   }
 }
 
@@ -55,13 +54,13 @@ export const CsvRows: ResponseSpec<Csv> = defineResponseKind<Csv>({
   },
 });
 
-/** The extension: a `requestId` source and a custom route listing the route catalogue. */
+/** The extension: a `clientAddress` source and a custom route listing the route catalogue. */
 export const meta = defineExtension({
   name: 'meta',
   setup(wiring) {
     wiring.addSource({
-      name: 'requestId',
-      compile: () => (ex) => (ex.state.requestId ??= ex.req.headers['x-request-id'] ?? randomUUID()),
+      name: 'clientAddress',
+      compile: () => (ex) => ex.req.socket?.remoteAddress ?? 'unknown',
     });
     let listing = '';
     wiring.onWired((c) => void (listing = c.routes.map((r) => `${r.method} ${r.path} ${r.kind}`).join('\n')));

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { toErrorReason } from '@api/core/extension';
 import { defineBackend } from '../queue/backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from '../queue/engine';
+import { checkCarried, CONTEXT_KEY, runWithin } from '../queue/context';
 import { dispatch, Outcome, type RetryPolicy, type Route } from '../queue/route';
 import type { TaskBackend, TaskContext } from '../queue/types';
 import { bullBackoff, CLOSE_MS, describeRetry, throttled, type BullMQBackendOptions } from './bullmq-options';
@@ -250,7 +251,8 @@ class BullMQEngine implements Engine {
       }
       throw new UnrecoverableError(`no handler registered for ${job.name}`);
     }
-    const parsed = v.safeParse(route.schema, job.data);
+    const [data, carried] = this.#carried(route, job.data);
+    const parsed = v.safeParse(route.schema, data);
     if (!parsed.success) {
       ctx.counters.dropped++;
       const { reason } = toErrorReason('json', parsed.issues);
@@ -271,7 +273,13 @@ class BullMQEngine implements Engine {
     this.#current = route;
     let outcome: Outcome;
     try {
-      const running = dispatch(ctx.owner, route, parsed.output, context, ctx.log, attempt);
+      const handlers = (): Outcome | Promise<Outcome> =>
+        dispatch(ctx.owner, route, parsed.output, context, ctx.log, attempt);
+      const task = { name: route.label, backend: 'bullmq', queue: this.#queueName, attempt: run };
+      const running =
+        ctx.propagator === undefined
+          ? handlers()
+          : runWithin(ctx.propagator, carried, task, handlers, ctx.owner, ctx.log);
       if (typeof running !== 'number') this.#running = running;
       outcome = await running;
     } finally {
@@ -294,6 +302,26 @@ class BullMQEngine implements Engine {
     // A failed run: BullMQ retries it per the item's attempts/backoff, or keeps it in its failed set.
     if (outcome !== Outcome.Ok) throw new Error(`${route.label}: a handler failed (see the log)`);
   };
+
+  /**
+   * Splits a job's data into the item and the context carried beside its fields (`$context`),
+   * checked like the item: one that fails is dropped (the handlers run without it), reported once
+   * per schema. Without a propagator here the field is only taken off the item.
+   */
+  #carried(route: Route, data: unknown): [unknown, Readonly<Record<string, string>> | undefined] {
+    if (typeof data !== 'object' || data === null || !(CONTEXT_KEY in data)) return [data, undefined];
+    const { [CONTEXT_KEY]: raw, ...item } = data as Record<string, unknown>;
+    if (this.#ctx.propagator === undefined) return [item, undefined];
+    const checked = checkCarried(raw);
+    if (typeof checked !== 'string') return [item, checked];
+    if (!route.contextLogged) {
+      route.contextLogged = true;
+      this.#ctx.log.warn(
+        `${this.#ctx.owner}: a ${route.label} item from Redis carries a context that fails its checks (${checked}); its handlers run without it (reported once per schema)`,
+      );
+    }
+    return [item, undefined];
+  }
 
   /** Moves an interrupted job back to the wait list; returns what the drain's WARN line says about it. */
   async #handBack(job: Job, token: string | undefined, route: Route): Promise<string> {

@@ -5,10 +5,12 @@ import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
 import { inProcessBackend } from './in-process';
 import { checkAddOptions, checkRegistrationOptions, sameRetry } from './retry';
+import { Carried, checkCarried, CONTEXT_KEY } from './context';
 import { newRoute, refusal, type Route } from './route';
 import type {
   BackgroundTasksOptions,
   TaskAddOptions,
+  TaskContextPropagator,
   TaskHandler,
   TaskRegistrationOptions,
   TaskSchema,
@@ -71,6 +73,7 @@ export class BackgroundTasks implements AsyncDisposable {
   readonly #drainMs: number;
   readonly #drainLabel: string;
   readonly #backend: string;
+  readonly #propagator: TaskContextPropagator | undefined;
   #started = false;
   #closing: Promise<void> | undefined;
 
@@ -89,6 +92,7 @@ export class BackgroundTasks implements AsyncDisposable {
     const backend = options.backend ?? inProcessBackend();
     this.#backend = backend.kind;
     const log = options.logger ?? consoleLog;
+    this.#propagator = checkPropagator(options.propagator);
     const context: EngineContext = {
       owner: OWNER,
       log,
@@ -99,6 +103,7 @@ export class BackgroundTasks implements AsyncDisposable {
         this.#started = true;
       },
       closedError: (route) => this.#closedError(`${OWNER}.add(${route.label})`),
+      propagator: this.#propagator,
     };
     this.#engine = createEngine(backend, context);
   }
@@ -210,8 +215,14 @@ export class BackgroundTasks implements AsyncDisposable {
     if (options === undefined && route !== undefined && !engine.closed && !engine.crossesProcesses) {
       // The hot path: a registered schema, in process, queue open, no options.
       const result = v.safeParse(schema, item);
-      if (result.success) return engine.add(route, result.output);
-      return Promise.reject(refusal(`${OWNER}.add(${route.label})`, route, result.issues));
+      if (!result.success)
+        return Promise.reject(refusal(`${OWNER}.add(${route.label})`, route, result.issues));
+      if (this.#propagator === undefined) return engine.add(route, result.output);
+      try {
+        return engine.add(route, this.#carry(result.output, `${OWNER}.add(${route.label})`));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     }
     try {
       const where = `${OWNER}.add(${labelOf(schema)})`;
@@ -303,11 +314,32 @@ export class BackgroundTasks implements AsyncDisposable {
       const wire = toWire(item, where, route.label);
       const result = v.safeParse(schema, wire);
       if (!result.success) throw refusal(where, route, result.issues);
-      return [route, wire];
+      return [route, this.#propagator === undefined ? wire : this.#carry(wire, where)];
     }
     const result = v.safeParse(schema, item);
     if (!result.success) throw refusal(where, route, result.issues);
-    return [route, result.output];
+    return [route, this.#propagator === undefined ? result.output : this.#carry(result.output, where)];
+  }
+
+  /**
+   * The item with the propagator's context: beside its fields under `$context` when it travels as
+   * JSON (a BullMQ job's data), else wrapped for the in-process worker. A context the checks refuse
+   * makes the add fail (a `TypeError` naming the propagator).
+   */
+  #carry(item: unknown, where: string): unknown {
+    const captured = this.#propagator!.capture();
+    if (captured === undefined) return item;
+    const checked = checkCarried(captured);
+    if (typeof checked === 'string')
+      throw new TypeError(
+        `${where}: the propagator's capture() returned a context the queue cannot carry: ${checked}. Fix: return a small map of strings (or undefined for none)`,
+      );
+    if (!this.#engine.crossesProcesses) return new Carried(item, checked);
+    if (typeof item !== 'object' || item === null || Array.isArray(item) || CONTEXT_KEY in item)
+      throw new TypeError(
+        `${where}: the item carries a context beside its fields in the job's data, so it must be an object without a "${CONTEXT_KEY}" field. Fix: declare the item as a Struct without "${CONTEXT_KEY}"`,
+      );
+    return { ...item, [CONTEXT_KEY]: { ...checked } };
   }
 
   #routeForAdd(schema: TaskSchema, where: string): Route {
@@ -338,6 +370,19 @@ export class BackgroundTasks implements AsyncDisposable {
       `${where}: the queue has shut down (its drain finished or its deadline passed); nothing was enqueued. Fix: enqueue while the app is serving; during shutdown only the drain's own handlers may add follow-ups`,
     );
   }
+}
+
+/** The `propagator` option: undefined, or an object with `capture` and `restore` (a `WiringError` otherwise). */
+function checkPropagator(propagator: TaskContextPropagator | undefined): TaskContextPropagator | undefined {
+  if (propagator === undefined) return undefined;
+  // Checked at run time too: JavaScript callers, and values typed `any`.
+  const given: unknown = propagator;
+  const members = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>;
+  if (typeof members.capture !== 'function' || typeof members.restore !== 'function')
+    throw new WiringError(
+      `${OWNER}: the propagator option has no capture() and restore(carried, task, run). Fix: pass a TaskContextPropagator (e.g. taskContext() from @api/otel), or leave it out.`,
+    );
+  return propagator;
 }
 
 function labelOf(schema: unknown): string {

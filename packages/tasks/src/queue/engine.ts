@@ -1,5 +1,6 @@
 import type { Logger } from '@api/core/extension';
 import type { Route } from './route';
+import type { TaskContextPropagator } from './types';
 
 /** Counters shared by the front and its engine. */
 export interface Counters {
@@ -22,6 +23,8 @@ export interface EngineContext {
   markStarted(): void;
   /** The error for an add of `route` the queue refuses because it shut down. */
   closedError(route: Route): Error;
+  /** Carries a context with each item (`BackgroundTasksOptions.propagator`), if any. */
+  readonly propagator: TaskContextPropagator | undefined;
 }
 
 /** A backend's engine: holds items and runs the one worker. Internal interface. */

@@ -1,5 +1,6 @@
 import { defineBackend } from './backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from './engine';
+import { Carried, runWithin } from './context';
 import { dispatch, Outcome, type Route } from './route';
 import { Ring } from './ring';
 import type { TaskBackend, TaskContext } from './types';
@@ -102,6 +103,22 @@ class InProcessEngine implements Engine {
     waiter.resolve();
   }
 
+  /** Runs one item's handlers, inside its carried context when the queue has a propagator. */
+  #dispatch(route: Route, item: unknown): Outcome | Promise<Outcome> {
+    const { owner, log, propagator } = this.#ctx;
+    if (propagator === undefined) return dispatch(owner, route, item, this.#context, log);
+    const carried = item instanceof Carried ? item : undefined;
+    const value = carried === undefined ? item : carried.item;
+    return runWithin(
+      propagator,
+      carried?.context,
+      { name: route.label, backend: 'in-process', queue: undefined, attempt: 1 },
+      () => dispatch(owner, route, value, this.#context, log),
+      owner,
+      log,
+    );
+  }
+
   async #loop(): Promise<void> {
     if (this.#running || this.#closed) return;
     this.#running = true;
@@ -116,7 +133,7 @@ class InProcessEngine implements Engine {
         ring.dropHead();
         if (this.#waiters.size > 0) this.#admit();
         this.#inFlight = 1;
-        let outcome = dispatch(this.#ctx.owner, route, item, this.#context, this.#ctx.log);
+        let outcome = this.#dispatch(route, item);
         if (typeof outcome !== 'number') {
           sinceYield = 0;
           this.#current = outcome;

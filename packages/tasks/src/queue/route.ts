@@ -24,6 +24,8 @@ export interface Route {
   unhandledLogged: boolean;
   /** Set once an item whose retry options differ from `retry` was reported (reported once). */
   mismatchLogged: boolean;
+  /** Set once an item whose carried context failed its checks was reported (reported once). */
+  contextLogged: boolean;
 }
 
 /** Builds the route of a schema (no handlers yet). */
@@ -37,6 +39,7 @@ export function newRoute(schema: TaskSchema): Route {
     retry: undefined,
     unhandledLogged: false,
     mismatchLogged: false,
+    contextLogged: false,
   };
 }
 

@@ -113,4 +113,52 @@ export interface BackgroundTasksOptions {
   readonly logger?: Logger | undefined;
   /** Where items wait (default in process). */
   readonly backend?: TaskBackend | undefined;
+  /**
+   * Carries a context (a trace's, a tenant's, …) from where an item is added to where its
+   * handlers run — in this process, or on BullMQ in another one. `@api/otel`'s `taskContext()`
+   * is one: the handler's span is linked to the request that enqueued the item.
+   */
+  readonly propagator?: TaskContextPropagator | undefined;
 }
+
+/**
+ * A context carried with each item: `capture()` at `add`/`tryAdd` returns a small map of strings
+ * (at most 16 entries; names of letters, digits, `-`, `_`, `.`, at most 64 characters; printable
+ * ASCII values of at most 8 KiB), which travels with the item (in the job's data on BullMQ) and is
+ * validated again by the worker; `restore(carried, task, run)` runs the item's handlers inside it.
+ * A map that fails validation at `add` makes the add fail; one that fails in the worker is dropped
+ * with one WARN line per schema and the handlers run without it (like a malformed `traceparent`,
+ * which starts a new trace).
+ */
+export interface TaskContextPropagator {
+  /** The context to carry with an item added now, or undefined for none. */
+  capture(): Readonly<Record<string, string>> | undefined;
+  /**
+   * Runs `run` (the item's handlers) inside the carried context (`undefined` when none was carried
+   * or it was refused) and returns what it returns: how the item ended, at once or as a promise.
+   * Call `run` exactly once; a throw before it is logged and the handlers run without the context.
+   */
+  restore(
+    carried: Readonly<Record<string, string>> | undefined,
+    task: TaskRun,
+    run: () => TaskOutcome | Promise<TaskOutcome>,
+  ): TaskOutcome | Promise<TaskOutcome>;
+}
+
+/** The item a propagator's `restore` runs. */
+export interface TaskRun {
+  /** The schema's `Struct` name (or `anonymous schema`). */
+  readonly name: string;
+  /** `in-process` or `bullmq`. */
+  readonly backend: string;
+  /** The BullMQ queue name (undefined in process). */
+  readonly queue: string | undefined;
+  /** This run of the item: 1 for the first (BullMQ retries count up). */
+  readonly attempt: number;
+}
+
+/**
+ * How one run of an item ended: every handler returned (`processed`), at least one failed
+ * (`failed`), the drain deadline stopped it (`interrupted`), or no handler took it (`dropped`).
+ */
+export type TaskOutcome = 'processed' | 'failed' | 'interrupted' | 'dropped';

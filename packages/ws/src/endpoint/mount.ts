@@ -167,10 +167,12 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
           // Decided before the takeover, so a failing header hook is still an ordinary 500.
           const lines = upgradeHeaders(ex);
           const label = `${ex.method} ${ex.path}: WebSocket handler ${where}`;
-          const { socket, head } = ex.takeOver();
+          const { socket, head, end } = ex.takeOver();
           accepting.set(req, { protocol, lines });
           wss.handleUpgrade(req, socket, head, (raw) => {
             const ws = new WebSocket(raw, socket, inbound, outbound);
+            // The close code, for the route's observeClose hooks (request log, traces).
+            ws[kInternals].closeListeners.add(() => end({ code: ws.closeCode }));
             sockets.add(ws[kInternals]);
             void runSession(ws, (websocket) => handle({ ...input, websocket }), log, label);
           });
