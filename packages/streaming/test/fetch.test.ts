@@ -180,7 +180,9 @@ describe('streams through app.fetch', () => {
     expect(failure).toBeInstanceOf(Error);
     expect(text).toBe('{"n":1}\n{"n":2}\n');
     expect(seen.teardown).toBe(1);
-    expect(log.lines.some((l) => l.level === 'error' && String(l.message).includes('GET /breaking'))).toBe(true);
+    expect(log.lines.some((l) => l.level === 'error' && String(l.message).includes('GET /breaking'))).toBe(
+      true,
+    );
     await app.close();
   });
 
