@@ -1,7 +1,8 @@
 // Runs every check (build, typecheck, lint, tests) through turbo, then the release checks
 // (scripts/release: every published package packed, linted, installed from its tarball into an
-// empty project and its README example run; independent versions under changesets), then prints
-// one `N passed, N failed` line summed over every vitest JSON report.
+// empty project and its README example run; independent versions under changesets), then the
+// wire suite on every runtime (scripts/runtimes: Node 20/22/24, Bun, Deno, workerd), then prints
+// one `N passed, N failed` line summed over every vitest JSON report and the runtimes' counts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,17 @@ const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
 
 const checks = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', 'typecheck', 'typecheck:dist', 'lint', '--continue', '--output-logs=new-only'],
+  [
+    'exec',
+    'turbo',
+    'run',
+    'build',
+    'typecheck',
+    'typecheck:dist',
+    'lint',
+    '--continue',
+    '--output-logs=new-only',
+  ],
   { cwd: root, stdio: 'inherit', env },
 );
 // Test suites one package at a time: several of them time real sockets, shutdowns and child
@@ -46,9 +57,26 @@ const releaseRun = spawnSync(
   },
 );
 
+// The wire suite on every runtime, one target after another (each under a 5-minute cap).
+console.log('\nruntimes (scripts/runtimes)');
+const runtimesSummary = join(root, 'scripts', 'runtimes', '.build', 'summary.json');
+rmSync(runtimesSummary, { force: true });
+const runtimesRun = spawnSync('node', [join(root, 'scripts', 'runtimes', 'run.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+if (existsSync(runtimesSummary)) {
+  const r = JSON.parse(readFileSync(runtimesSummary, 'utf8'));
+  passed += r.passed;
+  failed += r.failed;
+  skipped += r.skipped ?? 0;
+}
+if (runtimesRun.status !== 0 && !existsSync(runtimesSummary)) failed += 1;
 for (const dir of dirs) {
   const file = join(dir, '.vitest-result.json');
   if (!existsSync(file)) continue;

@@ -34,6 +34,8 @@ import {
 } from './harness/index.mjs';
 
 const ALL_SERVERS = ['raw', 'fastify', 'hono', 'express', 'api'];
+// Run only when named (`--servers api,api-fetch`): app.fetch through @hono/node-server.
+const OPTIONAL_SERVERS = ['api-fetch'];
 const API_EXPORTS = ['BaseApp', 'Endpoint', 'Resource', 'Struct', 'serve', 'JSONResponse', 'Created'];
 
 // `pnpm bench --profile <scenario> [--server api]`: a CPU profile of one server instead of a run.
@@ -226,7 +228,9 @@ async function main() {
   pinSelf();
 
   const wanted = opts.servers ?? ALL_SERVERS;
-  const names = wanted.filter((n) => ALL_SERVERS.includes(n) && (n !== 'api' || apiAvailable()));
+  const names = wanted.filter(
+    (n) => (ALL_SERVERS.includes(n) || OPTIONAL_SERVERS.includes(n)) && (n !== 'api' || apiAvailable()),
+  );
   const scenarios = SCENARIOS.filter((s) => !opts.scenarios || opts.scenarios.includes(s.name));
   log(
     `bench: servers ${names.join(', ')}; scenarios ${scenarios.map((s) => s.name).join(', ')}; ` +

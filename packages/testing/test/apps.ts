@@ -183,7 +183,7 @@ export class TestApp extends BaseApp {
                   ex.res.end();
                   return;
                 }
-                ex.res.write(pieces[i++]);
+                ex.res.write(pieces[i++]!);
                 setTimeout(next, 2);
               };
               next();

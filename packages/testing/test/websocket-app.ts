@@ -73,16 +73,17 @@ export class WebSocketApp extends BaseApp {
             path: '/ws/echo',
             owner: 'websocket-test',
             handle: (ex) => {
-              requests.push(ex.req);
+              const req = ex.upgrade!.request;
+              requests.push(req);
               const { socket, head } = ex.takeOver();
-              wss.handleUpgrade(ex.req, socket, head, (ws) => echo(ws, ex.req));
+              wss.handleUpgrade(req, socket, head, (ws) => echo(ws, req));
             },
           });
           w.addUpgradeRoute({
             path: '/ws/deny',
             owner: 'websocket-test',
             handle: (ex) => {
-              requests.push(ex.req);
+              requests.push(ex.upgrade!.request);
               ex.send(
                 401,
                 [
@@ -101,7 +102,7 @@ export class WebSocketApp extends BaseApp {
             path: '/ws/forbidden',
             owner: 'websocket-test',
             handle: (ex) => {
-              requests.push(ex.req);
+              requests.push(ex.upgrade!.request);
               throw new ForbiddenError();
             },
           });

@@ -49,6 +49,12 @@ export function assets(options: AssetsOptions): Extension<void> {
     name: 'assets',
     setup(wiring) {
       const where = `${wiring.appName}.include(${call})`;
+      if (wiring.transport === 'fetch')
+        wiring.fail(
+          where,
+          "assets are read from a directory at wiring, which needs Node's file system, and the app is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), where there may be none",
+          "serve the files with the platform's static assets (e.g. a Workers assets binding), or serve the app with serve() (Node, Bun, Deno) where the directory can be read",
+        );
       const table = buildTable(resolved, where);
       const claims = claimsFor(wiring);
       const routes: AssetRoute[] = [];

@@ -62,3 +62,31 @@ export function includeFailure(where: string, error: unknown): WiringError {
     { cause: error },
   );
 }
+
+/** Checks `app.start(options)`: an object whose `transport`, if given, is `'node'` or `'fetch'`. */
+export function checkStartOptions(appName: string, options: unknown): 'node' | 'fetch' | undefined {
+  const where = `${appName}.start(options)`;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new WiringError(
+      `${where}: options must be an object, got ${describeValue(options)}. Fix: start({ transport: 'fetch' }) or start().`,
+    );
+  for (const key of Object.keys(options))
+    if (key !== 'transport')
+      throw new WiringError(`${where}: unknown option "${key}". Fix: use only transport.`);
+  const transport = (options as { transport?: unknown }).transport;
+  if (transport === undefined || transport === 'node' || transport === 'fetch') return transport;
+  throw new WiringError(
+    `${where}: transport must be 'node' or 'fetch', got ${describeValue(transport)}. Fix: 'node' for serve() (node:http, also Bun and Deno), 'fetch' for app.fetch on a fetch-only runtime (workerd).`,
+  );
+}
+
+/** An app started for one transport, asked to run on the other. */
+export function transportMismatch(appName: string, started: string, asked: string): WiringError {
+  return asked === 'node'
+    ? new WiringError(
+        `${appName}: started for the fetch transport (by app.fetch, or start({ transport: 'fetch' })), so serve() cannot run it on node:http (extensions that need Node were wired for fetch). Fix: serve(app) before any app.fetch call; app.fetch also answers on an app serve() started.`,
+      )
+    : new WiringError(
+        `${appName}: already started for node:http (serve() or start()), asked to start for the fetch transport. Fix: call start({ transport: 'fetch' }) first, before serve() or start(); or use app.fetch on it as it is (on Node it answers through the same routes).`,
+      );
+}

@@ -3,7 +3,8 @@ import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
 import { describeValue, WiringError } from '../errors/wiring-error';
-import type { Extension, Logger, RouteCatalogue } from '../extension/types';
+import type { Extension, Logger, RouteCatalogue, Transport } from '../extension/types';
+import { answerFetch, notStarted } from '../fetch/fetch-handler';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
@@ -16,7 +17,13 @@ import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
 import { checkCloseable } from '../wiring/wiring-api';
-import { checkAppOptions, includeFailure, isThenable } from './app-checks';
+import {
+  checkAppOptions,
+  checkStartOptions,
+  includeFailure,
+  isThenable,
+  transportMismatch,
+} from './app-checks';
 import type { ExceptionHandler } from './exception-handler';
 import { defaultLimits, mergeLimits, type Limits, type LimitsOptions, type MountLimits } from './limits';
 import type { MountRequirements, NeedsOptions, OmittedOptionsCheck } from './mount-requirements';
@@ -73,6 +80,12 @@ export interface AppOptions<TFactory = undefined> {
   readonly requestLog?: boolean;
   /** Environment to read `APP_BASE_URL` / `APP_TRUST_FORWARDED` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Options of `app.start()`. */
+export interface StartOptions {
+  /** The transport the app will be fed by (default `'node'`); `'fetch'` on a fetch-only runtime. */
+  readonly transport?: Transport;
 }
 
 type AppState = 'new' | 'starting' | 'serving' | 'closing' | 'closed' | 'failed';
@@ -306,10 +319,18 @@ export abstract class BaseApp<TFactory = undefined> {
 
   /**
    * Runs `wire()` once and compiles every route. A wiring failure unwinds what was entered and
-   * rethrows the `WiringError`. Idempotent.
+   * rethrows the `WiringError`. Idempotent. `transport` (default `'node'`) is what extensions read
+   * as `wiring.transport`: `'fetch'` for a fetch-only runtime (workerd), where a package that
+   * needs Node fails wiring; `app.fetch` starts an unstarted app that way. Asking an app started
+   * for one transport to start for the other rejects with a `WiringError`.
    */
-  start(): Promise<void> {
-    this.#starting ??= this.#start();
+  start(options: StartOptions = {}): Promise<void> {
+    const transport = checkStartOptions(this.constructor.name, options);
+    if (this.#starting === undefined) {
+      this.#wiring.transport = transport ?? 'node';
+      this.#starting = this.#start();
+    } else if (transport !== undefined && transport !== this.#wiring.transport)
+      return Promise.reject(transportMismatch(this.constructor.name, this.#wiring.transport, transport));
     return this.#starting;
   }
 
@@ -401,6 +422,24 @@ export abstract class BaseApp<TFactory = undefined> {
         }
       },
     );
+  };
+
+  /**
+   * Answers a WHATWG `Request` with a `Response` through the same routes, plans and error funnel
+   * as `serve()` — for fetch-only runtimes: `export default { fetch: app.fetch }` on workerd,
+   * `Deno.serve(app.fetch)`, `Bun.serve({ fetch: app.fetch })`. Bound: pass it as it is. An app
+   * nobody started is started for the fetch transport on the first call (`start({ transport:
+   * 'fetch' })`); one already started (e.g. by `serve()`) answers as it is. On node:http prefer
+   * `serve()`: it is the fast path.
+   */
+  readonly fetch = async (request: Request): Promise<Response> => {
+    if (this.#runtime === undefined)
+      try {
+        await this.start(this.#starting === undefined ? { transport: 'fetch' } : {});
+      } catch (error) {
+        return notStarted(this.#log, this.constructor.name, error);
+      }
+    return answerFetch(this.#runtime!, request);
   };
 
   /** The node:http `upgrade` listener: upgrade requests run through the same router and plans. */

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import * as v from 'valibot';
 import { parseCookieHeader } from '../cookies/set-cookie';
 import {
@@ -8,7 +7,7 @@ import {
   ValidationFailedError,
 } from '../errors';
 import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
-import type { Exchange } from '../extension/types';
+import type { Exchange, ExchangeRequest, RequestHead } from '../extension/types';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
 import type { Limits } from '../app/limits';
@@ -102,7 +101,7 @@ export function queryBinder(schema: v.GenericSchema): Binder {
 export function headersBinder(
   schema: v.GenericSchema,
   onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('header', issues),
-): (req: IncomingMessage) => unknown {
+): (req: RequestHead) => unknown {
   const fields = fieldsOf(schema, toHeaderName);
   const validate = validator(schema);
   return (req) => {
@@ -142,7 +141,7 @@ function renameFirstPathKey(issue: v.BaseIssue<unknown>, names: Map<string, stri
 export function cookiesBinder(
   schema: v.GenericSchema,
   onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('cookie', issues),
-): (req: IncomingMessage) => unknown {
+): (req: RequestHead) => unknown {
   const fields = fieldsOf(schema, (k) => k);
   const validate = validator(schema);
   return (req) => {
@@ -202,7 +201,11 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 /** The body-reading binders share one read per request. */
 function bodyOf(ex: Exchange, limits: Limits): Later<Buffer> {
   // Core's exchange carries the read (no state object per request) and its host's upload set.
-  const carrier = ex as Exchange & { body?: Later<Buffer>; host?: { reading?: Set<Exchange> } };
+  const carrier = ex as Exchange & {
+    body?: Later<Buffer>;
+    host?: { reading?: Set<Exchange> };
+    req: ExchangeRequest;
+  };
   let body = carrier.body;
   if (body === undefined) {
     // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.

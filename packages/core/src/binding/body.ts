@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ExchangeRequest } from '../extension/types';
 import { MalformedRequestError, PayloadTooLargeError } from '../errors';
 import { Later } from './later';
 
@@ -11,7 +12,7 @@ function malformed(reason: string): MalformedRequestError {
  * declared `content-length` before reading anything, or as soon as the stream crosses it.
  * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
  */
-export function readBody(req: IncomingMessage, limit: number, settled?: () => void): Later<Buffer> {
+export function readBody(req: ExchangeRequest, limit: number, settled?: () => void): Later<Buffer> {
   const declared = req.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Later.failed(new PayloadTooLargeError());
   const later = new Later<Buffer>();
@@ -108,7 +109,7 @@ export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
  * True when a request body arrives as sent: no `content-encoding` (we never inflate request bodies),
  * and a `charset` parameter, if any, of utf-8 or us-ascii.
  */
-export function isPlainUtf8Body(headers: IncomingMessage['headers']): boolean {
+export function isPlainUtf8Body(headers: IncomingHttpHeaders): boolean {
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return false;
   const type = headers['content-type'];

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type * as v from 'valibot';
 import {
   MalformedRequestError,
@@ -15,6 +14,7 @@ import {
   type MultipartPart,
 } from '../multipart';
 import type { Limits } from '../app/limits';
+import type { Exchange, RequestHead } from '../extension/types';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
@@ -39,7 +39,7 @@ interface FormField {
   readonly optional: boolean;
   readonly coercion: FieldCoercion;
   readonly value: Validate | undefined;
-  readonly headers: ((req: IncomingMessage) => unknown) | undefined;
+  readonly headers: ((req: RequestHead) => unknown) | undefined;
 }
 
 function missing(key: string, message = 'Missing required field'): ValidationFailedError {
@@ -151,7 +151,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       const fakeReq = {
         headers: lowerHeaders(part.rawHeaders),
         headersDistinct: distinctHeaders(part.rawHeaders),
-      } as unknown as IncomingMessage;
+      } as unknown as RequestHead;
       try {
         headers = f.headers(fakeReq);
       } catch (error) {
@@ -215,7 +215,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     } catch (error) {
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
-        if (!ex.req.readableEnded) ex.res.shouldKeepAlive = false;
+        if (!ex.req.readableEnded) (ex as Exchange & { closeAfter: boolean }).closeAfter = true;
         if (error.kind === 'too-large') throw new PayloadTooLargeError();
         throw new MalformedRequestError({
           reason: `Malformed multipart body: ${error.message}`,

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex, Transform } from 'node:stream';
 import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
@@ -16,12 +16,87 @@ import { describeValue, WiringError } from '../errors/wiring-error';
 export type HeaderList = string[];
 
 /**
+ * A request's head as core and extensions read it: headers as node:http parses them. node:http's
+ * `IncomingMessage` is one as it is; `app.fetch` builds one from a WHATWG `Request` (names lower
+ * case as `fetch` gives them, so `rawHeaders` keeps the order and repeats, not the spelling).
+ */
+export interface RequestHead {
+  /** The request target as sent (origin-form: path and query). */
+  readonly url?: string | undefined;
+  /** The HTTP version (`1.1`); absent on the fetch transport (a `Request` does not say). */
+  readonly httpVersion?: string | undefined;
+  /**
+   * The connection the request came on, for its peer's address (node:http's socket). Absent on
+   * the fetch transport: a fetch server does not tell the app which connection a request came on.
+   */
+  readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;
+  /** Lower-case names; repeats joined with `, ` (`set-cookie`: an array), as node:http does. */
+  readonly headers: IncomingHttpHeaders;
+  /** Names and values alternating, in the order sent, repeats included. */
+  readonly rawHeaders: readonly string[];
+  /** Every value per lower-case name. */
+  readonly headersDistinct: Readonly<Record<string, string[] | undefined>>;
+}
+
+/**
+ * A request's body as core reads it (extensions read bodies through binding sources, not here):
+ * chunks as events or by async iteration. `IncomingMessage` is one as it is.
+ */
+export interface RequestBody extends AsyncIterable<Buffer | Uint8Array> {
+  /** True once the whole body arrived. */
+  readonly complete: boolean;
+  /** True once the body's end was read. */
+  readonly readableEnded: boolean;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  /** Reads (and drops) the rest of the body. */
+  resume(): unknown;
+}
+
+/** The request of an exchange: its head and its body (`IncomingMessage` on node:http). */
+export interface ExchangeRequest extends RequestHead, RequestBody {}
+
+/**
+ * Where a response goes: the part of node:http's `ServerResponse` core and a custom route's
+ * `sendHead` use (`ServerResponse` is one as it is; `app.fetch` answers a `Response` through one).
+ */
+export interface ResponseTarget {
+  /** Sends the status and a flat header list (core calls it; after `ex.sendHead`, do not). */
+  writeHead(status: number, headers: HeaderList): unknown;
+  /** Writes a body chunk; false when the caller should wait for `drain`. */
+  write(chunk: string | Uint8Array): boolean;
+  /** Ends the body, after an optional last chunk. */
+  end(chunk?: string | Uint8Array): unknown;
+  /** Ends the response at once, without a proper end (a cut body). */
+  destroy(): unknown;
+  /** Sends the head now. */
+  flushHeaders(): void;
+  readonly headersSent: boolean;
+  /** True once `end` was called. */
+  readonly writableEnded: boolean;
+  /** True once the whole response was handed on (after `finish`). */
+  readonly writableFinished: boolean;
+  /** Bytes written and not yet handed on. */
+  readonly writableLength: number;
+  /** `drain`: write again; `finish`: the response is complete; `close`: it is over (also when cut or left). */
+  on(event: 'close' | 'finish' | 'drain', listener: () => void): unknown;
+  once(event: 'close' | 'finish' | 'drain', listener: () => void): unknown;
+  off(event: 'close' | 'finish' | 'drain', listener: () => void): unknown;
+}
+
+/** Which transport feeds an app: node:http (`serve()`), or WHATWG `fetch` only (`app.fetch`). */
+export type Transport = 'node' | 'fetch';
+
+/**
  * The per-request context every step sees: core's binders, extension steps, custom routes.
  * One object per request; nothing else is allocated for routing.
  */
 export interface Exchange {
-  readonly req: IncomingMessage;
-  readonly res: ServerResponse;
+  /** The request: head and body (node:http's `IncomingMessage` under `serve()`). */
+  readonly req: ExchangeRequest;
+  /** Where the response goes (node:http's `ServerResponse` under `serve()`); core writes it. */
+  readonly res: ResponseTarget;
   /** The wire method; HEAD stays HEAD. */
   readonly method: string;
   /** The request path, without the query string, still percent-encoded. */
@@ -74,8 +149,12 @@ export interface Exchange {
    * on routes that `observe` (read it there); not after `takeOver` (the protocol owns the socket).
    */
   readonly bytesOut: number;
-  /** Present when the request arrived through the server's `upgrade` event (e.g. a WebSocket handshake). */
-  readonly upgrade: { readonly head: Buffer } | undefined;
+  /**
+   * Present when the request arrived through node:http's `upgrade` event (e.g. a WebSocket
+   * handshake): the node request a protocol library takes, and the first bytes after the head.
+   * Never on the fetch transport (it has no upgrades).
+   */
+  readonly upgrade: { readonly head: Buffer; readonly request: IncomingMessage } | undefined;
   /**
    * Takes the connection over (upgrade routes): core stops managing the response, records status
    * 101 for `observe`, and tracks the socket until it closes (shutdown waits for it up to the cap,
@@ -419,6 +498,12 @@ export interface Wiring {
   readonly appName: string;
   /** The app's effective limits. */
   readonly limits: Limits;
+  /**
+   * The transport the app is started for: `'node'` (`serve()`, `start()`: node:http, upgrades, the
+   * file system) or `'fetch'` (`app.fetch` on a fetch-only runtime such as workerd). An extension
+   * that needs Node fails wiring on `'fetch'` with a `WiringError` saying so (or offers another way).
+   */
+  readonly transport: Transport;
   /** The environment the app reads (`APP_BASE_URL`, `APP_TRUST_FORWARDED`, …): its `env` option or `process.env`. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Logs through the app's logger. */
@@ -478,13 +563,13 @@ export interface Wiring {
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,
-  ): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  ): (req: RequestHead) => v.InferOutput<TSchema>;
   /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
   cookieBinder<TSchema extends ObjectSchemaLike>(
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,
-  ): (req: IncomingMessage) => v.InferOutput<TSchema>;
+  ): (req: RequestHead) => v.InferOutput<TSchema>;
 }
 
 /**

@@ -97,7 +97,8 @@ export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promis
  */
 export interface ResponseSink extends SinkBody {
   readonly method: string;
-  readonly req: import('node:http').IncomingMessage;
+  /** The request's head (headers). */
+  readonly req: import('../extension/types').RequestHead;
   /** The request's exchange (route, state, params, `fail`). */
   readonly exchange: import('../extension/types').Exchange;
   readonly log: import('../extension/types').Logger;

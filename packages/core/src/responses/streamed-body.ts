@@ -1,5 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import type { Logger, ResponseBody, StreamEncoder } from '../extension/types';
+import type { WireResponse } from '../runtime/wire';
 
 /** How long a cut connection may take to flush what was written before it is destroyed. */
 const CUT_GRACE_MS = 1000;
@@ -11,7 +11,7 @@ const CUT_GRACE_MS = 1000;
  * write so each item leaves at once) or straight to the response.
  */
 export class StreamedBody implements ResponseBody {
-  readonly #res: ServerResponse;
+  readonly #res: WireResponse;
   readonly #log: Logger;
   readonly #label: string;
   #encoder: StreamEncoder | undefined = undefined;
@@ -23,7 +23,7 @@ export class StreamedBody implements ResponseBody {
    * @param log - where an encoder failure is reported
    * @param label - `GET /path`, for log lines
    */
-  constructor(res: ServerResponse, log: Logger, label: string) {
+  constructor(res: WireResponse, log: Logger, label: string) {
     this.#res = res;
     this.#log = log;
     this.#label = label;

@@ -6,6 +6,7 @@ import { assertHeaderValue, formatLink } from '../http';
 import { toHeaderName } from '../http';
 import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
 import { StreamedBody } from './streamed-body';
+import type { WireResponse } from '../runtime/wire';
 import { compileSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import type { Link, Location, UrlResolver } from './location';
@@ -27,6 +28,8 @@ import {
  * JSON route pays for no check. Extensions get the checking `send` / `sink.start` instead.
  */
 export interface Answering extends Exchange {
+  /** The response as core writes it (node's `ServerResponse`, or the fetch transport's). */
+  readonly res: WireResponse;
   /** `send` without the framing check of the caller's names. */
   answer(status: number, headers: HeaderList, body?: string | Uint8Array): void;
   /** Sends a streamed answer's head (tail, hooks, body transform); false for HEAD. */

@@ -9,6 +9,7 @@ import type {
   RouteInfo,
   TakenOver,
 } from '../extension/types';
+import type { WireRequest, WireResponse } from './wire';
 import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
 import type { Answering } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
@@ -20,6 +21,13 @@ import { requestIdOf } from '../request-log/request-id';
 import { watchClose } from './observe-close';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
+
+/** An upgrade request's node objects (node:http only): the request, its response object, the head bytes. */
+interface Upgrade {
+  readonly head: Buffer;
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+}
 
 /** What an exchange needs from the runtime that created it. */
 export interface ExchangeHost {
@@ -52,7 +60,7 @@ export class ExchangeImpl implements Answering {
   receivedAt = 0;
   status = 0;
   plan: Plan | undefined = undefined;
-  upgrade: { readonly head: Buffer } | undefined = undefined;
+  upgrade: Upgrade | undefined = undefined;
   /** Runs the plan's observers once; set by the runner when a plan has observers. */
   finished: (() => void) | undefined = undefined;
   /** Set by the funnel for refusals that end the connection (408, 413, 431). */
@@ -77,8 +85,8 @@ export class ExchangeImpl implements Answering {
   // Positional on purpose: one construction per request on the hot path, from one call site.
   constructor(
     readonly host: ExchangeHost,
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
+    readonly req: WireRequest,
+    readonly res: WireResponse,
     readonly method: string,
     readonly path: string,
     readonly query: string,
@@ -254,10 +262,15 @@ export class ExchangeImpl implements Answering {
    */
   #connection(headers: HeaderList): void {
     const unread = hasUnreadBody(this.req);
-    if (unread || this.closeAfter || this.host.draining) {
-      headers.push('connection', 'close');
-      closeAfterResponse(this.req.socket, this.host.limits, unread);
-    }
+    if (unread || this.closeAfter || this.host.draining) this.#closeConnection(headers, unread);
+  }
+
+  /** `connection: close`, and node's socket closes after this response (lingering while `unread`). */
+  #closeConnection(headers: HeaderList, unread: boolean): void {
+    headers.push('connection', 'close');
+    // The fetch transport has no socket of its own: its server drops the header and keeps the connection.
+    const socket = this.req.socket;
+    if (socket) closeAfterResponse(socket, this.host.limits, unread);
   }
 
   /**
@@ -279,10 +292,7 @@ export class ExchangeImpl implements Answering {
   sendRaw(status: number, headers: HeaderList): void {
     try {
       assertNoFraming(headers, status, `${this.method} ${this.path}: an OPTIONS contribution`);
-      if (this.host.draining) {
-        headers.push('connection', 'close');
-        closeAfterResponse(this.req.socket, this.host.limits, hasUnreadBody(this.req));
-      }
+      if (this.host.draining) this.#closeConnection(headers, hasUnreadBody(this.req));
       if (this.host.requestIds) headers.push('x-request-id', this.requestId);
       this.status = status;
       this.#writeHead(status, headers);
@@ -354,8 +364,8 @@ export class ExchangeImpl implements Answering {
       throw new TypeError(`${this.method} ${this.path}: takeOver() on a request that is not an upgrade`);
     if (this.res.headersSent)
       throw new TypeError(`${this.method} ${this.path}: takeOver() after the response started`);
-    const socket = this.req.socket;
-    this.res.detachSocket(socket);
+    const socket = upgrade.request.socket;
+    upgrade.response.detachSocket(socket);
     this.status = 101;
     this.bytesBefore = -1;
     this.host.adopt(this, socket);
@@ -382,7 +392,7 @@ function withoutFraming(headers: HeaderList): void {
 }
 
 /** True while a request still has body bytes on the wire (declared by content-length or chunked). */
-function hasUnreadBody(req: IncomingMessage): boolean {
+function hasUnreadBody(req: WireRequest): boolean {
   if (req.complete) return false;
   const headers = req.headers;
   if (headers['transfer-encoding'] !== undefined) return true;

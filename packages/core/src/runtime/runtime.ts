@@ -142,12 +142,21 @@ export class Runtime implements ExchangeHost {
       path,
       url === undefined || q < 0 ? '' : url.slice(q + 1),
     );
-    if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead };
+    if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead, request: req, response: res };
+    this.dispatch(
+      ex,
+      url === undefined ? badRequest(BAD_TARGET) : refuseRequest(req, target, this.limits.maxHeaders),
+    );
+  }
+
+  /**
+   * Runs an exchange a transport built (node:http above, or `app.fetch`): counted in flight until
+   * its response closes; a `refusal` (a request the transport cannot trust) answers unrouted.
+   */
+  dispatch(ex: ExchangeImpl, refusal: BaseHTTPError | undefined): void {
     this.inFlight++;
     // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
-    res.on('close', this.#onClose);
-    const refusal =
-      url === undefined ? badRequest(BAD_TARGET) : refuseRequest(req, target, this.limits.maxHeaders);
+    ex.res.on('close', this.#onClose);
     if (refusal !== undefined) {
       // A request the server cannot trust (its framing, host or target) is the connection's last.
       ex.closeAfter = true;

@@ -101,7 +101,7 @@ const PROBLEM = (error: HTTPError, reason: string): string => {
  */
 export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): Promise<RunningServer> {
   checkServeArguments(app, options);
-  await app.start();
+  await app.start({ transport: 'node' });
   const limits = app.limits;
   const server = createServer(
     {

@@ -10,6 +10,7 @@ import type {
   RouteInfo,
   RouteContributor,
   SourceProvider,
+  Transport,
   UpgradeRoute,
   Wiring,
 } from '../extension/types';
@@ -45,6 +46,8 @@ export class AppWiring {
   adapter: ErrorBodyAdapter | undefined;
   /** Set when the routes are compiled: what an extension adds after that would never take effect. */
   compiled = false;
+  /** The transport the app is started for (set by `start()` before `wire()` runs). */
+  transport: Transport = 'node';
   readonly #stacks: ExitStacks;
   readonly #assertWiring: (method: string) => void;
   #api: Wiring | undefined;

@@ -1,5 +1,4 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
-import type { IncomingMessage } from 'node:http';
 import type * as v from 'valibot';
 import type { Limits } from '../app/limits';
 import { cookiesBinder, headersBinder } from '../binding/binders';
@@ -10,8 +9,10 @@ import type {
   Logger,
   RouteCatalogue,
   RouteContributor,
+  RequestHead,
   RouteInfo,
   SourceProvider,
+  Transport,
   UpgradeRoute,
   Wiring,
 } from '../extension/types';
@@ -29,6 +30,7 @@ export interface WiringTarget {
   readonly limits: Limits;
   readonly log: Logger;
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly transport: Transport;
   readonly contributors: RouteContributor[];
   readonly intercepts: AppIntercept[];
   readonly sources: Map<string, SourceProvider>;
@@ -92,6 +94,9 @@ export function createWiringApi(
     limits: target.limits,
     log: target.log,
     env: target.env,
+    get transport() {
+      return target.transport;
+    },
     enter: (resource) => {
       checkCloseable('wiring.enter', resource);
       return stacks.sync.push(resource, 'extension enter');
@@ -193,11 +198,11 @@ export function createWiringApi(
       headersBinder(
         schema,
         onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
-      ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
+      ) as (req: RequestHead) => v.InferOutput<typeof schema>,
     cookieBinder: (schema, _where, onError) =>
       cookiesBinder(
         schema,
         onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
-      ) as (req: IncomingMessage) => v.InferOutput<typeof schema>,
+      ) as (req: RequestHead) => v.InferOutput<typeof schema>,
   };
 }

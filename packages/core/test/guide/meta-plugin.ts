@@ -60,7 +60,7 @@ export const meta = defineExtension({
   setup(wiring) {
     wiring.addSource({
       name: 'clientAddress',
-      compile: () => (ex) => ex.req.socket.remoteAddress ?? 'unknown',
+      compile: () => (ex) => ex.req.socket?.remoteAddress ?? 'unknown',
     });
     let listing = '';
     wiring.onWired((c) => void (listing = c.routes.map((r) => `${r.method} ${r.path} ${r.kind}`).join('\n')));

@@ -27,6 +27,16 @@ export function backgroundTasks(options: BackgroundTasksOptions = {}): Extension
   return defineExtension({
     name: 'tasks',
     setup(wiring: Wiring): BackgroundTasks {
+      if (
+        wiring.transport === 'fetch' &&
+        options.backend !== undefined &&
+        options.backend.kind !== 'in-process'
+      )
+        wiring.fail(
+          `${wiring.appName}.include(backgroundTasks({ backend: ${options.backend.kind} }))`,
+          `the ${options.backend.kind} backend needs Node (TCP connections to Redis from a long-lived worker), and the app is started for the fetch transport (app.fetch, or start({ transport: 'fetch' }))`,
+          'serve the app with serve() (Node, Bun, Deno), or use the in-process backend (leave backend out) where the runtime keeps the process alive',
+        );
       const tasks = new BackgroundTasks({ ...options, logger: options.logger ?? wiring.log });
       // The drain phase: after in-flight requests (HTTP cap) and before the exit stack unwinds.
       wiring.onDrain(() => tasks.close());

@@ -72,6 +72,10 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
     name: 'websocket',
     setup(wiring) {
       const { cls, info, where, declared } = checkEndpoint(wiring.appName, endpoint);
+      if (wiring.transport === 'fetch')
+        throw new WiringError(
+          `${where}: WebSockets need node:http's upgrade, and ${wiring.appName} is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), which has none. Fix: serve the app with serve() (Node, Bun, Deno), or leave the WebSocket endpoint out of the fetch build.`,
+        );
       const spec = declared.spec;
       checkPath(where, info.path, spec);
 
@@ -151,9 +155,11 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
         spec,
         mountOptions,
         handle(ex, input) {
-          const req = ex.req;
-          if (ex.upgrade === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket')
+          const upgrade = ex.upgrade;
+          if (upgrade === undefined || upgrade.request.headers.upgrade?.toLowerCase() !== 'websocket')
             throw new UpgradeRequiredError();
+          // An upgrade carries node's own request: the `ws` library takes it as it is.
+          const req = upgrade.request;
           const protocol = selectProtocol(checkHandshake(ex, req), protocols);
           if (sockets.closing) throw new ServiceUnavailableError();
           if (originCheck && originCheck(req.headers.origin, req.headers.host) === 'refused')

@@ -1,8 +1,7 @@
 // The handshake checks `ws` would make itself (and answer with its own bare 400), made first so
 // core's error funnel answers; subprotocol negotiation; and the 101's share of the route's headers.
-import type { IncomingMessage } from 'node:http';
 import { MalformedRequestError, WiringError } from '@api/core';
-import type { Exchange } from '@api/core/extension';
+import type { Exchange, RequestHead } from '@api/core/extension';
 
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -42,7 +41,7 @@ function badHeader(header: string, message: string): MalformedRequestError {
  * @param ex - the exchange (a bad version marks it, so its 400 carries `sec-websocket-version: 13`)
  * @param req - the handshake request
  */
-export function checkHandshake(ex: Exchange, req: IncomingMessage): readonly string[] {
+export function checkHandshake(ex: Exchange, req: RequestHead): readonly string[] {
   const version = req.headers['sec-websocket-version'];
   if (version !== '13' && version !== '8') {
     ex.state[kBadVersion] = true;

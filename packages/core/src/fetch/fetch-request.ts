@@ -1,0 +1,135 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { WireRequest } from '../runtime/wire';
+
+type Listener = (chunk: Buffer) => void;
+
+/**
+ * A WHATWG `Request` as core's exchange reads a request: headers in node:http's shapes, the body
+ * as chunks (events or async iteration), read only when a binder asks for it, one chunk at a time
+ * (pull: nothing is buffered ahead of the binder).
+ *
+ * What `fetch` cannot tell: header names arrive lower-cased and repeats of one name already
+ * joined with `, ` (`set-cookie` aside), so `rawHeaders` keeps the order, not the spelling or the
+ * repeats, and `headersDistinct` holds one value per name.
+ */
+export class FetchRequest implements WireRequest {
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: string[];
+  complete: boolean;
+  readableEnded: boolean;
+  readonly #body: ReadableStream<Uint8Array> | null;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
+  /** Set once something reads the body (listeners or iteration): it is read once. */
+  #started = false;
+  #distinct: Record<string, string[]> | undefined = undefined;
+  readonly #data: Listener[] = [];
+  readonly #end: (() => void)[] = [];
+  readonly #close: (() => void)[] = [];
+
+  /**
+   * @param request - the request
+   * @param url - its target in origin-form (path and query)
+   */
+  constructor(request: Request, url: string) {
+    this.url = url;
+    const headers: Record<string, string | string[]> = {};
+    const raw: string[] = [];
+    request.headers.forEach((value, name) => {
+      raw.push(name, value);
+      if (name === 'set-cookie') ((headers[name] ??= []) as string[]).push(value);
+      else headers[name] = value;
+    });
+    this.headers = headers;
+    this.rawHeaders = raw;
+    this.#body = request.body;
+    this.complete = this.readableEnded = this.#body === null;
+  }
+
+  get headersDistinct(): Record<string, string[]> {
+    if (this.#distinct === undefined) {
+      const distinct: Record<string, string[]> = {};
+      for (let i = 0; i < this.rawHeaders.length; i += 2)
+        (distinct[this.rawHeaders[i]!] ??= []).push(this.rawHeaders[i + 1]!);
+      this.#distinct = distinct;
+    }
+    return this.#distinct;
+  }
+
+  on(event: 'data', listener: Listener): this;
+  on(event: 'end' | 'close', listener: () => void): this;
+  on(event: 'data' | 'end' | 'close', listener: Listener | (() => void)): this {
+    if (event === 'data') {
+      this.#data.push(listener);
+      void this.#flow();
+    } else (event === 'end' ? this.#end : this.#close).push(listener as () => void);
+    return this;
+  }
+
+  off(event: 'data', listener: Listener): this {
+    const at = this.#data.indexOf(listener);
+    if (at >= 0) this.#data.splice(at, 1);
+    return this;
+  }
+
+  /**
+   * Stops reading: a body core refused (413) is not read to its end. node:http would drain it on
+   * the same connection; a fetch server owns its connections, so the rest is cancelled instead.
+   */
+  resume(): this {
+    const reader = this.#reader;
+    if (reader !== undefined) reader.cancel().catch(() => undefined);
+    else this.#body?.cancel().catch(() => undefined);
+    return this;
+  }
+
+  /** Reads chunk by chunk into the 'data' listeners, then 'end' and 'close' ('close' alone when it fails). */
+  async #flow(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    const body = this.#body;
+    if (body === null) {
+      // No body: end as node does for an empty one, once the listeners are in place.
+      await Promise.resolve();
+      this.#finish(true);
+      return;
+    }
+    const reader = (this.#reader = body.getReader());
+    try {
+      for (;;) {
+        const step = await reader.read();
+        if (step.done) break;
+        const chunk = toBuffer(step.value);
+        for (const listener of this.#data.slice()) listener(chunk);
+      }
+    } catch {
+      this.#finish(false);
+      return;
+    }
+    this.#finish(true);
+  }
+
+  #finish(ok: boolean): void {
+    if (ok) {
+      this.complete = this.readableEnded = true;
+      for (const listener of this.#end.slice()) listener();
+    }
+    for (const listener of this.#close.slice()) listener();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    if (this.#body === null || this.#started) return;
+    this.#started = true;
+    const reader = (this.#reader = this.#body.getReader());
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) break;
+      yield toBuffer(step.value);
+    }
+    this.complete = this.readableEnded = true;
+  }
+}
+
+function toBuffer(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}

@@ -1,0 +1,63 @@
+// The fetch app served through app.fetch by the runtime's own server (Bun.serve, Deno.serve,
+// workerd): the quickstart's answers, auth, CORS and compression over a real socket.
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { wire } from './http';
+
+describe('app.fetch on the runtime server', () => {
+  it('answers the quickstart: 201 + Location, 200, 422 Problem, 404, 405 + Allow', async () => {
+    const created = await wire('POST', '/widgets', { json: { name: 'bolt', priceCents: 120 } });
+    expect(created.status).toBe(201);
+    const widget = created.json<{ id: string }>();
+    expect(widget).toEqual({ id: widget.id, name: 'bolt', priceCents: 120 });
+    expect(created.headers.location).toBe(`/widgets/${widget.id}`);
+    expect(created.headers['content-type']).toBe('application/json');
+    const found = await wire('GET', `/widgets/${widget.id}`);
+    expect(found.status).toBe(200);
+    expect(found.json()).toEqual(widget);
+    const invalid = await wire('POST', '/widgets', { json: { name: 'bolt', priceCents: 'x' } });
+    expect(invalid.status).toBe(422);
+    expect(invalid.headers['content-type']).toBe('application/problem+json');
+    expect(invalid.json()).toEqual({
+      type: 'validation-failed',
+      title: 'Validation failed',
+      status: 422,
+      detail: 'Expected number, got string at `$.priceCents`',
+      params: {
+        reason: 'Expected number, got string at `$.priceCents`',
+        issues: [{ path: '$.priceCents', message: 'Expected number, got string' }],
+      },
+    });
+    expect((await wire('GET', '/widgets/nope')).status).toBe(404);
+    const wrong = await wire('DELETE', `/widgets/${widget.id}`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('authenticates with bearer tokens (401 + challenge without one)', async () => {
+    const denied = await wire('GET', '/me');
+    expect(denied.status).toBe(401);
+    expect(denied.headers['www-authenticate']).toBe('Bearer');
+    const me = await wire('GET', '/me', { headers: { authorization: 'Bearer token' } });
+    expect(me.status).toBe(200);
+    expect(me.json()).toEqual({ name: 'ada' });
+  });
+
+  it('sends CORS headers and answers a preflight', async () => {
+    expect((await wire('GET', '/widgets/nope')).headers['access-control-allow-origin']).toBe('*');
+    const pre = await wire('OPTIONS', '/widgets', {
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+    expect(pre.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE');
+  });
+
+  it('compresses when asked (gzip), plain otherwise', async () => {
+    const plain = await wire('GET', '/essay');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gz = await wire('GET', '/essay', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(plain.text());
+  });
+});
