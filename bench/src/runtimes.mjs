@@ -10,7 +10,7 @@
 // (fresh pair per block and scenario). Writes results/runtimes-<date>.{md,json}.
 // Usage: pnpm bench --runtimes [--rounds 3] [--duration 4] [--warmup 3] [--corun-blocks 2]
 //          [--corun-runs 2] [--corun-duration 3] [--corun-warmup 6] [--scenarios info,movies]
-//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia] [--out DIR]
+//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia] [--threshold 0.1] [--out DIR]
 import os from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
@@ -67,6 +67,7 @@ const opts = {
       '--scenarios': ['scenarios', 'list'],
       '--servers': ['servers', 'list'],
       '--out': ['out', 'string'],
+      '--threshold': ['threshold', 'number'],
     },
   ),
 };
