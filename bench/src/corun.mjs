@@ -62,6 +62,7 @@ export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = tr
         sysUs: per((d.stime / CLK_TCK) * 1e6),
         readCalls: per(d.syscr),
         writeCalls: per(d.syscw),
+        switches: per(d.vcsw + d.ivcsw),
       };
     };
     const rps = (w) => w.requests / (w.duration_us / 1e6);

@@ -16,7 +16,10 @@
 // script before 2026-11-26) measured mostly that burst.
 //
 // Usage: pnpm --filter @api/bench instructions [--servers raw,api] [--scenario movies]
-//          [--warmup 20000] [--requests 1000] [--windows 8] [--before checks,mixed]
+//          [--warmup 20000] [--requests 1000] [--windows 8] [--before checks,mixed] [--cache-sim]
+// `--cache-sim` also simulates the caches and branch predictors (callgrind's --cache-sim=yes
+// --branch-sim=yes: a 2-level cache like the host's): L1 and last-level misses and mispredicted
+// branches per request, what an instruction count leaves out of "how long". About twice as slow.
 // `--before` replays a history before the warm-up: `checks` (pnpm bench's 19 checks, as its
 // standalone phase does first), `mixed` (2,000 requests of every scenario, as the co-runs do).
 // Needs valgrind (Debian: apt-get install -y valgrind); about 1–2 minutes per server.
@@ -35,6 +38,7 @@ const WARMUP = Number(argOf(argv, 'warmup', 20_000));
 const REQUESTS = Number(argOf(argv, 'requests', 1_000));
 const WINDOWS = Number(argOf(argv, 'windows', 8));
 const BEFORE = argOf(argv, 'before', '').split(',').filter(Boolean);
+const CACHE_SIM = argv.includes('--cache-sim');
 if (!scenario) throw new Error(`unknown scenario; one of ${SCENARIOS.map((s) => s.name).join(', ')}`);
 if (spawnSync('valgrind', ['--version']).status !== 0) {
   console.error('instructions: valgrind is missing. Run: apt-get install -y valgrind');
@@ -96,15 +100,27 @@ function split(file) {
   let total = 0;
   let compiler = 0;
   let gc = 0;
+  let events = {};
+  const names = /^Events shown:\s+(.*)$/m.exec(out)?.[1].trim().split(/\s+/) ?? ['Ir'];
   for (const line of out.split('\n')) {
     const m = /^\s*([\d,]+)\s+\(/.exec(line);
     if (!m) continue;
     const n = Number(m[1].replaceAll(',', ''));
-    if (line.includes('PROGRAM TOTALS')) total = n;
-    else if (COMPILER.test(line)) compiler += n;
+    if (line.includes('PROGRAM TOTALS')) {
+      total = n;
+      const all = line
+        .replace(/\([^)]*\)/g, '')
+        .trim()
+        .split(/\s+/);
+      events = Object.fromEntries(
+        names
+          .map((k, i) => [k, Number((all[i] ?? '').replaceAll(',', ''))])
+          .filter(([, v]) => Number.isFinite(v)),
+      );
+    } else if (COMPILER.test(line)) compiler += n;
     else if (GC.test(line)) gc += n;
   }
-  return { total, compiler, gc };
+  return { total, compiler, gc, events };
 }
 
 async function measure(name) {
@@ -116,6 +132,7 @@ async function measure(name) {
     [
       '--tool=callgrind',
       '--instr-atstart=no',
+      ...(CACHE_SIM ? ['--cache-sim=yes', '--branch-sim=yes'] : []),
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--single-threaded',
@@ -145,7 +162,12 @@ async function measure(name) {
   const windows = [];
   for (let w = 1; w <= WINDOWS; w++) {
     const c = split(`${out}.${w}`);
-    windows.push({ total: c.total / REQUESTS, compiler: c.compiler / REQUESTS, gc: c.gc / REQUESTS });
+    windows.push({
+      total: c.total / REQUESTS,
+      compiler: c.compiler / REQUESTS,
+      gc: c.gc / REQUESTS,
+      events: Object.fromEntries(Object.entries(c.events).map(([k, v]) => [k, v / REQUESTS])),
+    });
   }
   rmSync(dir, { recursive: true, force: true });
   const settled = windows.slice(windows.length >> 1).sort((a, b) => a.total - b.total);
@@ -166,6 +188,14 @@ for (const name of servers) {
     `${name.padEnd(12)} ${k(row.total)} per request (compilers ${k(row.compiler)}, GC ${k(row.gc)}); ` +
       `windows ${row.windows.map((w) => Math.round(w.total / 1000)).join(' ')} k${note}`,
   );
+  if (CACHE_SIM) {
+    const e = row.events;
+    const f = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
+    console.log(
+      `${''.padEnd(12)} per request: L1 misses ${f(e.I1mr + e.D1mr + e.D1mw)} (instr ${f(e.I1mr)}, data ${f(e.D1mr + e.D1mw)}), ` +
+        `last-level misses ${f(e.ILmr + e.DLmr + e.DLmw)}, mispredicted branches ${f(e.Bcm + e.Bim)} of ${f(e.Bc + e.Bi)}`,
+    );
+  }
 }
 const base = rows[0];
 for (const row of rows.slice(1))

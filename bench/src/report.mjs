@@ -57,6 +57,7 @@ export function aggregate(scenarios, servers, samples) {
         sysUsPerReq: median(use.map((s) => s.sysUsPerReq ?? NaN)),
         readCallsPerReq: median(use.map((s) => s.readCallsPerReq ?? NaN)),
         writeCallsPerReq: median(use.map((s) => s.writeCallsPerReq ?? NaN)),
+        switchesPerReq: median(use.map((s) => s.switchesPerReq ?? NaN)),
         bytesOutPerReq: median(use.map((s) => s.bytesOutPerReq ?? NaN)),
         serverCpuUtil: median(use.map((s) => s.serverCpuUtil)),
         peakRssKb: Math.max(...all.map((s) => s.peakRssKb)),
@@ -90,6 +91,7 @@ const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') :
 const msStr = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : 'n/a');
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
 /**
  * The targets, judged by each method, and whether the methods agree: the standalone rounds'
@@ -252,13 +254,14 @@ function usageMarkdown(scenarios, rows, coRuns) {
   const L = ['## User and system CPU per request, alone and in a co-run', ''];
   L.push(
     'Medians per request: user and system CPU µs (tick counters of /proc/<pid>/stat) and ' +
-      'read/write-family syscalls (`/proc/<pid>/io`). In a co-run each server waits while the other runs, ' +
-      'so more requests are ready per wake-up and it makes fewer syscalls per request.',
+      'read/write-family syscalls (`/proc/<pid>/io`), context switches (voluntary + involuntary, all threads). ' +
+      'In a co-run the two servers take turns on the core: every switch between them costs the one that resumes ' +
+      'its cache contents, more for the one with the larger working set.',
     '',
   );
   L.push(
-    '| scenario | server | alone: user µs | system µs | reads | writes | co-run: user µs | system µs | reads | writes |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | server | alone: user µs | system µs | reads | writes | context switches | co-run: user µs | system µs | reads | writes | context switches |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const sc of scenarios) {
     for (const name of ['raw', 'fastify', 'api']) {
@@ -270,8 +273,8 @@ function usageMarkdown(scenarios, rows, coRuns) {
       if (!r && co.length === 0) continue;
       const m = (k) => median(co.map((u) => u[k]));
       L.push(
-        `| ${sc.name} | ${name} | ${f1(r?.userUsPerReq)} | ${f1(r?.sysUsPerReq)} | ${f2(r?.readCallsPerReq)} | ${f2(r?.writeCallsPerReq)} | ` +
-          `${co.length ? `${f1(m('userUs'))} | ${f1(m('sysUs'))} | ${f2(m('readCalls'))} | ${f2(m('writeCalls'))}` : 'n/a | n/a | n/a | n/a'} |`,
+        `| ${sc.name} | ${name} | ${f1(r?.userUsPerReq)} | ${f1(r?.sysUsPerReq)} | ${f2(r?.readCallsPerReq)} | ${f2(r?.writeCallsPerReq)} | ${f3(r?.switchesPerReq)} | ` +
+          `${co.length ? `${f1(m('userUs'))} | ${f1(m('sysUs'))} | ${f2(m('readCalls'))} | ${f2(m('writeCalls'))} | ${f3(m('switches'))}` : 'n/a | n/a | n/a | n/a | n/a'} |`,
       );
     }
   }

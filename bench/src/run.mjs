@@ -257,6 +257,7 @@ async function timedRun(server, scenario, servers) {
     readCallsPerReq: u ? per(u.syscr) : NaN,
     writeCallsPerReq: u ? per(u.syscw) : NaN,
     bytesOutPerReq: u ? per(u.wchar) : NaN,
+    switchesPerReq: u ? per(u.vcsw + u.ivcsw) : NaN,
     serverCpuUtil: cpuTicks / l.wallTicks,
     wrkCpuUtil: wrkTicks / l.wallTicks,
     otherCore0: l.core0,
