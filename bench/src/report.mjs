@@ -284,7 +284,10 @@ function usageMarkdown(scenarios, rows, coRuns) {
 
 function markdown(meta, scenarios, rows, coRows, coRuns = []) {
   const L = [];
-  L.push(`# Benchmark ${meta.date}${meta.quick ? ' (quick)' : ''}`, '');
+  L.push(
+    `# Benchmark ${meta.date}${meta.quick ? ' (quick)' : meta.standalone ? ' (standalone)' : meta.settings.method === 'long-lived' ? ' (long-lived standalone)' : ''}`,
+    '',
+  );
   L.push(
     `Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}. ` +
       `Server pinned to core ${meta.settings.serverCore}, wrk (${meta.settings.wrkThreads} thread, ` +
@@ -382,7 +385,14 @@ function markdown(meta, scenarios, rows, coRows, coRuns = []) {
 export async function writeReport({ meta, scenarios, samples, coRuns = [], outDir }) {
   const rows = aggregate(scenarios, meta.servers, samples);
   const coRows = coRunRows(scenarios, coRuns);
-  const stamp = meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z') + (meta.quick ? '-quick' : '');
+  const kind = meta.quick
+    ? '-quick'
+    : meta.standalone
+      ? '-standalone'
+      : meta.settings.method === 'long-lived'
+        ? '-long-lived'
+        : '';
+  const stamp = meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z') + kind;
   const base = join(outDir, stamp);
   const chart = {
     scenarios: scenarios.map((s) => s.name),

@@ -436,6 +436,7 @@ async function main() {
   const meta = {
     date: new Date().toISOString(),
     quick: opts.quick,
+    standalone: opts.standalone,
     settings: {
       rounds: opts.rounds,
       durationS: opts.duration,
