@@ -146,8 +146,9 @@ export async function coRunBlocks({
 
 /** Median and quartiles of the co-run ratios of one (scenario, a, b). */
 export function coRunSummary(samples) {
-  const cpu = samples.map((s) => s.cpuRatio);
-  const rps = samples.map((s) => s.rpsRatio);
+  // A run in which one server answered nothing (0/0) has no ratio: left out.
+  const cpu = samples.map((s) => s.cpuRatio).filter(Number.isFinite);
+  const rps = samples.map((s) => s.rpsRatio).filter(Number.isFinite);
   return {
     rounds: samples.length,
     cpuRatio: median(cpu),
