@@ -2,6 +2,7 @@
 // binary comes from an npm package pinned in the lockfile (scripts/runtimes/package.json); none is
 // downloaded at run time, and their install scripts never run (pnpm-workspace.yaml).
 import { spawn } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -96,6 +97,26 @@ async function freePort() {
   return port;
 }
 
+/**
+ * `require('path')` in a CommonJS dependency (mime-types) bundled as ESM becomes a dynamic
+ * require, which a Worker cannot do: resolve it to an ESM re-export of `node:path`, as wrangler
+ * does for `nodejs_compat`.
+ */
+const requireBuiltinsAsImports = {
+  name: 'require-builtins-as-imports',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      if (args.kind !== 'require-call' || !builtinModules.includes(name)) return undefined;
+      return { path: name, namespace: 'node-builtin' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
+      contents: `export * from 'node:${args.path}';`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles the Worker and writes workerd's config next to it; returns [args, url]. */
 async function workerdSetup() {
   const { build } = await import('esbuild');
@@ -111,6 +132,7 @@ async function workerdSetup() {
     conditions: ['@api/source'],
     keepNames: true,
     logLevel: 'error',
+    plugins: [requireBuiltinsAsImports],
   });
   const port = await freePort();
   writeFileSync(

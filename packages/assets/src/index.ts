@@ -1,4 +1,10 @@
 // @api/assets — small static files served from memory: read, hashed and compressed once at wiring,
 // answered without filesystem access. Plugs into core through @api/core/extension only.
 export { assets } from './extension/assets';
-export { assetsDefaults, type AssetsOptions } from './options/options';
+export {
+  assetsDefaults,
+  type AssetsFromDirectory,
+  type AssetsFromFiles,
+  type AssetsOptions,
+  type AssetsServing,
+} from './options/options';

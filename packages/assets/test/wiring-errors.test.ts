@@ -262,7 +262,7 @@ describe('assets: wiring errors', () => {
       ],
       [
         { dir: 'x' },
-        `${call}: unknown option "dir". Fix: use only directory, path, include, exclude, gzip, brotli, cacheControl, maxFiles, maxTotalBytes.`,
+        `${call}: unknown option "dir". Fix: use only directory, files, path, include, exclude, gzip, brotli, cacheControl, maxFiles, maxTotalBytes.`,
       ],
       [{ path: 'assets' }, `${call}: path "assets" does not start with "/". Fix: e.g. path: '/assets'.`],
       [
@@ -308,7 +308,7 @@ describe('assets: wiring errors', () => {
       else expect((error as Error).message).toContain(message);
     }
     expect(() => assets({} as AssetsOptions)).toThrow(
-      'assets({ directory: … }): "directory" is required (a path or a file: URL). Fix: e.g. assets({ directory: \'./public\' }).',
+      "assets({ directory: … }): \"directory\" or \"files\" is required (a path or a file: URL; or a map of relative path → content). Fix: e.g. assets({ directory: './public' }), or assets({ files: { 'index.html': '<h1>Hi</h1>' } }).",
     );
     expect(() => assets({ directory: new URL('https://example.com/x') })).toThrow('is not a file: URL');
   });

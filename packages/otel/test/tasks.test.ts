@@ -23,7 +23,7 @@ import {
 import { otel, taskContext } from '../src/index';
 import * as own from '../src/tasks/task-context';
 import { WidgetEvent } from './fixtures/widget-event';
-import { skipRedis, startRedis, type RedisHandle } from './helpers/redis';
+import { skipRedis, startRedis, type RedisHandle } from '../../../config/test/redis';
 import { exporter, REMOTE, spanNamed } from './helpers/tracing';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

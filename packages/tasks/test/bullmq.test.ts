@@ -16,7 +16,7 @@ import {
   type BullMQBackendOptions,
 } from '../src/index';
 import { MemoryLog, sleep, until } from './helpers';
-import { skipRedis, startRedis, type RedisHandle } from './redis';
+import { skipRedis, startRedis, type RedisHandle } from '../../../config/test/redis';
 
 const Item = Struct('Item', { id: v.number() });
 const Note = Struct('Note', { text: v.pipe(v.string(), v.minLength(1)) });

@@ -14,7 +14,7 @@ import {
   type TaskRun,
 } from '../src/index';
 import { MemoryLog, until } from './helpers';
-import { skipRedis, startRedis, type RedisHandle } from './redis';
+import { skipRedis, startRedis, type RedisHandle } from '../../../config/test/redis';
 
 const Item = Struct('Item', { id: v.number() });
 const tenant = new AsyncLocalStorage<string>();

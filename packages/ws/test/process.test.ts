@@ -6,10 +6,10 @@ import { startFixture, type FixtureProcess } from './helpers/child';
 import { frame, Op } from './helpers/frames';
 import { KEY } from './helpers/handshake';
 import { Peer } from './helpers/peer';
-import { startRedis, type RedisServer } from './helpers/redis';
+import { startRedis, type RedisHandle } from '../../../config/test/redis';
 
 const running: FixtureProcess[] = [];
-const redises: RedisServer[] = [];
+const redises: RedisHandle[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((p) => p.kill()));
   await Promise.all(redises.splice(0).map((r) => r.stop()));

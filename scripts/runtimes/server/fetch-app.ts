@@ -1,9 +1,10 @@
 // The app served through `app.fetch` on fetch-only servers (Bun.serve, Deno.serve, workerd): the
-// quickstart's widgets, bearer auth, CORS, compression and the suite's stream probes. No
-// WebSockets (no node:http upgrade there) and no directory assets (no file system on workerd):
-// those fail wiring on the fetch transport, by design.
+// quickstart's widgets, bearer auth, CORS, compression, static files from a `files` map and the
+// suite's stream probes. No WebSockets (no node:http upgrade there) and no directory assets (no file
+// system on workerd): those fail wiring on the fetch transport, by design.
 import * as v from 'valibot';
 import { BaseApp, Created, Endpoint, Location, NotFoundError, Resource, Struct } from '@api/core';
+import { assets } from '@api/assets';
 import { bearerAuth } from '@api/auth';
 import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
@@ -49,11 +50,18 @@ const tokenAuth = bearerAuth({
   authenticate: ({ headers }) => (headers.authorization === 'Bearer token' ? { name: 'ada' } : null),
 });
 
+/** Static files held in memory (what a Worker bundles instead of reading a directory). */
+export const STATIC_FILES = {
+  'hello.txt': 'hello from memory\n',
+  'css/site.css': 'h1 { font: 600 2rem/1.2 system-ui; color: #4f46e5; }\n'.repeat(20),
+} as const;
+
 /** The quickstart and stream probes, for fetch-only servers. */
 export class FetchApp extends BaseApp {
   protected override async wire(): Promise<void> {
     this.include(cors(new CORS({ allowOrigins: '*' })));
     this.include(compress());
+    this.include(assets({ files: STATIC_FILES, path: '/static', cacheControl: 'public, max-age=60' }));
     this.includeResource(new WidgetResource());
     this.includeEndpoint(new Me(), { auth: tokenAuth });
     this.includeEndpoint(new Essay());

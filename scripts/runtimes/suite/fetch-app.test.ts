@@ -60,4 +60,25 @@ describe('app.fetch on the runtime server', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(plain.text());
   });
+
+  it('serves static files from a files map: type, ETag, gzip copy, 304', async () => {
+    const hello = await wire('GET', '/static/hello.txt');
+    expect(hello.status).toBe(200);
+    expect(hello.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(hello.headers['cache-control']).toBe('public, max-age=60');
+    expect(hello.text()).toBe('hello from memory\n');
+    const css = await wire('GET', '/static/css/site.css', { headers: { 'accept-encoding': 'gzip' } });
+    expect(css.status).toBe(200);
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(css.body).toString()).toBe(
+      'h1 { font: 600 2rem/1.2 system-ui; color: #4f46e5; }\n'.repeat(20),
+    );
+    const etag = css.headers.etag as string;
+    expect(etag).toMatch(/^"[0-9a-f]{32}-gzip"$/);
+    const again = await wire('GET', '/static/css/site.css', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
 });

@@ -1,6 +1,12 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Extension } from '@api/core/extension';
-import { assets, assetsDefaults, type AssetsOptions } from '../index';
+import {
+  assets,
+  assetsDefaults,
+  type AssetsFromDirectory,
+  type AssetsFromFiles,
+  type AssetsOptions,
+} from '../index';
 
 describe('assets() types', () => {
   it('takes the directory and optional settings; returns an extension for include()', () => {
@@ -38,12 +44,22 @@ describe('assets() types', () => {
     assets('./public');
   });
 
+  it('takes a files map instead of a directory, never both', () => {
+    expectTypeOf(assets({ files: { 'index.html': '<h1>Hi</h1>' } })).toEqualTypeOf<Extension<void>>();
+    assets({ files: { 'a.css': 'a{}', 'img/x.png': new Uint8Array([137, 80]) }, path: '/', gzip: false });
+    // @ts-expect-error one source: directory or files
+    assets({ directory: './public', files: { 'a.css': 'a{}' } });
+    // @ts-expect-error contents are strings or bytes
+    assets({ files: { 'a.json': { a: 1 } } });
+  });
+
   it('exposes the defaults as literal types', () => {
     expectTypeOf(assetsDefaults.path).toEqualTypeOf<'/assets'>();
     expectTypeOf(assetsDefaults.maxFiles).toEqualTypeOf<10000>();
     expectTypeOf(assetsDefaults.maxTotalBytes).toEqualTypeOf<10485760>();
     expectTypeOf(assetsDefaults.gzip).toEqualTypeOf<true>();
-    expectTypeOf<AssetsOptions['directory']>().toEqualTypeOf<string | URL>();
+    expectTypeOf<AssetsFromDirectory['directory']>().toEqualTypeOf<string | URL>();
+    expectTypeOf<AssetsFromFiles['files']>().toEqualTypeOf<Readonly<Record<string, string | Uint8Array>>>();
     expectTypeOf<AssetsOptions['include']>().toEqualTypeOf<readonly string[] | undefined>();
   });
 });

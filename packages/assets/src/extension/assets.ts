@@ -14,8 +14,8 @@ interface Claim {
 const claimsByApp = new WeakMap<Wiring, Map<string, Claim>>();
 
 /**
- * Serves the files of a directory from memory, one exact `GET` route per file (`HEAD` included),
- * under `path` (default `/assets`). The directory is read once, at wiring: every matching file's
+ * Serves the files of a directory (or of a `files` map) from memory, one exact `GET` route per file
+ * (`HEAD` included), under `path` (default `/assets`). The directory is read once, at wiring: every matching file's
  * bytes, content type, strong `ETag` and — for text-like files — a gzip copy (and, with
  * `brotli: true`, a brotli copy) are kept in memory; no request touches the filesystem.
  *
@@ -43,17 +43,20 @@ export function assets(options: AssetsOptions): Extension<void> {
       : options?.directory instanceof URL
         ? `new URL(${JSON.stringify(options.directory.href)})`
         : '…';
-  const call = `assets({ directory: ${label} })`;
+  const call =
+    options?.files !== undefined && options.directory === undefined
+      ? `assets({ files: {…} })`
+      : `assets({ directory: ${label} })`;
   const resolved = resolveOptions(options, call);
   return defineExtension({
     name: 'assets',
     setup(wiring) {
       const where = `${wiring.appName}.include(${call})`;
-      if (wiring.transport === 'fetch')
+      if (wiring.transport === 'fetch' && resolved.source.kind === 'directory')
         wiring.fail(
           where,
           "assets are read from a directory at wiring, which needs Node's file system, and the app is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), where there may be none",
-          "serve the files with the platform's static assets (e.g. a Workers assets binding), or serve the app with serve() (Node, Bun, Deno) where the directory can be read",
+          "pass the files in memory (assets({ files: { 'index.html': html } }), e.g. imported by your bundler), use the platform's static assets (a Workers assets binding), or serve the app with serve() (Node, Bun, Deno) where the directory can be read",
         );
       const table = buildTable(resolved, where);
       const claims = claimsFor(wiring);

@@ -4,14 +4,35 @@ import { fileURLToPath } from 'node:url';
 import { WiringError } from '@api/core/extension';
 
 /**
- * Options of {@link assets}. Every field but `directory` is optional; `undefined` means the default.
+ * Options of {@link assets}: where the files come from — a `directory` read at wiring, or a `files`
+ * map (for runtimes without a file system, such as Cloudflare Workers behind `app.fetch`) — and how
+ * they are served. Every other field is optional; `undefined` means the default.
  *
  * @example
  * const options: AssetsOptions = { directory: new URL('./public', import.meta.url), cacheControl: 'public, max-age=300' };
+ * const inMemory: AssetsOptions = { files: { 'index.html': '<h1>Hi</h1>', 'logo.png': pngBytes } };
  */
-export interface AssetsOptions {
+export type AssetsOptions = AssetsFromDirectory | AssetsFromFiles;
+
+/** {@link AssetsOptions} serving a directory (read once, at wiring; needs a file system). */
+export interface AssetsFromDirectory extends AssetsServing {
   /** The directory to serve: a path (relative to the working directory) or a `file:` URL. Read once, at wiring. */
   readonly directory: string | URL;
+  readonly files?: undefined;
+}
+
+/** {@link AssetsOptions} serving files given in memory (works on every transport, `app.fetch` included). */
+export interface AssetsFromFiles extends AssetsServing {
+  /**
+   * The files to serve: `/`-separated path relative to `path` → content (a string is sent as UTF-8).
+   * Copied at wiring. Paths have no empty, `.`, `..` or dot-prefixed segments.
+   */
+  readonly files: Readonly<Record<string, string | Uint8Array>>;
+  readonly directory?: undefined;
+}
+
+/** How {@link assets} serves its files, whichever their source. */
+export interface AssetsServing {
   /** The URL prefix the files are served under. [`'/assets'`] */
   readonly path?: string | undefined;
   /** `fnmatch` globs matched against each file's path relative to `directory`; `*` also crosses `/`. [`['*']`] */
@@ -49,11 +70,17 @@ export const assetsDefaults: {
   maxTotalBytes: 10485760,
 });
 
-/** Options after validation: absolute directory, normalised prefix, defaults filled in. */
+/** Where the files come from, after validation. */
+export type AssetSource =
+  /** `directory`: its absolute path as given (symlinks in it not yet resolved). */
+  | { readonly kind: 'directory'; readonly directory: string }
+  /** `files`: relative path → a copy of its bytes. */
+  | { readonly kind: 'files'; readonly files: ReadonlyMap<string, Buffer> };
+
+/** Options after validation: the source, normalised prefix, defaults filled in. */
 export interface ResolvedOptions {
-  /** Absolute path of the directory as given (symlinks in it not yet resolved). */
-  readonly directory: string;
-  /** What the user wrote, for messages. */
+  readonly source: AssetSource;
+  /** What the user wrote (the directory, or `the files map`), for messages. */
   readonly directoryLabel: string;
   /** The URL prefix without a trailing slash (`''` for `/`). */
   readonly prefix: string;
@@ -68,6 +95,7 @@ export interface ResolvedOptions {
 
 const KNOWN = new Set([
   'directory',
+  'files',
   'path',
   'include',
   'exclude',
@@ -110,28 +138,7 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
       hint ? `use "${hint}" (options are camelCase)` : `use only ${[...KNOWN].join(', ')}`,
     );
   }
-  const directory = options.directory;
-  let absolute: string;
-  let label: string;
-  if (directory instanceof URL) {
-    if (directory.protocol !== 'file:')
-      throw wiringError(
-        where,
-        `directory ${directory.href} is not a file: URL`,
-        "pass a path or new URL('./public', import.meta.url)",
-      );
-    absolute = fileURLToPath(directory);
-    label = directory.href;
-  } else if (typeof directory === 'string' && directory.length > 0) {
-    absolute = isAbsolute(directory) ? directory : resolve(directory);
-    label = directory;
-  } else {
-    throw wiringError(
-      where,
-      '"directory" is required (a path or a file: URL)',
-      "e.g. assets({ directory: './public' })",
-    );
-  }
+  const { source, label } = resolveSource(options, where);
 
   const path = options.path ?? assetsDefaults.path;
   if (typeof path !== 'string' || !path.startsWith('/')) {
@@ -174,7 +181,7 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
   const maxFiles = count(options.maxFiles, 'maxFiles', assetsDefaults.maxFiles, where);
   const maxTotalBytes = count(options.maxTotalBytes, 'maxTotalBytes', assetsDefaults.maxTotalBytes, where);
   return {
-    directory: absolute,
+    source,
     directoryLabel: label,
     prefix,
     include,
@@ -185,6 +192,71 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
     maxFiles,
     maxTotalBytes,
   };
+}
+
+/** `directory` or `files`, exactly one, checked. */
+function resolveSource(options: AssetsOptions, where: string): { source: AssetSource; label: string } {
+  const { directory, files } = options as { directory?: unknown; files?: unknown };
+  if (directory !== undefined && files !== undefined) {
+    throw wiringError(
+      where,
+      'both "directory" and "files" are given',
+      'pass one: directory to read files from disk at wiring, or files to serve a map held in memory',
+    );
+  }
+  if (files !== undefined)
+    return { source: { kind: 'files', files: fileMap(files, where) }, label: 'the files map' };
+  if (directory instanceof URL) {
+    if (directory.protocol !== 'file:')
+      throw wiringError(
+        where,
+        `directory ${directory.href} is not a file: URL`,
+        "pass a path or new URL('./public', import.meta.url)",
+      );
+    return { source: { kind: 'directory', directory: fileURLToPath(directory) }, label: directory.href };
+  }
+  if (typeof directory === 'string' && directory.length > 0) {
+    const absolute = isAbsolute(directory) ? directory : resolve(directory);
+    return { source: { kind: 'directory', directory: absolute }, label: directory };
+  }
+  throw wiringError(
+    where,
+    '"directory" or "files" is required (a path or a file: URL; or a map of relative path → content)',
+    "e.g. assets({ directory: './public' }), or assets({ files: { 'index.html': '<h1>Hi</h1>' } })",
+  );
+}
+
+/** A copy of the `files` map with every path and content checked. */
+function fileMap(files: unknown, where: string): ReadonlyMap<string, Buffer> {
+  if (typeof files !== 'object' || files === null || Array.isArray(files)) {
+    throw wiringError(
+      where,
+      '"files" must be an object mapping relative paths to contents',
+      "e.g. files: { 'index.html': '<h1>Hi</h1>', 'img/logo.png': pngBytes }",
+    );
+  }
+  const map = new Map<string, Buffer>();
+  for (const [relative, content] of Object.entries(files as Record<string, unknown>)) {
+    const segments = relative.split('/');
+    const bad = segments.find((s) => s === '' || s.startsWith('.') || s.includes('\0'));
+    if (bad !== undefined) {
+      throw wiringError(
+        where,
+        `files has the path ${JSON.stringify(relative)}, whose segment ${JSON.stringify(bad)} is ${bad === '' ? 'empty' : bad.startsWith('.') ? 'a dot segment or dotfile (never served)' : 'not a file name'}`,
+        "write paths relative to the prefix, without a leading '/', '.', '..' or dotfiles, e.g. 'css/site.css'",
+      );
+    }
+    if (typeof content === 'string') map.set(relative, Buffer.from(content, 'utf8'));
+    else if (content instanceof Uint8Array)
+      map.set(relative, Buffer.from(content)); // a copy
+    else
+      throw wiringError(
+        where,
+        `files[${JSON.stringify(relative)}] is ${content === null ? 'null' : typeof content}, not a string or Uint8Array`,
+        'pass the content as a string (sent as UTF-8) or bytes (Uint8Array or Buffer)',
+      );
+  }
+  return map;
 }
 
 function globList(

@@ -21,9 +21,9 @@ export interface AssetFile {
   readonly br: Buffer | undefined;
 }
 
-/** Everything `assets()` serves from one directory. */
+/** Everything `assets()` serves from one directory or `files` map. */
 export interface AssetTable {
-  /** The directory after resolving symlinks in its own path. */
+  /** The directory after resolving symlinks in its own path (`''` for a `files` map). */
   readonly root: string;
   readonly files: readonly AssetFile[];
   /** Bytes held in memory, compressed copies included. */
@@ -55,20 +55,13 @@ const MAX_LISTED = 3;
  * @param where the call site named in messages
  */
 export function buildTable(options: ResolvedOptions, where: string): AssetTable {
-  const root = resolveRoot(options, where);
   const include = compileGlobs(options.include);
   const exclude = compileGlobs(options.exclude);
-  let walked;
-  try {
-    walked = walk(root, (p) => include(p) && !exclude(p), options.maxFiles);
-  } catch (error) {
-    if (!(error instanceof UnreadableDirectory)) throw error;
-    throw wiringError(
-      where,
-      `the directory "${error.relative || '.'}" under ${options.directoryLabel} cannot be read (${error.code})`,
-      'make it readable by the server, or leave it out with exclude',
-    );
-  }
+  const accept = (relative: string): boolean => include(relative) && !exclude(relative);
+  const { root, walked } =
+    options.source.kind === 'directory'
+      ? fromDirectory(options.source.directory, accept, options, where)
+      : { root: '', walked: fromMap(options.source.files, accept, options.maxFiles) };
   if (walked.overLimit) {
     throw wiringError(
       where,
@@ -97,9 +90,10 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
     );
   };
   for (const [i, found] of walked.files.entries()) {
-    const body = readChecked(found, options, where, (size) =>
-      budget('file', size, found.relative, `raise maxTotalBytes, or leave large files out with exclude`),
-    );
+    const check = (size: number): void =>
+      budget('file', size, found.relative, `raise maxTotalBytes, or leave large files out with exclude`);
+    const body = found.content ?? readChecked(found, options, where, check);
+    if (found.content !== undefined) check(body.length);
     used += body.length;
     const mediaType = types[i]!;
     let gzip: Buffer | undefined;
@@ -137,18 +131,55 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
   return { root, files, totalBytes: used, skipped: walked.skipped };
 }
 
-function resolveRoot(options: ResolvedOptions, where: string): string {
+/** Walks the directory (see {@link walk}), after resolving it. */
+function fromDirectory(
+  directory: string,
+  accept: (relative: string) => boolean,
+  options: ResolvedOptions,
+  where: string,
+): { root: string; walked: ReturnType<typeof walk> } {
+  const root = resolveRoot(directory, options, where);
+  try {
+    return { root, walked: walk(root, accept, options.maxFiles) };
+  } catch (error) {
+    if (!(error instanceof UnreadableDirectory)) throw error;
+    throw wiringError(
+      where,
+      `the directory "${error.relative || '.'}" under ${options.directoryLabel} cannot be read (${error.code})`,
+      'make it readable by the server, or leave it out with exclude',
+    );
+  }
+}
+
+/** The `files` map as a walk's result: accepted entries in the walk's order, content at hand. */
+function fromMap(
+  files: ReadonlyMap<string, Buffer>,
+  accept: (relative: string) => boolean,
+  limit: number,
+): ReturnType<typeof walk> {
+  const found: Found[] = [];
+  for (const [relative, content] of files) {
+    if (!accept(relative)) continue;
+    found.push({ relative, absolute: relative, content });
+    if (found.length > limit)
+      return { files: found, skipped: { symlinks: [], special: [] }, overLimit: true };
+  }
+  found.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  return { files: found, skipped: { symlinks: [], special: [] }, overLimit: false };
+}
+
+function resolveRoot(directory: string, options: ResolvedOptions, where: string): string {
   let root: string;
   try {
     // The configured directory may itself be reached through a symlink (a deploy's `current`);
     // only entries inside it are never followed.
-    root = realpathSync(options.directory);
+    root = realpathSync(directory);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw code === 'ENOENT' || code === 'ENOTDIR'
       ? wiringError(
           where,
-          `the directory ${options.directoryLabel} does not exist (looked for ${options.directory})`,
+          `the directory ${options.directoryLabel} does not exist (looked for ${directory})`,
           "create it, or point directory at it (relative paths start at the working directory; new URL('./public', import.meta.url) does not depend on it)",
         )
       : wiringError(

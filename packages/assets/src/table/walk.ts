@@ -7,6 +7,8 @@ export interface Found {
   readonly relative: string;
   /** Absolute path on disk. */
   readonly absolute: string;
+  /** The bytes, when the file was given in memory (the `files` option) rather than found on disk. */
+  readonly content?: Buffer;
 }
 
 /** What the walk left out, for one log line. */

@@ -5,13 +5,13 @@ import { Struct } from '@api/core';
 import { recordingLogger, type BareServer } from '../../test/helpers/bare-server';
 import { channelServer, subscribe } from '../../test/helpers/channel-server';
 import type { Peer } from '../../test/helpers/peer';
-import { startRedis, type RedisServer } from '../../test/helpers/redis';
+import { startRedis, type RedisHandle } from '../../../../config/test/redis';
 import { Channel } from './channel';
 import { redisBackplane } from './redis-backplane';
 
 const Note = Struct('Note', { n: v.number(), from: v.string() }, { tag: true });
 
-let redis: RedisServer;
+let redis: RedisHandle;
 beforeAll(async () => {
   redis = await startRedis();
 });
