@@ -27,7 +27,8 @@ export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
-export type { LogFields, Logger, RouteCatalogue, RouteInfo } from './extension/types';
+export type { LogFields, Logger } from './logging/logger';
+export type { RouteCatalogue, RouteInfo } from './routing/route-info';
 export {
   Endpoint,
   Resource,

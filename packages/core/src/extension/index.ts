@@ -2,53 +2,50 @@
 // binding sources, mount options, contributors, lifecycle phases (before-close, drain) and the
 // route catalogue. Every built-in package (auth, cors, streaming, ws, tasks, assets, openapi) plugs
 // into core through this module only; so can a third-party plugin. Guide: docs/extensions.md.
-export {
-  defineExtension,
-  mountOption,
-  type AppIntercept,
-  type AroundHook,
-  type BeforeStep,
-  type BodyEncoder,
-  type BodyTransform,
-  type ConnectionClose,
-  type CustomRoute,
-  type Exchange,
-  type ExchangeRequest,
-  type Extension,
-  type FinalHead,
-  type HeaderList,
-  type LogFields,
-  type Logger,
-  type MountContext,
-  type MountOptionValue,
-  type ResponseBody,
-  type RequestBody,
-  type RequestHead,
-  type ResponseTarget,
-  type RouteCatalogue,
-  type RouteContribution,
-  type RouteContributor,
-  type RouteInfo,
-  type RouteKind,
-  type RouteLookup,
-  type SourceProvider,
-  type SourceResolver,
-  type StreamEncoder,
-  type TakenOver,
-  type Transport,
-  type UpgradeRoute,
-  type Wiring,
-} from './types';
+export { defineExtension, type Extension } from './define-extension';
+export type { Wiring } from './wiring';
+export { mountOption, type MountContext, type MountOptionValue } from '../wiring/mount-option';
+export type {
+  AppIntercept,
+  BeforeStep,
+  CustomRoute,
+  RouteContribution,
+  RouteContributor,
+  SourceProvider,
+  SourceResolver,
+  UpgradeRoute,
+} from '../wiring/contribution';
+export type {
+  AroundHook,
+  ConnectionClose,
+  Exchange,
+  ExchangeRequest,
+  HeaderList,
+  RequestBody,
+  RequestHead,
+  ResponseTarget,
+  TakenOver,
+  Transport,
+} from '../runtime/exchange-api';
+export type { RouteCatalogue, RouteInfo, RouteKind, RouteLookup } from '../routing/route-info';
+export type {
+  BodyEncoder,
+  BodyTransform,
+  FinalHead,
+  ResponseBody,
+  StreamEncoder,
+} from '../responses/body-transform';
+export type { LogFields, Logger } from '../logging/logger';
 export {
   defineResponseKind,
-  responseInfo,
   type CustomResponseCompiler,
   type CustomWriter,
   type ResponseCompileContext,
-  type ResponseKindInfo,
   type ResponseSink,
-  type ResponseSpec,
-} from '../responses/response';
+  responseInfo,
+  type ResponseKindInfo,
+} from '../responses/extension-kind';
+export type { ResponseSpec } from '../responses/response';
 export { compileSerializer, type Serializer } from '../schema/serializer';
 export { discriminatorOf, type Discriminator } from '../schema/tagged-union';
 export { toErrorReason } from '../schema/issues';

@@ -1,4 +1,4 @@
-import type { Logger } from '../extension/types';
+import type { Logger } from '../logging/logger';
 import type { ExitStacks } from './exit-stack';
 
 /** Options of `app.close()`. */

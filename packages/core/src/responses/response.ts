@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
-import { checkFields, checkOf, checkResponseKind, NO_SCHEMA } from './checks';
+import { checkFields, checkOf, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
 import type { WiringTypeError } from '../routes/type-errors';
 
@@ -49,13 +49,16 @@ abstract class BufferedResponse<THeaders> {
  * extension-provided kinds (streams) all describe themselves through this one interface.
  */
 export interface ResponseSpec<TValue = unknown> {
-  readonly [kResponseKind]: ResponseKindInfo;
+  readonly [kResponseKind]: ResponseKindFacts;
   /** Phantom: the value a handler returns for this declaration. */
   readonly __value?: TValue;
 }
 
-/** Run-time description of a response declaration. */
-export interface ResponseKindInfo {
+/**
+ * Run-time description of a response declaration: what documents and writers read. An extension
+ * kind also carries its writer compiler (`ResponseKindInfo` in `extension-kind.ts`).
+ */
+export interface ResponseKindFacts {
   /** `json` (JSONResponse family and plain schemas), `text`, `bytes`, `empty`, or an extension's own kind. */
   readonly kind: string;
   /** The wrapper class a returned value is an instance of (undefined: plain values). */
@@ -68,56 +71,10 @@ export interface ResponseKindInfo {
   readonly status: number | undefined;
   /** Default media type; undefined means none is sent. */
   readonly contentType: string | undefined;
-  /** Extension-provided kinds compile their own writer (see the extension API). */
-  readonly compile?: CustomResponseCompiler;
 }
 
-/** Compiles the writer of an extension-provided response kind. */
-export type CustomResponseCompiler = (route: ResponseCompileContext) => CustomWriter;
-/** What an extension's response compiler learns about the route. */
-export interface ResponseCompileContext {
-  readonly method: string;
-  readonly path: string;
-  readonly where: string;
-  readonly defaultStatus: number;
-  readonly fail: (problem: string, fix: string) => never;
-}
-// An inline import type: extension/types imports this module's types (no import cycle).
-type SinkBody = import('../extension/types').ResponseBody;
-/**
- * Writes one returned value of an extension kind (a stream): build the head with `sink.head(...)`,
- * send it with `sink.start(...)`, then write the body with `sink.write` / `sink.end` (core writes
- * every byte, through the route's body transform). Throwing (or rejecting) before `start` renders
- * the error through the app's funnel; after it, core can only log and cut (`sink.cut()`).
- */
-export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promise<void>;
-/**
- * The response surface an extension writer uses: the route's tail, body transform and `observe`
- * come with it. After `start`, it is the body (`write` returns false until `drain`, `end`, `cut`).
- */
-export interface ResponseSink extends SinkBody {
-  readonly method: string;
-  /** The request's head (headers). */
-  readonly req: import('../extension/types').RequestHead;
-  /** The request's exchange (route, state, params, `fail`). */
-  readonly exchange: import('../extension/types').Exchange;
-  readonly log: import('../extension/types').Logger;
-  /** Builds the header list: content type, typed headers, cookies, raw headers, Location/Link. */
-  head(
-    status: number,
-    contentType: string | undefined,
-    fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined },
-  ): string[];
-  /**
-   * Sends the status line and `headers` plus the route's tail (CORS, middleware headers), no
-   * content-length, and records the status `observe` sees. Returns false for HEAD: the response
-   * is then complete; do not iterate the source. Throws (nothing sent) when `headers` holds a
-   * framing header or a response-header hook fails: let it reach the funnel.
-   */
-  start(status: number, headers: string[]): boolean;
-}
-
-function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
+/** Wraps a kind's run-time description as a `returns:` entry. */
+export function spec<T>(info: ResponseKindFacts): ResponseSpec<T> {
   return { [kResponseKind]: info };
 }
 
@@ -378,16 +335,8 @@ export function plainJson<TSchema extends v.GenericSchema>(
   });
 }
 
-/** Extension API: declares a response kind compiled by its own writer (used by @api/streaming). */
-export function defineResponseKind<TValue>(
-  info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler },
-): ResponseSpec<TValue> {
-  checkResponseKind(info);
-  return spec(info);
-}
-
 /** The run-time info of a `returns:` entry (a spec or a bare schema). */
-export function responseInfo(entry: unknown): ResponseKindInfo | undefined {
+export function responseFacts(entry: unknown): ResponseKindFacts | undefined {
   if (entry && typeof entry === 'object' && kResponseKind in entry)
     return (entry as ResponseSpec)[kResponseKind];
   return undefined;

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
-import type { Exchange, HeaderList } from '../extension/types';
+import type { Exchange, HeaderList } from '../runtime/exchange-api';
 import { WiringError } from '../errors/wiring-error';
 import { assertHeaderValue, formatLink } from '../http';
 import { toHeaderName } from '../http';
@@ -18,9 +18,9 @@ import {
   JSONResponse,
   NoContent,
   type ResponseFields,
-  type ResponseKindInfo,
-  type ResponseSink,
+  type ResponseKindFacts,
 } from './response';
+import { isExtensionKind, type ExtensionResponseKindInfo, type ResponseSink } from './extension-kind';
 
 /**
  * The exchange as core's own writers use it (internal): `answer` and `startBody` send heads whose
@@ -188,8 +188,8 @@ export interface WriterContext {
 const JSON_TYPE = 'application/json';
 
 /** Compiles the writer of one declared response kind. */
-export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
-  if (info.compile) return compileExtensionWriter(info, ctx);
+export function compileWriter(info: ResponseKindFacts, ctx: WriterContext): Writer {
+  if (isExtensionKind(info)) return compileExtensionWriter(info, ctx);
   const typed = compileTypedHeaders(info.headers, ctx.where);
   const status = info.status;
   switch (info.kind) {
@@ -249,8 +249,8 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
  * machinery, sends it with the route's tail and body transform (`start`, which checks the names
  * the writer put in), and then is the body: every byte through core.
  */
-function compileExtensionWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
-  const custom = info.compile!({
+function compileExtensionWriter(info: ExtensionResponseKindInfo, ctx: WriterContext): Writer {
+  const custom = info.compile({
     method: ctx.method,
     path: ctx.path,
     where: ctx.where,

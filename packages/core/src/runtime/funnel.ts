@@ -1,5 +1,6 @@
 import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
-import type { Exchange, HeaderList, Logger } from '../extension/types';
+import type { Exchange, HeaderList } from './exchange-api';
+import type { Logger } from '../logging/logger';
 import type { ExceptionHandler } from '../app/exception-handler';
 import { isFramingHeader } from '../http/framing';
 import { ExceptionResponse } from '../responses/response';

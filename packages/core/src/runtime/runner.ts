@@ -1,6 +1,6 @@
 import { AsyncResource } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import type { AroundHook, Exchange } from '../extension/types';
+import type { AroundHook, Exchange } from './exchange-api';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
 import { Later } from '../binding/later';

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { Socket } from 'node:net';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -10,7 +11,8 @@ import {
   URITooLongError,
   type BaseHTTPError,
 } from '../errors';
-import type { AroundHook, Exchange, HeaderList, Logger } from '../extension/types';
+import type { AroundHook, Exchange, HeaderList } from './exchange-api';
+import type { Logger } from '../logging/logger';
 import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
 import { writeAdHoc } from '../responses/writers';
@@ -179,7 +181,7 @@ export class Runtime implements ExchangeHost {
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
-    res.assignSocket(socket as import('node:net').Socket);
+    res.assignSocket(socket as Socket);
     // Every answer that is not a takeover ends the connection.
     res.once('finish', () => socket.end());
     this.handle(req, res, head);

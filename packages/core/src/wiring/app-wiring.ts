@@ -5,15 +5,14 @@ import type { ExceptionHandler } from '../app/exception-handler';
 import type {
   AppIntercept,
   CustomRoute,
-  Logger,
-  RouteCatalogue,
-  RouteInfo,
   RouteContributor,
   SourceProvider,
-  Transport,
   UpgradeRoute,
-  Wiring,
-} from '../extension/types';
+} from './contribution';
+import type { Logger } from '../logging/logger';
+import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
+import type { Transport } from '../runtime/exchange-api';
+import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
 import { checkInterceptsReach, checkMiddleware } from '../middleware/check';

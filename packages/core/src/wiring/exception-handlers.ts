@@ -1,8 +1,8 @@
 import { StructHTTPError } from '../errors';
 import { WiringError } from '../errors/wiring-error';
-import type { Exchange } from '../extension/types';
+import type { Exchange } from '../runtime/exchange-api';
 import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
-import { responseInfo, type ExceptionResponse } from '../responses/response';
+import { responseFacts, type ExceptionResponse } from '../responses/response';
 import { adHocException, exceptionResponseEncoder, type EncodedException } from '../responses/writers';
 import { ResponseShapeError } from '../schema/serializer';
 
@@ -47,7 +47,7 @@ export function compileHandlerWriters(
     const candidates: Candidate[] = [];
     const problemStatuses = new Set<number>();
     for (const entry of handler.returns ?? []) {
-      const info = responseInfo(entry);
+      const info = responseFacts(entry);
       if (info)
         candidates.push({
           status: info.status,

@@ -2,13 +2,8 @@ import { describeValue as describeArgument, WiringError } from '../errors/wiring
 import { isErrorClass } from '../app/exception-handler';
 import type { ErrorClass } from '../meta/meta';
 import { isFramingHeader } from '../http/framing';
-import type {
-  BeforeStep,
-  Exchange,
-  RouteContribution,
-  SourceProvider,
-  SourceResolver,
-} from '../extension/types';
+import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from './contribution';
+import type { Exchange } from '../runtime/exchange-api';
 import {
   contentBinder,
   cookiesBinder,

@@ -6,16 +6,14 @@ import { describeValue, WiringError } from '../errors/wiring-error';
 import type {
   AppIntercept,
   CustomRoute,
-  Logger,
-  RouteCatalogue,
   RouteContributor,
-  RequestHead,
-  RouteInfo,
   SourceProvider,
-  Transport,
   UpgradeRoute,
-  Wiring,
-} from '../extension/types';
+} from './contribution';
+import type { Logger } from '../logging/logger';
+import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
+import type { RequestHead, Transport } from '../runtime/exchange-api';
+import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import { checkMethodNames } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
