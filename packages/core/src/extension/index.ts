@@ -45,7 +45,13 @@ export {
   responseInfo,
   type ResponseKindInfo,
 } from '../responses/extension-kind';
-export type { ResponseSpec } from '../responses/response';
+export {
+  BufferedResponse,
+  type HeaderSchema,
+  type HeadersArg,
+  type HeadersOf,
+  type ResponseSpec,
+} from '../responses/response';
 export { compileSerializer, type Serializer } from '../schema/serializer';
 export { discriminatorOf, type Discriminator } from '../schema/tagged-union';
 export { toErrorReason } from '../schema/issues';
@@ -53,13 +59,13 @@ export { parseTemplate } from '../routing/router';
 export { structInfo, type StructInfo } from '../schema/struct';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from '../routes/route-class';
 export { nameRouteClass, routeClassName } from '../routes/route-name';
-export type { MountOptions } from '../app/base-app';
+export type { MountOptions } from '../app/app-options';
 export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';
 export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
-export { WiringError } from '../errors/wiring-error';
+export { describeValue, WiringError } from '../errors/wiring-error';
 export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } from '../binding/form';
-export { toHeaderName } from '../http';
+export { hasHeader, toHeaderName } from '../http';
 export { negotiateContentCoding } from '../http/accept-encoding';
 export { isOptional, objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 export type { ExceptionHandler } from '../app/exception-handler';

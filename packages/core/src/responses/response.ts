@@ -21,12 +21,16 @@ export interface ResponseFields<THeaders> {
   readonly links?: Link | readonly Link[];
 }
 
-type HeadersArg<THeaders> = [THeaders] extends [undefined]
+/** `headers` is required exactly when the declaration has a headers schema. */
+export type HeadersArg<THeaders> = [THeaders] extends [undefined]
   ? { readonly headers?: undefined }
   : { readonly headers: THeaders };
 
-/** Base of the buffered wrappers (not exported as a user type). */
-abstract class BufferedResponse<THeaders> {
+/**
+ * Base of the response wrappers: the fields every wrapper carries, checked once on construction
+ * (core's buffered wrappers; `@api/core/extension` exports it for extension kinds such as streams).
+ */
+export abstract class BufferedResponse<THeaders> {
   readonly statusCode: number | undefined;
   readonly headers: THeaders | undefined;
   readonly rawHeaders: RawHeaders | undefined;
@@ -78,8 +82,10 @@ export function spec<T>(info: ResponseKindFacts): ResponseSpec<T> {
   return { [kResponseKind]: info };
 }
 
-type HeadersOut<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
-type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+/** The typed headers a response carries for its declared headers schema (`undefined`: none). */
+export type HeadersOf<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
+/** A typed response-headers schema, as `JSONResponse.of(schema, { headers })` takes it. */
+export type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 
 /** The constructor argument of a JSON wrapper; `statusCode` only where the status is not forced. */
 type JsonInit<T, THeaders, TForced extends boolean> = { readonly json: T } & (TForced extends true
@@ -129,7 +135,7 @@ export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders,
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('JSONResponse.of', schema, options, ['headers']);
     return jsonSpec(JSONResponse, undefined, schema, options.headers);
   }
@@ -142,7 +148,7 @@ export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Created.of', schema, options, ['headers']);
     return jsonSpec(Created, 201, schema, options.headers);
   }
@@ -155,7 +161,7 @@ export class Accepted<T, THeaders = undefined> extends JsonBody<T, THeaders, tru
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Accepted.of', schema, options, ['headers']);
     return jsonSpec(Accepted, 202, schema, options.headers);
   }
@@ -171,7 +177,7 @@ export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> 
   }
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders } = {},
-  ): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
+  ): ResponseSpec<NoContent<HeadersOf<THeaders>>> {
     checkOf('NoContent.of', NO_SCHEMA, options, ['headers']);
     return spec({
       kind: 'empty',
@@ -206,7 +212,7 @@ export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeade
   }
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders; contentType?: string } = {},
-  ): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
+  ): ResponseSpec<BytesResponse<HeadersOf<THeaders>>> {
     checkOf('BytesResponse.of', NO_SCHEMA, options, ['headers', 'contentType']);
     return spec({
       kind: 'bytes',
@@ -303,7 +309,7 @@ export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus 
       /** 400–599: a literal outside is a type error; a computed one is checked here. */
       readonly status?: TStatus & ErrorStatusCheck<TStatus>;
     } = {},
-  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>, TStatus>> {
+  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>, TStatus>> {
     checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
     const status = options.status;
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))

@@ -15,7 +15,7 @@ import type { AroundHook, Exchange, HeaderList } from './exchange-api';
 import type { Logger } from '../logging/logger';
 import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
-import { writeAdHoc } from '../responses/writers';
+import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
 import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
 import { isClosing } from '../server/linger';
@@ -208,7 +208,7 @@ export class Runtime implements ExchangeHost {
       if (answer !== undefined) {
         this.#around(this.fallback.around, ex, () => {
           this.#observeFallback(ex);
-          writeAdHoc(answer, ex, this.resolver);
+          writeUndeclaredResponse(answer, ex, this.resolver);
         });
         return;
       }

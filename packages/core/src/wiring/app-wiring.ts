@@ -1,4 +1,5 @@
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
+import type { ShutdownHook } from '../lifecycle/shutdown';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import type { ExceptionHandler } from '../app/exception-handler';
@@ -24,8 +25,6 @@ import { checkExceptionHandler } from './exception-handlers';
 import { isMountOptionValue, CORE_MOUNT_OPTIONS } from './mount';
 import { newRouteInfo, type RouteRecord } from './records';
 
-type Hook = () => void | Promise<void>;
-
 /** Everything `wire()` and extensions declare, collected until wiring finishes. */
 export class AppWiring {
   readonly appName: string;
@@ -40,8 +39,8 @@ export class AppWiring {
   readonly appMiddleware: Middleware[] = [];
   readonly handlers = new Map<object, ExceptionHandler>();
   readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[] = [];
-  readonly beforeClose: Hook[] = [];
-  readonly drain: Hook[] = [];
+  readonly beforeClose: ShutdownHook[] = [];
+  readonly drain: ShutdownHook[] = [];
   adapter: ErrorBodyAdapter | undefined;
   /** Set when the routes are compiled: what an extension adds after that would never take effect. */
   compiled = false;

@@ -3,7 +3,11 @@ import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../runtime/exchange-api';
 import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
 import { responseFacts, type ExceptionResponse } from '../responses/response';
-import { adHocException, exceptionResponseEncoder, type EncodedException } from '../responses/writers';
+import {
+  encodeUndeclaredException,
+  exceptionResponseEncoder,
+  type EncodedException,
+} from '../responses/undeclared';
 import { ResponseShapeError } from '../schema/serializer';
 
 /** Checks one exception handler at registration; every mistake names the handler's class and the fix. */
@@ -97,7 +101,7 @@ function dispatch(candidates: readonly Candidate[], problemStatuses: ReadonlySet
     }
     // A body no schema fits is a 500, unless a Problem error class declares its status.
     if (first !== undefined && !problemStatuses.has(value.statusCode)) throw first;
-    const encoded = adHocException(value);
+    const encoded = encodeUndeclaredException(value);
     ex.send(value.statusCode, encoded.headers, encoded.body);
   };
 }
