@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BaseHTTPError } from '../errors/base-http-error';
-import type {
-  BodyEncoder,
-  BodyTransform,
-  HeaderList,
-  Logger,
-  RouteInfo,
-  TakenOver,
-} from '../extension/types';
+import type { BodyEncoder, BodyTransform } from '../responses/body-transform';
+import type { HeaderList, TakenOver } from './exchange-api';
+import type { Logger } from '../logging/logger';
+import type { RouteInfo } from '../routing/route-info';
 import type { WireRequest, WireResponse } from './wire';
 import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
 import type { Answering } from '../responses/writers';
@@ -114,7 +111,7 @@ export class ExchangeImpl implements Answering {
   countBytes(): void {
     const socket = this.res.socket;
     if (socket) this.bytesBefore = socket.bytesWritten ?? 0;
-    else this.res.once('socket', (s: import('node:net').Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
+    else this.res.once('socket', (s: Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
   }
 
   get shutdownSignal(): AbortSignal {

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { Socket } from 'node:net';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -10,10 +11,11 @@ import {
   URITooLongError,
   type BaseHTTPError,
 } from '../errors';
-import type { AroundHook, Exchange, HeaderList, Logger } from '../extension/types';
+import type { AroundHook, Exchange, HeaderList } from './exchange-api';
+import type { Logger } from '../logging/logger';
 import type { Limits } from '../app/limits';
 import type { UrlResolver } from '../responses/location';
-import { writeAdHoc } from '../responses/writers';
+import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
 import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
 import { isClosing } from '../server/linger';
@@ -40,13 +42,19 @@ export type RuntimeParts = Pick<
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
 export class Runtime implements ExchangeHost {
+  /** Every route's plan by method and path (static paths in a map, templates in buckets). */
   readonly router: Router<Plan>;
   /** The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide tail and observers. */
   readonly fallback: Plan;
+  /** `wiring.addIntercept` intercepts, in order: they run before routing. */
   readonly appIntercepts: readonly CompiledIntercept[];
+  /** Renders every error (exception handlers, adapter, Problem, logged 500). */
   readonly funnel: ErrorFunnel;
+  /** Resolves Location/Link targets (base URL, route paths). */
   readonly resolver: UrlResolver;
+  /** The app's effective limits (headers, bodies, shutdown cap). */
   readonly limits: Limits;
+  /** The app's logger. */
   readonly log: Logger;
   /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
   readonly requestIds: boolean;
@@ -57,6 +65,7 @@ export class Runtime implements ExchangeHost {
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
   readonly upgraded = new Set<Duplex>();
+  /** Requests still reading their body (answered 503 by `refuseReading` when shutdown hits its cap). */
   readonly reading = new Set<ExchangeImpl>();
   #idle: (() => void) | undefined;
 
@@ -122,6 +131,10 @@ export class Runtime implements ExchangeHost {
     this.#checkIdle();
   };
 
+  /**
+   * node:http's `request` event (and `handleUpgrade`'s): builds the exchange from the request
+   * target, then `dispatch`es it.
+   */
   handle(req: IncomingMessage, res: ServerResponse, upgradeHead?: Buffer): void {
     // A request pipelined behind its connection's last response (node queues its response without
     // a socket) is never answered: that connection closes after the answer already decided.
@@ -179,12 +192,13 @@ export class Runtime implements ExchangeHost {
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
-    res.assignSocket(socket as import('node:net').Socket);
+    res.assignSocket(socket as Socket);
     // Every answer that is not a takeover ends the connection.
     res.once('finish', () => socket.end());
     this.handle(req, res, head);
   }
 
+  /** An upgrade route took the connection over: the socket is tracked (shutdown waits for it) instead of the request. */
   adopt(ex: ExchangeImpl, socket: Duplex): void {
     ex.res.off('close', this.#onClose);
     this.inFlight--;
@@ -195,6 +209,7 @@ export class Runtime implements ExchangeHost {
     });
   }
 
+  /** Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry). */
   fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
     this.funnel.fail(ex, error, extra);
   }
@@ -206,7 +221,7 @@ export class Runtime implements ExchangeHost {
       if (answer !== undefined) {
         this.#around(this.fallback.around, ex, () => {
           this.#observeFallback(ex);
-          writeAdHoc(answer, ex, this.resolver);
+          writeUndeclaredResponse(answer, ex, this.resolver);
         });
         return;
       }
@@ -214,6 +229,7 @@ export class Runtime implements ExchangeHost {
     this.route(ex);
   }
 
+  /** Finds the exchange's route and runs its plan; 404, 405 and the automatic OPTIONS answer unrouted. */
   route(ex: ExchangeImpl): void {
     // Exact paths first, without allocating a match.
     const entry = this.router.findStatic(ex.path);

@@ -1,14 +1,9 @@
-import { describeValue as describeArgument, WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { isErrorClass } from '../app/exception-handler';
 import type { ErrorClass } from '../meta/meta';
 import { isFramingHeader } from '../http/framing';
-import type {
-  BeforeStep,
-  Exchange,
-  RouteContribution,
-  SourceProvider,
-  SourceResolver,
-} from '../extension/types';
+import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from './contribution';
+import type { Exchange } from '../runtime/exchange-api';
 import {
   contentBinder,
   cookiesBinder,
@@ -21,7 +16,7 @@ import {
 import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
-import { ResponseShapeError } from '../schema/serializer';
+import { kindOf, ResponseShapeError } from '../schema/serializer';
 import type { OperationSpec } from '../routes/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
@@ -142,7 +137,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     requestId: () => {
       if (spec.requestId !== true)
         throw new WiringError(
-          `${where}: the requestId source is declared with true, got ${describeValue(spec.requestId)}. Fix: requestId: true, or leave it out.`,
+          `${where}: the requestId source is declared with true, got ${kindOf(spec.requestId)}. Fix: requestId: true, or leave it out.`,
         );
       return (ex) => ex.requestId;
     },
@@ -252,12 +247,12 @@ function recordErrors(
     if (c.raises === undefined) continue;
     if (!Array.isArray(c.raises))
       throw new WiringError(
-        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeArgument(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
+        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeValue(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
       );
     for (const cls of c.raises as readonly unknown[]) {
       if (!isErrorClass(cls))
         throw new WiringError(
-          `${where}: a contribution raises ${describeArgument(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
+          `${where}: a contribution raises ${describeValue(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
         );
       if (!errors.includes(cls)) errors.push(cls);
     }
@@ -290,9 +285,3 @@ function compileResponses(record: RouteRecord, where: string, resolver: UrlResol
 
 /** Header pairs type re-exported for contributors. */
 export type { HeaderPairs };
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor?.name ?? 'object';
-  return typeof value;
-}
