@@ -272,7 +272,7 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
         `${where}: the ${source} source must be a valibot schema, got ${describeValue(schema)}. Fix: ${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema).`,
       );
   }
-  for (const source of ['content', 'rawHeaders'] as const) {
+  for (const source of ['content', 'rawHeaders', 'requestId'] as const) {
     const flag: unknown = spec[source];
     if (flag !== undefined && flag !== true)
       throw new WiringError(

@@ -16,7 +16,7 @@ import {
 import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
-import { kindOf, ResponseShapeError } from '../schema/serializer';
+import { ResponseShapeError } from '../schema/serializer';
 import type { OperationSpec } from '../routes/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
@@ -134,13 +134,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     json: () => jsonBinder(spec.json!, limits),
     content: () => contentBinder(limits),
     form: () => formBinder(spec.form!, limits, where),
-    requestId: () => {
-      if (spec.requestId !== true)
-        throw new WiringError(
-          `${where}: the requestId source is declared with true, got ${kindOf(spec.requestId)}. Fix: requestId: true, or leave it out.`,
-        );
-      return (ex) => ex.requestId;
-    },
+    // Declared with `true`: checked with the other flag sources when the operation is mounted.
+    requestId: () => (ex) => ex.requestId,
   };
   for (const key of CORE_SOURCES) {
     if (spec[key] === undefined) continue;
