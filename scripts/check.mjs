@@ -32,6 +32,8 @@ const checks = spawnSync(
   ],
   { cwd: root, stdio: 'inherit', env },
 );
+// Import cycles ESLint cannot see (type-only imports, inline import() types): dependency-cruiser.
+const imports = spawnSync('node', ['scripts/check-imports.mjs'], { cwd: root, stdio: 'inherit', env });
 // Test suites one package at a time: several of them time real sockets, shutdowns and child
 // processes, and two cores shared by every suite at once make those timings meaningless.
 const tests = spawnSync(
@@ -39,7 +41,7 @@ const tests = spawnSync(
   ['exec', 'turbo', 'run', 'test', '--continue', '--concurrency=1', '--output-logs=new-only'],
   { cwd: root, stdio: 'inherit', env },
 );
-const turbo = { status: checks.status || tests.status };
+const turbo = { status: checks.status || imports.status || tests.status };
 
 console.log('\nrelease checks (scripts/release)');
 const reports = [

@@ -1,6 +1,6 @@
 // What each authenticator factory hands to `build`, and the checks its options pass first: every
 // wrong argument is a WiringError naming the factory, the option and the fix.
-import { WiringError, type ObjectSchemaLike } from '@api/core/extension';
+import { describeValue, WiringError, type ObjectSchemaLike } from '@api/core/extension';
 import type { AuthKind, MaybePromise, UserSchema } from './types';
 import type { SecurityScheme } from './security-scheme';
 
@@ -33,13 +33,6 @@ export const OPTION_KEYS = {
   cookies: [...COMMON, 'cookies'],
   hybrid: [...COMMON, 'headers', 'cookies'],
 } as const satisfies Record<AuthKind, readonly string[]>;
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
-}
 
 function isSchema(value: unknown): value is { readonly kind: 'schema'; readonly type: string } {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';

@@ -1,7 +1,8 @@
 // @api/core — the public surface. Curated: nothing internal is re-exported wholesale.
 
 // App, factory and lifecycle
-export { BaseApp, type AppOptions, type MountArgs, type MountOptions } from './app/base-app';
+export { BaseApp } from './app/base-app';
+export type { AppOptions, MountArgs, MountOptions } from './app/app-options';
 export type { MountRequirement, MountRequirementRegistry, MountRequirements } from './app/mount-requirements';
 export type { WiringTypeError } from './routes/type-errors';
 export {
@@ -27,7 +28,8 @@ export { serve, type RunningServer, type ServeOptions } from './server/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
-export type { LogFields, Logger, RouteCatalogue, RouteInfo } from './extension/types';
+export type { LogFields, Logger } from './logging/logger';
+export type { RouteCatalogue, RouteInfo } from './routing/route-info';
 export {
   Endpoint,
   Resource,

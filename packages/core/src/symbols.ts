@@ -3,6 +3,4 @@ export const kStruct = Symbol('@api/core.struct');
 export const kOperation = Symbol('@api/core.operation');
 export const kRouteClass = Symbol('@api/core.routeClass');
 export const kResponseKind = Symbol('@api/core.responseKind');
-export const kMountOption = Symbol('@api/core.mountOption');
-export const kSourceMarker = Symbol('@api/core.sourceMarker');
 export const kRouteName = Symbol('@api/core.routeName');

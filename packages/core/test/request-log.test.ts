@@ -301,7 +301,7 @@ describe('request ids', () => {
     const error: unknown = await new BadApp({ logger: recorder().logger }).start().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WiringError);
     expect((error as Error).message).toBe(
-      'Bad.get: the requestId source is declared with true, got boolean. Fix: requestId: true, or leave it out.',
+      'Bad.get: the requestId source is declared with true, got a boolean. Fix: requestId: true, or leave it out.',
     );
   });
 });

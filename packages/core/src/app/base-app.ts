@@ -3,14 +3,14 @@ import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
 import { describeValue, WiringError } from '../errors/wiring-error';
-import type { Extension, Logger, RouteCatalogue, Transport } from '../extension/types';
+import type { Extension } from '../extension/define-extension';
+import type { Logger } from '../logging/logger';
+import type { RouteCatalogue } from '../routing/route-info';
 import { answerFetch, notStarted } from '../fetch/fetch-handler';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
-import { setUriEncoder } from '../responses/writers';
-import { encodeUriReference } from '../http';
 import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
 import { routeClassName } from '../routes/route-name';
 import type { Runtime } from '../runtime/runtime';
@@ -25,68 +25,9 @@ import {
   transportMismatch,
 } from './app-checks';
 import type { ExceptionHandler } from './exception-handler';
-import { defaultLimits, mergeLimits, type Limits, type LimitsOptions, type MountLimits } from './limits';
-import type { MountRequirements, NeedsOptions, OmittedOptionsCheck } from './mount-requirements';
-
-setUriEncoder(encodeUriReference);
-
-/**
- * Options every mount accepts. Packages add typed options by declaration merging (e.g.
- * `@api/auth` adds `auth`, `@api/cors` adds `cors`), so an option type-checks only when the
- * package that implements it is imported.
- */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars
-export interface MountOptions<TRoute extends object = object> {
-  /** Mount-scoped middleware: runs after route resolution, before auth. */
-  readonly middleware?: readonly Middleware[];
-  /** Body and multipart limits for this mount's routes. */
-  readonly limits?: MountLimits;
-}
-
-/** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
-export type MountArgs<TRoute extends object> =
-  NeedsOptions<TRoute> extends true
-    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
-      [options: MountOptions<TRoute> & MountRequirements<TRoute>]
-    : [options?: MountOptions<TRoute>];
-/** The type of the `options` argument when one is passed. */
-type MountArg<TRoute extends object> =
-  NeedsOptions<TRoute> extends true
-    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
-      MountOptions<TRoute> & MountRequirements<TRoute>
-    : MountOptions<TRoute> | undefined;
-
-/** Options of an app's constructor. */
-export interface AppOptions<TFactory = undefined> {
-  /** A prebuilt factory (tests); otherwise the app builds its factory class. */
-  readonly factory?: TFactory;
-  /** App-wide limit overrides. */
-  readonly limits?: LimitsOptions;
-  /**
-   * Where the app logs (default: the console, one readable line per message). A pino logger as it
-   * is (anything with `child`, called as `(obj, msg)`: the error under `err`, the request's fields
-   * beside it), or any object with `info(message, fields?)`, `warn(message, error?, fields?)` and
-   * `error(message, error?, fields?)`. (A pino logger type-checks as a `Logger`: its methods
-   * accept a message first too.)
-   */
-  readonly logger?: Logger;
-  /**
-   * The access log: one info line per finished request (`request finished`: method, route
-   * template, path, status, duration, bytes out, request id), one per closed upgraded connection
-   * (`connection closed`: lifetime, close code). Turns request ids on: each response carries
-   * `x-request-id` (the caller's when well-formed, else generated). Default false (then none of it
-   * is on the request path).
-   */
-  readonly requestLog?: boolean;
-  /** Environment to read `APP_BASE_URL` / `APP_TRUST_FORWARDED` from (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
-
-/** Options of `app.start()`. */
-export interface StartOptions {
-  /** The transport the app will be fed by (default `'node'`); `'fetch'` on a fetch-only runtime. */
-  readonly transport?: Transport;
-}
+import { defaultLimits, mergeLimits, type Limits } from './limits';
+import type { OmittedOptionsCheck } from './mount-requirements';
+import type { AppOptions, MountArg, StartOptions } from './app-options';
 
 type AppState = 'new' | 'starting' | 'serving' | 'closing' | 'closed' | 'failed';
 

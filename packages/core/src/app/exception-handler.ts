@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { BaseHTTPError } from '../errors';
 import { describeValue, WiringError } from '../errors/wiring-error';
-import { ExceptionResponse, responseInfo, type ResponseSpec } from '../responses/response';
+import { ExceptionResponse, responseFacts, type ResponseSpec } from '../responses/response';
 import type { ErrorClass } from '../meta/meta';
 
 /** What a handler may return: a response that replaces the exception, an HTTP error, or nothing. */
@@ -144,7 +144,7 @@ export function checkHandlerShape(where: string, handler: unknown, strictKeys: b
       `${where}: handler for ${exception.name} declares returns as ${describeValue(h.returns)}, not a list. Fix: returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
     );
   for (const entry of (h.returns as readonly unknown[] | undefined) ?? []) {
-    const info = responseInfo(entry);
+    const info = responseFacts(entry);
     const ok = info ? info.cls === ExceptionResponse : isErrorClass(entry);
     if (!ok)
       throw new WiringError(

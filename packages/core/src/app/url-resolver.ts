@@ -1,7 +1,7 @@
 import { WiringError } from '../errors/wiring-error';
 import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
-import type { RouteInfo } from '../extension/types';
+import type { RouteInfo } from '../routing/route-info';
 import { routeClassName } from '../routes/route-name';
 
 type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;

@@ -7,7 +7,7 @@ import {
   ValidationFailedError,
 } from '../errors';
 import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
-import type { Exchange, ExchangeRequest, RequestHead } from '../extension/types';
+import type { Exchange, ExchangeRequest, RequestHead } from '../runtime/exchange-api';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
 import type { Limits } from '../app/limits';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExchangeRequest } from '../extension/types';
+import type { ExchangeRequest } from '../runtime/exchange-api';
 import { MalformedRequestError, PayloadTooLargeError } from '../errors';
 import { Later } from './later';
 

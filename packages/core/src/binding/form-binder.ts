@@ -14,7 +14,7 @@ import {
   type MultipartPart,
 } from '../multipart';
 import type { Limits } from '../app/limits';
-import type { Exchange, RequestHead } from '../extension/types';
+import type { Exchange, RequestHead } from '../runtime/exchange-api';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';

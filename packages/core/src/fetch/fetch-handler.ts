@@ -1,5 +1,5 @@
 import { RequestHeaderFieldsTooLargeError, URITooLongError, type BaseHTTPError } from '../errors';
-import type { Logger } from '../extension/types';
+import type { Logger } from '../logging/logger';
 import { normalizePercentEncoding } from '../routing/normalize-path';
 import { ExchangeImpl } from '../runtime/exchange';
 import type { Runtime } from '../runtime/runtime';

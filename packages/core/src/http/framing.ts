@@ -55,3 +55,12 @@ export function assertNoFraming(headers: readonly string[], status: number, sour
   for (let i = 0; i < headers.length; i += 2)
     if (isFramingHeader(headers[i]!, status)) throw framingError(headers[i]!, source);
 }
+
+/** Removes content-type / content-length / transfer-encoding pairs (a 204 or 304 has no body). */
+export function dropBodyFraming(headers: string[]): void {
+  for (let i = headers.length - 2; i >= 0; i -= 2) {
+    const name = headers[i]!.toLowerCase();
+    if (name === 'content-type' || name === 'content-length' || name === 'transfer-encoding')
+      headers.splice(i, 2);
+  }
+}

@@ -36,3 +36,15 @@ export function toHeaderName(field: string): string {
   }
   return out;
 }
+
+/**
+ * Whether a flat header list (name, value, name, value…) holds `name` (lower case), whatever the
+ * case it was written in.
+ *
+ * @example
+ * hasHeader(['Content-Type', 'text/csv'], 'content-type'); // true
+ */
+export function hasHeader(list: readonly string[], name: string): boolean {
+  for (let i = 0; i < list.length; i += 2) if (list[i]!.toLowerCase() === name) return true;
+  return false;
+}

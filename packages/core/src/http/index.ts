@@ -1,4 +1,4 @@
-export { toHeaderName } from './header-name';
+export { hasHeader, toHeaderName } from './header-name';
 export { assertHeaderValue } from './header-value';
 export { formatLink, type LinkParams } from './link';
 export { parseQuery } from './query';

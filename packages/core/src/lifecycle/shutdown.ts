@@ -1,4 +1,4 @@
-import type { Logger } from '../extension/types';
+import type { Logger } from '../logging/logger';
 import type { ExitStacks } from './exit-stack';
 
 /** Options of `app.close()`. */
@@ -23,7 +23,8 @@ export interface ShutdownWaiter {
   destroyUpgraded(): void;
 }
 
-type Hook = () => void | Promise<void>;
+/** A shutdown phase's callback (`onBeforeClose`, `onDrain`). */
+export type ShutdownHook = () => void | Promise<void>;
 
 /**
  * At the cap, how long uploads just answered 503 get for that answer to leave before every
@@ -44,8 +45,8 @@ export async function runShutdown(p: {
   readonly appName: string;
   /** Undefined when the app never finished starting (only the exit stack unwinds). */
   readonly runtime: ShutdownWaiter | undefined;
-  readonly beforeClose: readonly Hook[];
-  readonly drain: readonly Hook[];
+  readonly beforeClose: readonly ShutdownHook[];
+  readonly drain: readonly ShutdownHook[];
   readonly stacks: ExitStacks;
   readonly capMs: number;
   readonly log: Logger;
@@ -53,7 +54,7 @@ export async function runShutdown(p: {
 }): Promise<void> {
   let failure: { error: unknown } | undefined;
   /** Runs a phase's hooks in order; the phase as a whole is bounded by `capMs` (a stuck hook is left behind, logged once). */
-  const run = async (phase: string, hooks: readonly Hook[], capped = false): Promise<void> => {
+  const run = async (phase: string, hooks: readonly ShutdownHook[], capped = false): Promise<void> => {
     if (hooks.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<'cap'>((resolve) => {

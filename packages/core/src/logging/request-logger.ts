@@ -1,4 +1,5 @@
-import type { LogFields, Logger, RouteInfo } from '../extension/types';
+import type { LogFields, Logger } from './logger';
+import type { RouteInfo } from '../routing/route-info';
 
 /** What the per-request view reads from its exchange, when (and only when) something is logged. */
 export interface LoggedRequest {

@@ -1,6 +1,7 @@
 import { MalformedRequestError } from '../errors';
 import { WiringError } from '../errors/wiring-error';
-import type { Exchange, RouteContribution } from '../extension/types';
+import type { Exchange } from '../runtime/exchange-api';
+import type { RouteContribution } from '../wiring/contribution';
 import { isFramingHeader } from '../http/framing';
 import { headersBinder } from '../binding/binders';
 import { toErrorReason } from '../schema/issues';

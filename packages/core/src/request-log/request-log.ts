@@ -1,4 +1,6 @@
-import type { Exchange, Logger, RouteContribution } from '../extension/types';
+import type { Exchange } from '../runtime/exchange-api';
+import type { Logger } from '../logging/logger';
+import type { RouteContribution } from '../wiring/contribution';
 
 /**
  * The access log (the app's `requestLog: true`): one info line per finished request — `request

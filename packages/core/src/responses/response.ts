@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
-import { checkFields, checkOf, checkResponseKind, NO_SCHEMA } from './checks';
+import { checkFields, checkOf, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
 import type { WiringTypeError } from '../routes/type-errors';
 
@@ -21,12 +21,16 @@ export interface ResponseFields<THeaders> {
   readonly links?: Link | readonly Link[];
 }
 
-type HeadersArg<THeaders> = [THeaders] extends [undefined]
+/** `headers` is required exactly when the declaration has a headers schema. */
+export type HeadersArg<THeaders> = [THeaders] extends [undefined]
   ? { readonly headers?: undefined }
   : { readonly headers: THeaders };
 
-/** Base of the buffered wrappers (not exported as a user type). */
-abstract class BufferedResponse<THeaders> {
+/**
+ * Base of the response wrappers: the fields every wrapper carries, checked once on construction
+ * (core's buffered wrappers; `@api/core/extension` exports it for extension kinds such as streams).
+ */
+export abstract class BufferedResponse<THeaders> {
   readonly statusCode: number | undefined;
   readonly headers: THeaders | undefined;
   readonly rawHeaders: RawHeaders | undefined;
@@ -49,13 +53,16 @@ abstract class BufferedResponse<THeaders> {
  * extension-provided kinds (streams) all describe themselves through this one interface.
  */
 export interface ResponseSpec<TValue = unknown> {
-  readonly [kResponseKind]: ResponseKindInfo;
+  readonly [kResponseKind]: ResponseKindFacts;
   /** Phantom: the value a handler returns for this declaration. */
   readonly __value?: TValue;
 }
 
-/** Run-time description of a response declaration. */
-export interface ResponseKindInfo {
+/**
+ * Run-time description of a response declaration: what documents and writers read. An extension
+ * kind also carries its writer compiler (`ResponseKindInfo` in `extension-kind.ts`).
+ */
+export interface ResponseKindFacts {
   /** `json` (JSONResponse family and plain schemas), `text`, `bytes`, `empty`, or an extension's own kind. */
   readonly kind: string;
   /** The wrapper class a returned value is an instance of (undefined: plain values). */
@@ -68,61 +75,17 @@ export interface ResponseKindInfo {
   readonly status: number | undefined;
   /** Default media type; undefined means none is sent. */
   readonly contentType: string | undefined;
-  /** Extension-provided kinds compile their own writer (see the extension API). */
-  readonly compile?: CustomResponseCompiler;
 }
 
-/** Compiles the writer of an extension-provided response kind. */
-export type CustomResponseCompiler = (route: ResponseCompileContext) => CustomWriter;
-/** What an extension's response compiler learns about the route. */
-export interface ResponseCompileContext {
-  readonly method: string;
-  readonly path: string;
-  readonly where: string;
-  readonly defaultStatus: number;
-  readonly fail: (problem: string, fix: string) => never;
-}
-// An inline import type: extension/types imports this module's types (no import cycle).
-type SinkBody = import('../extension/types').ResponseBody;
-/**
- * Writes one returned value of an extension kind (a stream): build the head with `sink.head(...)`,
- * send it with `sink.start(...)`, then write the body with `sink.write` / `sink.end` (core writes
- * every byte, through the route's body transform). Throwing (or rejecting) before `start` renders
- * the error through the app's funnel; after it, core can only log and cut (`sink.cut()`).
- */
-export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promise<void>;
-/**
- * The response surface an extension writer uses: the route's tail, body transform and `observe`
- * come with it. After `start`, it is the body (`write` returns false until `drain`, `end`, `cut`).
- */
-export interface ResponseSink extends SinkBody {
-  readonly method: string;
-  /** The request's head (headers). */
-  readonly req: import('../extension/types').RequestHead;
-  /** The request's exchange (route, state, params, `fail`). */
-  readonly exchange: import('../extension/types').Exchange;
-  readonly log: import('../extension/types').Logger;
-  /** Builds the header list: content type, typed headers, cookies, raw headers, Location/Link. */
-  head(
-    status: number,
-    contentType: string | undefined,
-    fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined },
-  ): string[];
-  /**
-   * Sends the status line and `headers` plus the route's tail (CORS, middleware headers), no
-   * content-length, and records the status `observe` sees. Returns false for HEAD: the response
-   * is then complete; do not iterate the source. Throws (nothing sent) when `headers` holds a
-   * framing header or a response-header hook fails: let it reach the funnel.
-   */
-  start(status: number, headers: string[]): boolean;
-}
-
-function spec<T>(info: ResponseKindInfo): ResponseSpec<T> {
+/** Wraps a kind's run-time description as a `returns:` entry. */
+export function spec<T>(info: ResponseKindFacts): ResponseSpec<T> {
   return { [kResponseKind]: info };
 }
 
-type HeadersOut<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
-type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+/** The typed headers a response carries for its declared headers schema (`undefined`: none). */
+export type HeadersOf<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
+/** A typed response-headers schema, as `JSONResponse.of(schema, { headers })` takes it. */
+export type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
 
 /** The constructor argument of a JSON wrapper; `statusCode` only where the status is not forced. */
 type JsonInit<T, THeaders, TForced extends boolean> = { readonly json: T } & (TForced extends true
@@ -172,7 +135,7 @@ export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders,
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('JSONResponse.of', schema, options, ['headers']);
     return jsonSpec(JSONResponse, undefined, schema, options.headers);
   }
@@ -185,7 +148,7 @@ export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Created.of', schema, options, ['headers']);
     return jsonSpec(Created, 201, schema, options.headers);
   }
@@ -198,7 +161,7 @@ export class Accepted<T, THeaders = undefined> extends JsonBody<T, THeaders, tru
   static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOut<THeaders>>> {
+  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Accepted.of', schema, options, ['headers']);
     return jsonSpec(Accepted, 202, schema, options.headers);
   }
@@ -214,7 +177,7 @@ export class NoContent<THeaders = undefined> extends BufferedResponse<THeaders> 
   }
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders } = {},
-  ): ResponseSpec<NoContent<HeadersOut<THeaders>>> {
+  ): ResponseSpec<NoContent<HeadersOf<THeaders>>> {
     checkOf('NoContent.of', NO_SCHEMA, options, ['headers']);
     return spec({
       kind: 'empty',
@@ -249,7 +212,7 @@ export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeade
   }
   static of<THeaders extends HeaderSchema | undefined = undefined>(
     options: { headers?: THeaders; contentType?: string } = {},
-  ): ResponseSpec<BytesResponse<HeadersOut<THeaders>>> {
+  ): ResponseSpec<BytesResponse<HeadersOf<THeaders>>> {
     checkOf('BytesResponse.of', NO_SCHEMA, options, ['headers', 'contentType']);
     return spec({
       kind: 'bytes',
@@ -346,7 +309,7 @@ export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus 
       /** 400–599: a literal outside is a type error; a computed one is checked here. */
       readonly status?: TStatus & ErrorStatusCheck<TStatus>;
     } = {},
-  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOut<THeaders>, TStatus>> {
+  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>, TStatus>> {
     checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
     const status = options.status;
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))
@@ -378,16 +341,8 @@ export function plainJson<TSchema extends v.GenericSchema>(
   });
 }
 
-/** Extension API: declares a response kind compiled by its own writer (used by @api/streaming). */
-export function defineResponseKind<TValue>(
-  info: Omit<ResponseKindInfo, 'compile'> & { compile: CustomResponseCompiler },
-): ResponseSpec<TValue> {
-  checkResponseKind(info);
-  return spec(info);
-}
-
 /** The run-time info of a `returns:` entry (a spec or a bare schema). */
-export function responseInfo(entry: unknown): ResponseKindInfo | undefined {
+export function responseFacts(entry: unknown): ResponseKindFacts | undefined {
   if (entry && typeof entry === 'object' && kResponseKind in entry)
     return (entry as ResponseSpec)[kResponseKind];
   return undefined;

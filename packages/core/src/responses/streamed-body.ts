@@ -1,4 +1,5 @@
-import type { Logger, ResponseBody, StreamEncoder } from '../extension/types';
+import type { Logger } from '../logging/logger';
+import type { ResponseBody, StreamEncoder } from './body-transform';
 import type { WireResponse } from '../runtime/wire';
 
 /** How long a cut connection may take to flush what was written before it is destroyed. */

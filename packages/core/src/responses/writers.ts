@@ -1,26 +1,16 @@
-import type * as v from 'valibot';
-import type { SetCookie } from '../cookies/set-cookie';
-import type { Exchange, HeaderList } from '../extension/types';
-import { WiringError } from '../errors/wiring-error';
-import { assertHeaderValue, formatLink } from '../http';
-import { toHeaderName } from '../http';
-import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
-import { StreamedBody } from './streamed-body';
+// Compiles the writer of each declared response kind (JSON family, bytes, text, empty, an
+// extension's own kind) once per route, at wiring. Headers: header-fields.ts; responses no
+// declaration describes: undeclared.ts.
+import { hasHeader } from '../http/header-name';
+import { assertNoFraming } from '../http/framing';
+import type { Exchange, HeaderList } from '../runtime/exchange-api';
 import type { WireResponse } from '../runtime/wire';
 import { compileSerializer } from '../schema/serializer';
-import { objectEntries } from '../schema/introspect';
-import type { Link, Location, UrlResolver } from './location';
-import {
-  Accepted,
-  BytesResponse,
-  Created,
-  ExceptionResponse,
-  JSONResponse,
-  NoContent,
-  type ResponseFields,
-  type ResponseKindInfo,
-  type ResponseSink,
-} from './response';
+import { StreamedBody } from './streamed-body';
+import type { UrlResolver } from './location';
+import { BytesResponse, JSONResponse, NoContent, type ResponseKindFacts } from './response';
+import { isExtensionKind, type ExtensionResponseKindInfo, type ResponseSink } from './extension-kind';
+import { compileTypedHeaders, pushFields } from './header-fields';
 
 /**
  * The exchange as core's own writers use it (internal): `answer` and `startBody` send heads whose
@@ -39,142 +29,6 @@ export interface Answering extends Exchange {
 /** Writes a handler's returned value. */
 export type Writer = (value: unknown, ex: Answering) => void | Promise<void>;
 
-/** A header value's text: strings verbatim, objects as JSON, scalars via String(). */
-function headerText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
-    return String(value);
-  return JSON.stringify(value) ?? '';
-}
-
-/** Writes typed response headers into a header list. */
-export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
-
-/**
- * Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted.
- * A field naming a framing header (`contentLength`, `connection`, …) is a `WiringError` naming `where`.
- */
-export function compileTypedHeaders(
-  schema: v.GenericSchema | undefined,
-  where = 'typed response headers',
-): TypedHeadersWriter | undefined {
-  const entries = schema ? objectEntries(schema) : undefined;
-  if (!entries) return undefined;
-  const fields = Object.keys(entries).map((key) => [key, toHeaderName(key)] as const);
-  for (const [key, wire] of fields)
-    if (isFramingHeader(wire, undefined))
-      throw new WiringError(
-        `${where}: the typed response headers declare "${key}" (sent as "${wire}"), a framing header the framework computes for every response. Fix: remove the field; core frames the body itself.`,
-      );
-  return (values, out) => {
-    if (values === null || typeof values !== 'object') return;
-    const obj = values as Record<string, unknown>;
-    for (const [key, wire] of fields) {
-      const value = obj[key];
-      if (value === undefined || value === null) continue;
-      const text = headerText(value);
-      assertHeaderValue(wire, text);
-      out.push(wire, text);
-    }
-  };
-}
-
-function pushCookies(cookies: readonly SetCookie[], out: HeaderList): void {
-  const seen = new Set<string>();
-  for (const cookie of cookies) {
-    if (seen.has(cookie.name))
-      throw new TypeError(`two Set-Cookie values for cookie "${cookie.name}" in one response`);
-    seen.add(cookie.name);
-    out.push('set-cookie', cookie.toHeader());
-  }
-}
-
-/** Response fields as read from a wrapper instance (every field may be undefined). */
-export type FieldsLike = {
-  readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined;
-};
-
-function pushRaw(
-  raw: NonNullable<ResponseFields<unknown>['rawHeaders']>,
-  status: number,
-  out: HeaderList,
-): void {
-  const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(raw)
-    ? (raw as ReadonlyArray<readonly [string, string]>)
-    : Object.entries(raw as Record<string, string | readonly string[]>);
-  for (const [name, value] of pairs) {
-    if (isFramingHeader(name, status)) throw framingError(name, "the response's rawHeaders");
-    if (typeof value === 'string') {
-      assertHeaderValue(name, value);
-      out.push(name, value);
-    } else
-      for (const item of value) {
-        assertHeaderValue(name, item);
-        out.push(name, item);
-      }
-  }
-}
-
-/** Resolves a Location/Link target to a header-safe URI. */
-function resolveUri(target: Location['target'], resolver: UrlResolver, ex: Exchange): string {
-  if (target.kind === 'url') return target.url;
-  const path = target.kind === 'path' ? target.path : resolver.pathFor(target);
-  const base = resolver.base(ex.req.headers);
-  return base === '' ? sameOrigin(path) : base + path;
-}
-
-/**
- * A relative target never becomes protocol-relative: `//evil.example` (or `/\\evil.example`, which
- * browsers read alike) keeps its host part as an encoded first segment, so it stays on this origin.
- */
-function sameOrigin(path: string): string {
-  if (path.length < 2 || path.charCodeAt(0) !== 47) return path;
-  const second = path.charCodeAt(1);
-  if (second === 47) return '/%2F' + path.slice(2);
-  if (second === 92) return '/%5C' + path.slice(2);
-  return path;
-}
-
-/**
- * Appends typed headers, cookies, raw headers, then Location and Link (in that order). Raw header
- * names are checked here (a framing header throws): they are the only names not known at wiring.
- */
-export function pushFields(
-  fields: FieldsLike,
-  typed: TypedHeadersWriter | undefined,
-  resolver: UrlResolver,
-  ex: Exchange,
-  status: number,
-  out: HeaderList,
-): void {
-  if (typed && fields.headers !== undefined) typed(fields.headers, out);
-  if (fields.cookies) pushCookies(fields.cookies, out);
-  if (fields.rawHeaders) pushRaw(fields.rawHeaders, status, out);
-  if (fields.location) {
-    const uri = resolveUri(fields.location.target, resolver, ex);
-    assertHeaderValue('location', uri);
-    out.push('location', encodeLocation(uri));
-  }
-  if (fields.links) {
-    const links: readonly Link[] = Array.isArray(fields.links)
-      ? (fields.links as readonly Link[])
-      : [fields.links as Link];
-    if (links.length > 0) {
-      const value = links
-        .map((l) => formatLink(encodeLocation(resolveUri(l.target, resolver, ex)), l.params))
-        .join(', ');
-      assertHeaderValue('link', value);
-      out.push('link', value);
-    }
-  }
-}
-
-let encodeLocation: (uri: string) => string = (uri) => uri;
-/** Installs the URI encoder (kept in one place with the header helpers). */
-export function setUriEncoder(encoder: (uri: string) => string): void {
-  encodeLocation = encoder;
-}
-
 /** Everything a writer needs to know about its route, decided at wiring. */
 export interface WriterContext {
   readonly defaultStatus: number;
@@ -188,8 +42,8 @@ export interface WriterContext {
 const JSON_TYPE = 'application/json';
 
 /** Compiles the writer of one declared response kind. */
-export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
-  if (info.compile) return compileExtensionWriter(info, ctx);
+export function compileWriter(info: ResponseKindFacts, ctx: WriterContext): Writer {
+  if (isExtensionKind(info)) return compileExtensionWriter(info, ctx);
   const typed = compileTypedHeaders(info.headers, ctx.where);
   const status = info.status;
   switch (info.kind) {
@@ -249,8 +103,8 @@ export function compileWriter(info: ResponseKindInfo, ctx: WriterContext): Write
  * machinery, sends it with the route's tail and body transform (`start`, which checks the names
  * the writer put in), and then is the body: every byte through core.
  */
-function compileExtensionWriter(info: ResponseKindInfo, ctx: WriterContext): Writer {
-  const custom = info.compile!({
+function compileExtensionWriter(info: ExtensionResponseKindInfo, ctx: WriterContext): Writer {
+  const custom = info.compile({
     method: ctx.method,
     path: ctx.path,
     where: ctx.where,
@@ -287,92 +141,4 @@ function compileExtensionWriter(info: ResponseKindInfo, ctx: WriterContext): Wri
     };
     return custom(value, sink);
   };
-}
-
-function hasHeader(out: HeaderList, name: string): boolean {
-  for (let i = 0; i < out.length; i += 2) if (out[i]!.toLowerCase() === name) return true;
-  return false;
-}
-
-/**
- * Writes a response object that no declaration describes (middleware intercepts, exception
- * responses): bodies are encoded with `JSON.stringify`; untyped header names are checked here.
- */
-export function writeAdHoc(value: unknown, ex: Answering, resolver: UrlResolver): void {
-  const out: HeaderList = [];
-  if (value instanceof JSONResponse || value instanceof Created || value instanceof Accepted) {
-    const status =
-      value instanceof Created ? 201 : value instanceof Accepted ? 202 : (value.statusCode ?? 200);
-    out.push('content-type', JSON_TYPE);
-    pushFields(value, undefined, resolver, ex, status, out);
-    pushUntypedHeaders(value.headers, status, out);
-    ex.answer(status, out, JSON.stringify(value.json) ?? 'null');
-  } else if (value instanceof NoContent) {
-    const status = value.statusCode ?? 204;
-    pushFields(value, undefined, resolver, ex, status, out);
-    pushUntypedHeaders(value.headers, status, out);
-    ex.answer(status, out, undefined);
-  } else if (value instanceof BytesResponse) {
-    const status = value.statusCode ?? 200;
-    pushFields(value, undefined, resolver, ex, status, out);
-    pushUntypedHeaders(value.headers, status, out);
-    if (!hasHeader(out, 'content-type'))
-      out.unshift('content-type', value.contentType ?? 'application/octet-stream');
-    ex.answer(status, out, value.content);
-  } else if (value instanceof ExceptionResponse) {
-    const encoded = adHocException(value as ExceptionResponse<unknown, unknown>);
-    ex.answer(value.statusCode as number, encoded.headers, encoded.body);
-  } else {
-    throw new TypeError(
-      'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',
-    );
-  }
-}
-
-function pushUntypedHeaders(headers: unknown, status: number, out: HeaderList): void {
-  if (headers === null || typeof headers !== 'object') return;
-  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
-    if (value === undefined || value === null) continue;
-    const text = headerText(value);
-    const wire = toHeaderName(key);
-    if (isFramingHeader(wire, status)) throw framingError(wire, "the response's headers");
-    assertHeaderValue(wire, text);
-    out.push(wire, text);
-  }
-}
-
-/** An `ExceptionResponse` encoded for the wire: its header list (content type first) and body. */
-export interface EncodedException {
-  readonly headers: HeaderList;
-  readonly body: string;
-}
-
-/**
- * Compiles the encoder of an exception handler's declared result: `ExceptionResponse.of(...)`
- * (typed headers, compiled strict body) or a Struct error class's body schema (`schema` given,
- * no typed headers). Throws `ResponseShapeError` when the value's body does not fit.
- */
-export function exceptionResponseEncoder(
-  schema: v.GenericSchema | undefined,
-  headers: v.GenericSchema | undefined,
-  where?: string,
-): (value: ExceptionResponse<unknown, unknown>) => EncodedException {
-  const serialize = compileSerializer(schema, { strict: true });
-  const typed = compileTypedHeaders(headers, where);
-  return (value) => {
-    const body = serialize(value.json);
-    const out: HeaderList = ['content-type', JSON_TYPE];
-    if (typed) typed(value.headers, out);
-    else pushUntypedHeaders(value.headers, value.statusCode, out);
-    if (value.cookies) pushCookies(value.cookies, out);
-    return { headers: out, body };
-  };
-}
-
-/** Encodes an `ExceptionResponse` no declaration describes (`JSON.stringify`, untyped headers). */
-export function adHocException(value: ExceptionResponse<unknown, unknown>): EncodedException {
-  const out: HeaderList = ['content-type', JSON_TYPE];
-  pushUntypedHeaders(value.headers, value.statusCode, out);
-  if (value.cookies) pushCookies(value.cookies, out);
-  return { headers: out, body: JSON.stringify(value.json) ?? 'null' };
 }

@@ -1,21 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { BaseHTTPError } from '../errors/base-http-error';
-import type {
-  BodyEncoder,
-  BodyTransform,
-  HeaderList,
-  Logger,
-  RouteInfo,
-  TakenOver,
-} from '../extension/types';
+import type { BodyEncoder, BodyTransform } from '../responses/body-transform';
+import type { HeaderList, TakenOver } from './exchange-api';
+import type { Logger } from '../logging/logger';
+import type { RouteInfo } from '../routing/route-info';
 import type { WireRequest, WireResponse } from './wire';
-import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
+import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
 import type { Answering } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
-import { closeAfterResponse, type LingerLimits } from '../server/linger';
+import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../server/linger';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../request-log/request-id';
 import { watchClose } from './observe-close';
@@ -114,7 +111,7 @@ export class ExchangeImpl implements Answering {
   countBytes(): void {
     const socket = this.res.socket;
     if (socket) this.bytesBefore = socket.bytesWritten ?? 0;
-    else this.res.once('socket', (s: import('node:net').Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
+    else this.res.once('socket', (s: Socket) => (this.bytesBefore = s.bytesWritten ?? 0));
   }
 
   get shutdownSignal(): AbortSignal {
@@ -240,7 +237,7 @@ export class ExchangeImpl implements Answering {
     this.#connection(headers);
     if (body === undefined) {
       // 204 and 304 carry no body framing at all (not even content-type given as a raw header).
-      if (status === 204 || status === 304) withoutFraming(headers);
+      if (status === 204 || status === 304) dropBodyFraming(headers);
       else if (status >= 200) headers.push('content-length', '0');
       this.#writeHead(status, headers);
       this.res.end();
@@ -381,24 +378,6 @@ export class ExchangeImpl implements Answering {
 
 /** `TakenOver.end` of a route nobody observes the close of. */
 const NO_REPORT = (): void => undefined;
-
-/** Removes content-type / content-length / transfer-encoding pairs (a 204 or 304 has no body). */
-function withoutFraming(headers: HeaderList): void {
-  for (let i = headers.length - 2; i >= 0; i -= 2) {
-    const name = headers[i]!.toLowerCase();
-    if (name === 'content-type' || name === 'content-length' || name === 'transfer-encoding')
-      headers.splice(i, 2);
-  }
-}
-
-/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
-function hasUnreadBody(req: WireRequest): boolean {
-  if (req.complete) return false;
-  const headers = req.headers;
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length !== '0';
-}
 
 /**
  * What a failing computed-header hook becomes: an HTTP error as it is (the hook's own headers

@@ -1,10 +1,12 @@
 import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
-import type { Exchange, HeaderList, Logger } from '../extension/types';
+import type { Exchange, HeaderList } from './exchange-api';
+import type { Logger } from '../logging/logger';
 import type { ExceptionHandler } from '../app/exception-handler';
 import { isFramingHeader } from '../http/framing';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
-import { writeAdHoc, type Answering } from '../responses/writers';
+import type { Answering } from '../responses/writers';
+import { writeUndeclaredResponse } from '../responses/undeclared';
 import type { Plan } from './plan';
 import { ResponseShapeError } from '../schema/serializer';
 
@@ -87,7 +89,7 @@ export class ErrorFunnel {
       else if (result instanceof ExceptionResponse) {
         const writer = this.#parts.handlerWriters.get(handler);
         if (writer) writer(result as ExceptionResponse<unknown, unknown>, ex);
-        else writeAdHoc(result, ex, this.#parts.resolver);
+        else writeUndeclaredResponse(result, ex, this.#parts.resolver);
       } else if (result instanceof BaseHTTPError) this.#renderDefault(ex, result, extra);
       else
         throw new TypeError(

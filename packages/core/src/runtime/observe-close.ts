@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
-import type { ConnectionClose, Exchange, TakenOver } from '../extension/types';
+import type { ConnectionClose, Exchange, TakenOver } from './exchange-api';
 
 /**
  * Runs a route's `observeClose` hooks once for a connection it took over: at the route's first

@@ -1,12 +1,7 @@
-import type {
-  AroundHook,
-  BeforeStep,
-  BodyTransform,
-  ConnectionClose,
-  Exchange,
-  RouteInfo,
-  SourceResolver,
-} from '../extension/types';
+import type { AroundHook, ConnectionClose, Exchange } from './exchange-api';
+import type { BeforeStep, SourceResolver } from '../wiring/contribution';
+import type { BodyTransform } from '../responses/body-transform';
+import type { RouteInfo } from '../routing/route-info';
 import type { Writer } from '../responses/writers';
 
 /** Header pairs a step contributes. */

@@ -1,8 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import type { AroundHook, Exchange } from '../extension/types';
+import type { AroundHook, Exchange } from './exchange-api';
 import type { UrlResolver } from '../responses/location';
-import { writeAdHoc } from '../responses/writers';
+import { writeUndeclaredResponse } from '../responses/undeclared';
 import { Later } from '../binding/later';
 import type { ExchangeImpl } from './exchange';
 import type { Plan } from './plan';
@@ -134,7 +134,7 @@ function take(run: Run, at: number, value: unknown): boolean {
   const plan = run.plan;
   if (at < plan.firstBefore) {
     if (value === undefined) return true;
-    writeAdHoc(value, run.ex, run.resolver);
+    writeUndeclaredResponse(value, run.ex, run.resolver);
     return false;
   }
   if (at < plan.firstBinder) return true;

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { ExchangeRequest, ResponseTarget } from '../extension/types';
+import type { ExchangeRequest, ResponseTarget } from './exchange-api';
 
 /**
  * What core's exchange reads of a request: the public seam (`ExchangeRequest`) plus node's

@@ -98,7 +98,9 @@ export function generateStrictObjectSerializer(p: {
     } else {
       E.push('');
       F.push(p.nested(p.entries[key]!));
-      lines.push(`let t${i}; try { t${i} = F[${F.length - 1}](${x}); } catch (error) { throw AT(error, ${i}); }`);
+      lines.push(
+        `let t${i}; try { t${i} = F[${F.length - 1}](${x}); } catch (error) { throw AT(error, ${i}); }`,
+      );
       parts.push(`${JSON.stringify((i === 0 ? '{' : ',') + k + ':')} + t${i}`);
     }
   });

@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { kindOf } from './serializer';
 
 /** One failure found while validating a request value. */
 export interface ReasonIssue {
@@ -14,12 +15,6 @@ export interface ErrorReasonValue {
 
 /** Where a value came from: decides how an issue path is spelled. */
 export type SourceLabel = 'json' | 'query' | 'header' | 'cookie' | 'form' | 'path';
-
-function typeName(input: unknown): string {
-  if (input === null) return 'null';
-  if (Array.isArray(input)) return 'array';
-  return typeof input;
-}
 
 function formatPath(source: SourceLabel, issue: v.BaseIssue<unknown>): string {
   const keys = issue.path ?? [];
@@ -45,7 +40,7 @@ function formatMessage(issue: v.BaseIssue<unknown>): string {
     const last = issue.path?.[issue.path.length - 1];
     if (issue.input === undefined && last && last.value === undefined) return 'Missing required field';
     if (issue.type === 'object' || issue.type === 'strict_object') {
-      if (issue.input !== undefined && typeName(issue.input) === 'object') return 'Unexpected field';
+      if (issue.input !== undefined && kindOf(issue.input) === 'object') return 'Unexpected field';
     }
     const expected =
       issue.type === 'literal' ||
@@ -57,7 +52,7 @@ function formatMessage(issue: v.BaseIssue<unknown>): string {
         : issue.type === 'strict_object' || issue.type === 'loose_object'
           ? 'object'
           : (issue.expected ?? issue.type);
-    return `Expected ${expected}, got ${typeName(issue.input)}`;
+    return `Expected ${expected}, got ${kindOf(issue.input)}`;
   }
   const what = issue.type.replace(/_/g, ' ');
   return issue.expected ? `Invalid ${what}: expected ${issue.expected}` : `Invalid ${what}`;

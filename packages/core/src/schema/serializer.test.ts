@@ -146,7 +146,18 @@ describe('compileSerializer: strict objects (generated per schema)', () => {
   const row = { id: 1, name: 'a', ok: true, note: null, kind: 'row', tags: ['x'], inner: { n: 2 } };
 
   it('writes exactly what JSON.stringify writes for the declared fields, in declared order', () => {
-    const strings = ['', 'plain', 'q"uote', 'back\\slash', 'nl\nand\ttab', '\u0000\u001f', '\ud83d\ude00', 'lone \ud800', 'é ü', '</script>'];
+    const strings = [
+      '',
+      'plain',
+      'q"uote',
+      'back\\slash',
+      'nl\nand\ttab',
+      '\u0000\u001f',
+      '\ud83d\ude00',
+      'lone \ud800',
+      'é ü',
+      '</script>',
+    ];
     for (const name of strings) {
       const value = { extra: 1, ...row, name, note: name };
       expect(serialize(value)).toBe(JSON.stringify({ ...row, name, note: name }));
@@ -156,15 +167,42 @@ describe('compileSerializer: strict objects (generated per schema)', () => {
 
   it('refuses a wrong or missing field with its path, and a non-object', () => {
     const cases: Array<[unknown, string]> = [
-      [{ ...row, id: '1' }, 'the value at `$.id` does not match the declared response schema (expected a finite number, got string)'],
-      [{ ...row, id: Number.NaN }, 'the value at `$.id` does not match the declared response schema (expected a finite number, got number)'],
-      [{ ...row, name: undefined }, 'the value at `$.name` does not match the declared response schema (expected a value (required field), got undefined)'],
-      [{ ...row, ok: 1 }, 'the value at `$.ok` does not match the declared response schema (expected boolean, got number)'],
-      [{ ...row, note: 3 }, 'the value at `$.note` does not match the declared response schema (expected string, got number)'],
-      [{ ...row, kind: 'other' }, 'the value at `$.kind` does not match the declared response schema (expected "row", got another string)'],
-      [{ ...row, tags: ['x', 2] }, 'the value at `$.tags[1]` does not match the declared response schema (expected string, got number)'],
-      [{ ...row, inner: { n: 'x' } }, 'the value at `$.inner.n` does not match the declared response schema (expected a finite number, got string)'],
-      [[], 'the value at `$.id` does not match the declared response schema (expected a value (required field), got undefined)'],
+      [
+        { ...row, id: '1' },
+        'the value at `$.id` does not match the declared response schema (expected a finite number, got string)',
+      ],
+      [
+        { ...row, id: Number.NaN },
+        'the value at `$.id` does not match the declared response schema (expected a finite number, got number)',
+      ],
+      [
+        { ...row, name: undefined },
+        'the value at `$.name` does not match the declared response schema (expected a value (required field), got undefined)',
+      ],
+      [
+        { ...row, ok: 1 },
+        'the value at `$.ok` does not match the declared response schema (expected boolean, got number)',
+      ],
+      [
+        { ...row, note: 3 },
+        'the value at `$.note` does not match the declared response schema (expected string, got number)',
+      ],
+      [
+        { ...row, kind: 'other' },
+        'the value at `$.kind` does not match the declared response schema (expected "row", got another string)',
+      ],
+      [
+        { ...row, tags: ['x', 2] },
+        'the value at `$.tags[1]` does not match the declared response schema (expected string, got number)',
+      ],
+      [
+        { ...row, inner: { n: 'x' } },
+        'the value at `$.inner.n` does not match the declared response schema (expected a finite number, got string)',
+      ],
+      [
+        [],
+        'the value at `$.id` does not match the declared response schema (expected a value (required field), got undefined)',
+      ],
       [null, 'the value at `$` does not match the declared response schema (expected object, got null)'],
     ];
     for (const [value, message] of cases) expect(() => serialize(value)).toThrow(message);

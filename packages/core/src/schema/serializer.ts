@@ -38,7 +38,8 @@ export class ResponseShapeError extends Error {
   }
 }
 
-function kindOf(value: unknown): string {
+/** A value's JSON kind for shape messages: `null`, `array`, or its `typeof`. */
+export function kindOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 function mismatch(expected: string, value: unknown): never {

@@ -69,19 +69,33 @@ const META_KEYS = new Set(['description', 'name', 'tag']);
 /** Wrong arguments are WiringErrors at declaration, naming the model, the argument and the fix. */
 function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
   const fail = (problem: string, fix: string): never => {
-    throw new WiringError(`Struct(${typeof name === 'string' ? JSON.stringify(name) : '…'}): ${problem}. Fix: ${fix}.`);
+    throw new WiringError(
+      `Struct(${typeof name === 'string' ? JSON.stringify(name) : '…'}): ${problem}. Fix: ${fix}.`,
+    );
   };
   if (typeof name !== 'string' || name.length === 0)
-    fail(`the name must be a non-empty string, got ${describeValue(name)}`, "Struct('Widget', { id: v.string() })");
+    fail(
+      `the name must be a non-empty string, got ${describeValue(name)}`,
+      "Struct('Widget', { id: v.string() })",
+    );
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries))
-    fail(`the entries must be an object of valibot schemas, got ${describeValue(entries)}`, 'Struct(name, { id: v.string() })');
+    fail(
+      `the entries must be an object of valibot schemas, got ${describeValue(entries)}`,
+      'Struct(name, { id: v.string() })',
+    );
   for (const [key, schema] of Object.entries(entries as object)) {
     const kind = (schema as { kind?: unknown } | null)?.kind;
     if (kind !== 'schema')
-      fail(`field "${key}" is not a valibot schema (got ${describeValue(schema)})`, `${key}: v.string() (or another valibot schema)`);
+      fail(
+        `field "${key}" is not a valibot schema (got ${describeValue(schema)})`,
+        `${key}: v.string() (or another valibot schema)`,
+      );
   }
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta))
-    fail(`meta must be an object, got ${describeValue(meta)}`, "{ description: '…' }, { name: 'Other' } or { tag: true }");
+    fail(
+      `meta must be an object, got ${describeValue(meta)}`,
+      "{ description: '…' }, { name: 'Other' } or { tag: true }",
+    );
   const m = meta as Record<string, unknown>;
   for (const key of Object.keys(m)) {
     if (!META_KEYS.has(key)) fail(`unknown meta "${key}"`, 'use description, name or tag');
@@ -93,5 +107,8 @@ function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
   if (m.tag !== undefined && typeof m.tag !== 'boolean')
     fail(`meta.tag must be a boolean, got ${describeValue(m.tag)}`, 'tag: true');
   if (m.tag === true && Object.hasOwn(entries as object, 'type'))
-    fail('a tagged Struct gets its "type" field from its name; the entries declare "type" too', 'remove "type" from the entries, or drop tag: true');
+    fail(
+      'a tagged Struct gets its "type" field from its name; the entries declare "type" too',
+      'remove "type" from the entries, or drop tag: true',
+    );
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
-import type { Logger } from '../extension/types';
+import type { Logger } from '../logging/logger';
 import { consoleLogger } from '../logging/logger';
 import { describeValue, WiringError } from '../errors/wiring-error';
 import { isClosing } from './linger';

@@ -1,31 +1,29 @@
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import type { ShutdownHook } from '../lifecycle/shutdown';
+import { WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import type { ExceptionHandler } from '../app/exception-handler';
 import type {
   AppIntercept,
   CustomRoute,
-  Logger,
-  RouteCatalogue,
-  RouteInfo,
   RouteContributor,
   SourceProvider,
-  Transport,
   UpgradeRoute,
-  Wiring,
-} from '../extension/types';
+} from './contribution';
+import type { Logger } from '../logging/logger';
+import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
+import type { Transport } from '../runtime/exchange-api';
+import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
 import { parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
 import { createWiringApi } from './wiring-api';
 import { checkExceptionHandler } from './exception-handlers';
-import { isMountOptionValue, CORE_MOUNT_OPTIONS } from './mount';
+import { checkExtensionRoute } from './extension-route';
+import { checkMiddleware } from '../middleware/check';
 import { newRouteInfo, type RouteRecord } from './records';
-
-type Hook = () => void | Promise<void>;
 
 /** Everything `wire()` and extensions declare, collected until wiring finishes. */
 export class AppWiring {
@@ -41,8 +39,8 @@ export class AppWiring {
   readonly appMiddleware: Middleware[] = [];
   readonly handlers = new Map<object, ExceptionHandler>();
   readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[] = [];
-  readonly beforeClose: Hook[] = [];
-  readonly drain: Hook[] = [];
+  readonly beforeClose: ShutdownHook[] = [];
+  readonly drain: ShutdownHook[] = [];
   adapter: ErrorBodyAdapter | undefined;
   /** Set when the routes are compiled: what an extension adds after that would never take effect. */
   compiled = false;
@@ -126,50 +124,12 @@ export class AppWiring {
 
   /** Adds an extension route (custom or upgrade) as a record: same catalogue, same plan compiler. */
   addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void {
-    const adder = kind === 'upgrade' ? 'addUpgradeRoute' : 'addRoute';
-    if (typeof route !== 'object' || route === null)
-      throw new WiringError(
-        `wiring.${adder}: expected a route object, got ${describeValue(route)}. Fix: pass { ${kind === 'custom' ? 'method, ' : ''}path, owner, ${kind === 'custom' ? 'operation, ' : ''}handle(ex, input) }.`,
-      );
-    if (typeof route.owner !== 'string' || route.owner === '')
-      throw new WiringError(
-        `wiring.${adder}: "owner" must name who adds the route (a non-empty string), got ${describeValue(route.owner)}. Fix: owner: 'my-extension'.`,
-      );
-    if (route.operation !== undefined && typeof route.operation !== 'string')
-      throw new WiringError(
-        `wiring.${adder} (${route.owner}): "operation" must be a string label, got ${describeValue(route.operation)}. Fix: operation: 'document'.`,
-      );
-    if (typeof route.path !== 'string' || !route.path.startsWith('/'))
-      throw new WiringError(
-        `wiring.${adder} (${route.owner}): "path" must be a path template starting with "/", got ${typeof route.path === 'string' ? JSON.stringify(route.path) : describeValue(route.path)}. Fix: path: '/_meta/routes'.`,
-      );
-    const method = kind === 'upgrade' ? 'GET' : String((route as CustomRoute).method ?? '').toUpperCase();
-    const operation = route.operation ?? 'handle';
-    const where = `${route.owner}.${operation}`;
-    const literal = kind === 'custom' && (route as CustomRoute).literal === true;
-    if (typeof route.handle !== 'function')
-      throw new WiringError(
-        `${where}: an extension route needs a handle(ex, input) function. Fix: add handle.`,
-      );
-    if (!/^[A-Z]+$/.test(method))
-      throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
-    if (literal) checkLiteralPath(where, route.path, route.spec);
+    const { method, operation, where, literal, mountOptions, middleware } = checkExtensionRoute(kind, route);
     const slots = literal ? [] : parseTemplate(route.path, where).slots;
     const key = routeKey(method, route.path, literal);
     const prior = this.#routes.get(key);
     if (prior)
       throw duplicateRoute({ method, path: route.path, owner: route.owner, operation, kind }, prior.info);
-    const mountOptions = route.mountOptions ?? {};
-    for (const [key, value] of Object.entries(mountOptions)) {
-      if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value))
-        continue;
-      throw new WiringError(
-        `${where}: mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}".`,
-      );
-    }
-    const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
-    middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
-    checkInterceptsReach(`${where} (${kind} route)`, middleware, [method]);
     const record: RouteRecord = {
       info: newRouteInfo({
         method,
@@ -218,22 +178,6 @@ export class AppWiring {
 function routeKey(method: string, path: string, literal = false): string {
   if (literal && /[{}]/.test(path)) return `${method.toUpperCase()} literal ${path}`;
   return `${method.toUpperCase()} ${path.replace(/\{[^/]*\}/g, '{}')}`;
-}
-
-/**
- * A literal path must be one a request can carry (so the route is reachable) and has no slots
- * (so nothing can bind from it): each mistake is a `WiringError` naming the fix.
- */
-function checkLiteralPath(where: string, path: string, spec: CustomRoute['spec']): void {
-  const bad = /[^\x21-\x7e]|[?#]/.exec(path);
-  if (bad)
-    throw new WiringError(
-      `${where}: literal path ${JSON.stringify(path)} has ${JSON.stringify(bad[0])}, which no request target carries as is, so the route could never match. Fix: percent-encode it (as a browser would) in the path you add.`,
-    );
-  if (spec?.path !== undefined)
-    throw new WiringError(
-      `${where}: a literal route has no slots, so it cannot declare a path source. Fix: drop spec.path, or add the route as a template (without literal: true).`,
-    );
 }
 
 type RouteLabel = Pick<RouteInfo, 'method' | 'path' | 'owner' | 'operation' | 'kind'>;

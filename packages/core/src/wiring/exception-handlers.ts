@@ -1,9 +1,13 @@
 import { StructHTTPError } from '../errors';
 import { WiringError } from '../errors/wiring-error';
-import type { Exchange } from '../extension/types';
+import type { Exchange } from '../runtime/exchange-api';
 import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
-import { responseInfo, type ExceptionResponse } from '../responses/response';
-import { adHocException, exceptionResponseEncoder, type EncodedException } from '../responses/writers';
+import { responseFacts, type ExceptionResponse } from '../responses/response';
+import {
+  encodeUndeclaredException,
+  exceptionResponseEncoder,
+  type EncodedException,
+} from '../responses/undeclared';
 import { ResponseShapeError } from '../schema/serializer';
 
 /** Checks one exception handler at registration; every mistake names the handler's class and the fix. */
@@ -47,7 +51,7 @@ export function compileHandlerWriters(
     const candidates: Candidate[] = [];
     const problemStatuses = new Set<number>();
     for (const entry of handler.returns ?? []) {
-      const info = responseInfo(entry);
+      const info = responseFacts(entry);
       if (info)
         candidates.push({
           status: info.status,
@@ -97,7 +101,7 @@ function dispatch(candidates: readonly Candidate[], problemStatuses: ReadonlySet
     }
     // A body no schema fits is a 500, unless a Problem error class declares its status.
     if (first !== undefined && !problemStatuses.has(value.statusCode)) throw first;
-    const encoded = adHocException(value);
+    const encoded = encodeUndeclaredException(value);
     ex.send(value.statusCode, encoded.headers, encoded.body);
   };
 }

@@ -1,12 +1,13 @@
 import type * as v from 'valibot';
+import { isExtensionKind } from '../responses/extension-kind';
 import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
 import { pathBinder } from '../binding/binders';
-import { mountOption, type MountOptionValue } from '../extension/types';
+import { mountOption, type MountOptionValue } from './mount-option';
 import type { Middleware } from '../middleware/middleware';
 import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
-import { plainJson, responseInfo, type ResponseKindInfo } from '../responses/response';
+import { plainJson, responseFacts, type ResponseKindFacts } from '../responses/response';
 import {
   ENDPOINT_OPERATIONS,
   isOperation,
@@ -175,7 +176,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
 }
 
 /** Normalizes `returns:` into response declarations (one plain member at most; wrappers once each). */
-export function normalizeReturns(where: string, spec: OperationSpec): ResponseKindInfo[] {
+export function normalizeReturns(where: string, spec: OperationSpec): ResponseKindFacts[] {
   if (spec.returns === undefined)
     return [
       {
@@ -188,19 +189,19 @@ export function normalizeReturns(where: string, spec: OperationSpec): ResponseKi
       },
     ];
   const list = (Array.isArray(spec.returns) ? spec.returns : [spec.returns]) as unknown[];
-  const out: ResponseKindInfo[] = [];
+  const out: ResponseKindFacts[] = [];
   for (const entry of list) {
-    const info = responseInfo(entry);
+    const info = responseFacts(entry);
     if (info) out.push(info);
     else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
-      out.push(responseInfo(plainJson(entry as v.GenericSchema))!);
+      out.push(responseFacts(plainJson(entry as v.GenericSchema))!);
     } else {
       throw new WiringError(
         `${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`,
       );
     }
   }
-  const plain = out.filter((i) => i.cls === undefined && i.compile === undefined);
+  const plain = out.filter((i) => i.cls === undefined && !isExtensionKind(i));
   if (plain.length > 1)
     throw new WiringError(
       `${where}: returns lists ${plain.length} plain members; a union can hold one plain value and any number of wrappers. Fix: wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union.`,
@@ -271,7 +272,7 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
         `${where}: the ${source} source must be a valibot schema, got ${describeValue(schema)}. Fix: ${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema).`,
       );
   }
-  for (const source of ['content', 'rawHeaders'] as const) {
+  for (const source of ['content', 'rawHeaders', 'requestId'] as const) {
     const flag: unknown = spec[source];
     if (flag !== undefined && flag !== true)
       throw new WiringError(

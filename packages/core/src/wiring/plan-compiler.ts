@@ -1,14 +1,9 @@
-import { describeValue as describeArgument, WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError } from '../errors/wiring-error';
 import { isErrorClass } from '../app/exception-handler';
 import type { ErrorClass } from '../meta/meta';
 import { isFramingHeader } from '../http/framing';
-import type {
-  BeforeStep,
-  Exchange,
-  RouteContribution,
-  SourceProvider,
-  SourceResolver,
-} from '../extension/types';
+import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from './contribution';
+import type { Exchange } from '../runtime/exchange-api';
 import {
   contentBinder,
   cookiesBinder,
@@ -139,13 +134,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     json: () => jsonBinder(spec.json!, limits),
     content: () => contentBinder(limits),
     form: () => formBinder(spec.form!, limits, where),
-    requestId: () => {
-      if (spec.requestId !== true)
-        throw new WiringError(
-          `${where}: the requestId source is declared with true, got ${describeValue(spec.requestId)}. Fix: requestId: true, or leave it out.`,
-        );
-      return (ex) => ex.requestId;
-    },
+    // Declared with `true`: checked with the other flag sources when the operation is mounted.
+    requestId: () => (ex) => ex.requestId,
   };
   for (const key of CORE_SOURCES) {
     if (spec[key] === undefined) continue;
@@ -252,12 +242,12 @@ function recordErrors(
     if (c.raises === undefined) continue;
     if (!Array.isArray(c.raises))
       throw new WiringError(
-        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeArgument(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
+        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeValue(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
       );
     for (const cls of c.raises as readonly unknown[]) {
       if (!isErrorClass(cls))
         throw new WiringError(
-          `${where}: a contribution raises ${describeArgument(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
+          `${where}: a contribution raises ${describeValue(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
         );
       if (!errors.includes(cls)) errors.push(cls);
     }
@@ -290,9 +280,3 @@ function compileResponses(record: RouteRecord, where: string, resolver: UrlResol
 
 /** Header pairs type re-exported for contributors. */
 export type { HeaderPairs };
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor?.name ?? 'object';
-  return typeof value;
-}

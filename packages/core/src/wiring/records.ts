@@ -1,5 +1,6 @@
 import type { Limits } from '../app/limits';
-import type { Exchange, RouteInfo } from '../extension/types';
+import type { Exchange } from '../runtime/exchange-api';
+import type { RouteInfo } from '../routing/route-info';
 import type { ErrorClass } from '../meta/meta';
 import type { Middleware } from '../middleware/middleware';
 

@@ -1,4 +1,5 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
+import type { ShutdownHook } from '../lifecycle/shutdown';
 import type * as v from 'valibot';
 import type { Limits } from '../app/limits';
 import { cookiesBinder, headersBinder } from '../binding/binders';
@@ -6,23 +7,19 @@ import { describeValue, WiringError } from '../errors/wiring-error';
 import type {
   AppIntercept,
   CustomRoute,
-  Logger,
-  RouteCatalogue,
   RouteContributor,
-  RequestHead,
-  RouteInfo,
   SourceProvider,
-  Transport,
   UpgradeRoute,
-  Wiring,
-} from '../extension/types';
+} from './contribution';
+import type { Logger } from '../logging/logger';
+import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
+import type { RequestHead, Transport } from '../runtime/exchange-api';
+import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import { checkMethodNames } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
 import { isCoreSource } from './plan-compiler';
-
-type Hook = () => void | Promise<void>;
 
 /** What the wiring surface reads and fills (the `AppWiring` fields it needs). */
 export interface WiringTarget {
@@ -35,8 +32,8 @@ export interface WiringTarget {
   readonly intercepts: AppIntercept[];
   readonly sources: Map<string, SourceProvider>;
   readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[];
-  readonly beforeClose: Hook[];
-  readonly drain: Hook[];
+  readonly beforeClose: ShutdownHook[];
+  readonly drain: ShutdownHook[];
   readonly compiled: boolean;
   findRoute(method: string, path: string, literal?: boolean): RouteInfo | undefined;
   addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void;

@@ -115,7 +115,9 @@ describe('Pump', () => {
     expect(torn).toBe(true);
     expect(target.ended).toBe(false);
     expect(target.destroyed).toBe(true);
-    expect(log.lines.map((l) => `${l.level}: ${l.message}`)).toEqual(['error: error streaming response for GET /s']);
+    expect(log.lines.map((l) => `${l.level}: ${l.message}`)).toEqual([
+      'error: error streaming response for GET /s',
+    ]);
   });
 
   it('rejects open when setup fails, after its finally ran, writing nothing', async () => {
@@ -192,7 +194,9 @@ describe('Pump', () => {
     expect(target.destroyed).toBe(true);
     expect(target.ended).toBe(false);
     expect(torn).toBe(true);
-    expect(log.lines).toEqual([{ level: 'error', message: 'error streaming response for GET /s', error: failure }]);
+    expect(log.lines).toEqual([
+      { level: 'error', message: 'error streaming response for GET /s', error: failure },
+    ]);
   });
 
   it('closes the iterator when a later item cannot be encoded', async () => {
@@ -257,7 +261,10 @@ describe('Pump', () => {
     expect(target.text).toBe('a\n');
     expect(closed).toBe(true);
     expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]).toMatchObject({ level: 'warn', message: expect.stringContaining('yielded more than once') });
+    expect(log.lines[0]).toMatchObject({
+      level: 'warn',
+      message: expect.stringContaining('yielded more than once'),
+    });
   });
 
   it('on disconnect while the source waits: tears down at once, never writes again', async () => {

@@ -1,17 +1,9 @@
-import type * as v from 'valibot';
-import type { Link, Location, RawHeaders, ResponseFields, SetCookie } from '@api/core';
+import type { ResponseFields } from '@api/core';
+import { BufferedResponse, type HeadersArg } from '@api/core/extension';
 import type { StreamSource } from '../pump/stream-source';
 
-/** A typed response-headers schema, as `JSONResponse.of(schema, { headers })` takes it. */
-export type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
-
-/** The typed headers a response carries for its declared headers schema (`undefined`: none). */
-export type HeadersOf<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
-
-/** `headers` is required exactly when the declaration has a headers schema. */
-export type HeadersArg<THeaders> = [THeaders] extends [undefined]
-  ? { readonly headers?: undefined }
-  : { readonly headers: THeaders };
+// Core's header helper types, re-exported under the names this package always exported.
+export type { HeaderSchema, HeadersArg, HeadersOf } from '@api/core/extension';
 
 /** What every streaming wrapper's constructor takes besides its own options. */
 export type StreamResponseInit<TItem, THeaders> = {
@@ -22,31 +14,17 @@ export type StreamResponseInit<TItem, THeaders> = {
   HeadersArg<THeaders>;
 
 /**
- * The fields every streaming wrapper carries (the same as core's buffered wrappers, plus
- * `stream`); the wrappers themselves are `StreamingResponse`, `NDJSONStreamingResponse` and
+ * The fields every streaming wrapper carries: core's buffered wrappers' fields (status, typed and
+ * raw headers, cookies, Location/Link), checked by core's `BufferedResponse` on construction, plus
+ * `stream`. The wrappers themselves are `StreamingResponse`, `NDJSONStreamingResponse` and
  * `SSEResponse`.
  */
-export abstract class StreamResponse<TItem, THeaders> {
+export abstract class StreamResponse<TItem, THeaders> extends BufferedResponse<THeaders> {
   /** The items: an async iterable, or a one-yield lifecycle async generator. */
   readonly stream: StreamSource<TItem>;
-  /** The status; defaults to the operation's (200 for endpoints and GETs). */
-  readonly statusCode: number | undefined;
-  /** Typed headers, per the declaration's headers schema. */
-  readonly headers: THeaders | undefined;
-  /** Headers as written (a `content-type` here replaces the default media type). */
-  readonly rawHeaders: RawHeaders | undefined;
-  /** One `set-cookie` each. */
-  readonly cookies: readonly SetCookie[] | undefined;
-  readonly location: Location | undefined;
-  readonly links: Link | readonly Link[] | undefined;
 
   constructor(init: StreamResponseInit<TItem, THeaders>) {
+    super(init);
     this.stream = init.stream;
-    this.statusCode = init.statusCode;
-    this.headers = init.headers;
-    this.rawHeaders = init.rawHeaders;
-    this.cookies = init.cookies;
-    this.location = init.location;
-    this.links = init.links;
   }
 }

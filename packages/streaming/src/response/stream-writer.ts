@@ -1,4 +1,9 @@
-import type { CustomWriter, ResponseCompileContext, ResponseSink } from '@api/core/extension';
+import {
+  hasHeader,
+  type CustomWriter,
+  type ResponseCompileContext,
+  type ResponseSink,
+} from '@api/core/extension';
 import { Pump } from '../pump/pump';
 import { release } from '../pump/stream-source';
 import { StreamResponse } from './stream-response';
@@ -23,11 +28,6 @@ export interface StreamKind<TValue extends StreamResponse<unknown, unknown>> {
    * or its setup and first item (the default). A plain async iterable's first item, always.
    */
   readonly gate?: 'setup' | 'first-item';
-}
-
-function hasHeader(list: readonly string[], name: string): boolean {
-  for (let i = 0; i < list.length; i += 2) if (list[i]!.toLowerCase() === name) return true;
-  return false;
 }
 
 function describe(value: unknown): string {

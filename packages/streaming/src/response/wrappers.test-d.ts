@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { Endpoint, Struct } from '@api/core';
-import { NDJSONStreamingResponse, ServerSentEvent, SSEResponse, StreamingResponse, type StreamSource } from '../index';
+import {
+  NDJSONStreamingResponse,
+  ServerSentEvent,
+  SSEResponse,
+  StreamingResponse,
+  type StreamSource,
+} from '../index';
 
 const Chunk = Struct('Chunk', { text: v.string() });
 const Created = Struct('Created', { id: v.string() }, { tag: true });
@@ -15,7 +21,9 @@ async function* chunks(): AsyncGenerator<{ text: string }> {
 describe('NDJSONStreamingResponse', () => {
   it('infers the item type from the schema', () => {
     const spec = NDJSONStreamingResponse.of(Chunk);
-    expectTypeOf(spec.__value).toEqualTypeOf<NDJSONStreamingResponse<{ text: string }, undefined> | undefined>();
+    expectTypeOf(spec.__value).toEqualTypeOf<
+      NDJSONStreamingResponse<{ text: string }, undefined> | undefined
+    >();
   });
 
   it('accepts an async generator and a lifecycle generator of the item type', () => {
@@ -52,8 +60,11 @@ describe('NDJSONStreamingResponse', () => {
 
   it('types a union of tagged Structs as a discriminated union', () => {
     const spec = NDJSONStreamingResponse.of(v.union([Created, Deleted]));
-    type Item = NonNullable<typeof spec.__value> extends NDJSONStreamingResponse<infer T, undefined> ? T : never;
-    expectTypeOf<Item>().toEqualTypeOf<{ type: 'Created'; id: string } | { type: 'Deleted'; id: string; hard: boolean }>();
+    type Item =
+      NonNullable<typeof spec.__value> extends NDJSONStreamingResponse<infer T, undefined> ? T : never;
+    expectTypeOf<Item>().toEqualTypeOf<
+      { type: 'Created'; id: string } | { type: 'Deleted'; id: string; hard: boolean }
+    >();
   });
 });
 
@@ -101,8 +112,12 @@ describe('SSEResponse', () => {
   });
 
   it('checks the item type without a declaration when the type argument is given', () => {
-    // @ts-expect-error items are Chunks
-    new NDJSONStreamingResponse<{ text: string }>({ stream: (async function* () { yield 1; })() });
+    new NDJSONStreamingResponse<{ text: string }>({
+      // @ts-expect-error items are Chunks
+      stream: (async function* () {
+        yield 1;
+      })(),
+    });
     expectTypeOf(new NDJSONStreamingResponse<{ text: string }>({ stream: chunks() }).stream).toEqualTypeOf<
       StreamSource<{ text: string }>
     >();

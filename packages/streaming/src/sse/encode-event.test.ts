@@ -62,7 +62,9 @@ describe('encodeEvent', () => {
     ['id', '\0'],
   ] as const)('refuses %s %j (CR, LF or NUL)', (field, value) => {
     expect(() => encodeEvent({ [field]: value, data: 'x' })).toThrow(
-      new TypeError(`ServerSentEvent: ${field} contains CR, LF or NUL, which the event-stream format cannot carry`),
+      new TypeError(
+        `ServerSentEvent: ${field} contains CR, LF or NUL, which the event-stream format cannot carry`,
+      ),
     );
   });
 
@@ -76,6 +78,8 @@ describe('encodeEvent', () => {
 
   it('pings with a comment that dispatches nothing', () => {
     expect(PING).toBe(': ping\n\n');
-    expect(decode(PING + encodeEvent({ data: 'x' })).events).toEqual([{ data: 'x', event: undefined, id: undefined }]);
+    expect(decode(PING + encodeEvent({ data: 'x' })).events).toEqual([
+      { data: 'x', event: undefined, id: undefined },
+    ]);
   });
 });

@@ -22,7 +22,9 @@ export function assertEventField(field: 'event' | 'id', value: string): void {
   if (typeof value !== 'string')
     throw new TypeError(`ServerSentEvent: ${field} must be a string, got ${typeof value}`);
   if (FORBIDDEN.test(value))
-    throw new TypeError(`ServerSentEvent: ${field} contains CR, LF or NUL, which the event-stream format cannot carry`);
+    throw new TypeError(
+      `ServerSentEvent: ${field} contains CR, LF or NUL, which the event-stream format cannot carry`,
+    );
 }
 
 /**
@@ -32,7 +34,9 @@ export function assertEventField(field: 'event' | 'id', value: string): void {
  */
 export function assertRetry(retry: number): void {
   if (!Number.isSafeInteger(retry) || retry < 0)
-    throw new TypeError(`ServerSentEvent: retry must be a non-negative integer of milliseconds, got ${String(retry)}`);
+    throw new TypeError(
+      `ServerSentEvent: retry must be a non-negative integer of milliseconds, got ${String(retry)}`,
+    );
 }
 
 /**

@@ -21,7 +21,14 @@ function decode(text: string): EventSourceMessage[] {
   return events;
 }
 
-const NASTY = ['a\n', 'line one\r\nline two\rline three\nline four', '', '\n\n', ' spaced', 'data: fake\n\nid: 9'];
+const NASTY = [
+  'a\n',
+  'line one\r\nline two\rline three\nline four',
+  '',
+  '\n\n',
+  ' spaced',
+  'data: fake\n\nid: 9',
+];
 
 class Feed extends Endpoint('/feed') {
   get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
@@ -56,13 +63,17 @@ class Tagged extends Endpoint('/tagged') {
 }
 
 class Resumable extends Endpoint('/resume') {
-  get = this.operation({ headers: LastEvent, returns: SSEResponse.of(Notice, { headers: Trace }) }, ({ headers }) => {
-    const after = Number(headers.last_event_id ?? '0');
-    async function* events() {
-      for (let id = after + 1; id <= 3; id++) yield new ServerSentEvent({ id: String(id), data: { message: `#${id}` } });
-    }
-    return new SSEResponse({ stream: events(), headers: { xTraceId: `after-${after}` } });
-  });
+  get = this.operation(
+    { headers: LastEvent, returns: SSEResponse.of(Notice, { headers: Trace }) },
+    ({ headers }) => {
+      const after = Number(headers.last_event_id ?? '0');
+      async function* events() {
+        for (let id = after + 1; id <= 3; id++)
+          yield new ServerSentEvent({ id: String(id), data: { message: `#${id}` } });
+      }
+      return new SSEResponse({ stream: events(), headers: { xTraceId: `after-${after}` } });
+    },
+  );
 }
 
 let idle = { pulled: 0, closed: false };
@@ -123,7 +134,10 @@ function gated(
 }
 class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teapot', status: 418 }) {}
 class Quiet extends Endpoint('/quiet') {
-  get = this.operation({ returns: SSEResponse.of(Notice) }, () => new SSEResponse({ stream: gated()(), keepalive: 0.2 }));
+  get = this.operation(
+    { returns: SSEResponse.of(Notice) },
+    () => new SSEResponse({ stream: gated()(), keepalive: 0.2 }),
+  );
 }
 class QuietFailing extends Endpoint('/quiet/fail') {
   get = this.operation({ returns: SSEResponse.of(Notice) }, () => {
@@ -156,7 +170,7 @@ describe('the head of an SSE response', () => {
   const SSE_HEAD =
     /^HTTP\/1\.1 200 OK\r\ncontent-type: text\/event-stream\r\ncache-control: no-cache\r\ndate: [^\r]+\r\n(?:connection: keep-alive\r\nkeep-alive: timeout=\d+\r\n)?transfer-encoding: chunked\r\n\r\n/i;
 
-  it('goes out as soon as a lifecycle generator\'s setup succeeded, with nothing to send yet; then pings, then items', async () => {
+  it("goes out as soon as a lifecycle generator's setup succeeded, with nothing to send yet; then pings, then items", async () => {
     gate = { setup: 0, teardown: 0, release: deferred() };
     const { client } = await start((a) => a.endpoint(new Quiet()));
     const stream = rawStream(client.url, '/quiet');
@@ -214,7 +228,9 @@ describe('the head of an SSE response', () => {
     gate.release.resolve();
     await stream.closed;
     expect(stream.text()).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
-    expect(stream.text().endsWith('\r\n\r\n{"type":"not-found","title":"Not found","status":404}')).toBe(true);
+    expect(stream.text().endsWith('\r\n\r\n{"type":"not-found","title":"Not found","status":404}')).toBe(
+      true,
+    );
   });
 });
 
@@ -234,7 +250,7 @@ describe('SSEResponse on the wire', () => {
     );
   });
 
-  it('never sets connection itself (node:http alone answers the client\'s connection: close)', async () => {
+  it("never sets connection itself (node:http alone answers the client's connection: close)", async () => {
     const { client } = await start((app) => app.endpoint(new Feed()));
     const res = await rawRequest(client.url, '/feed');
     const connection = res.head.split('\r\n').filter((line) => /^connection:/i.test(line));
@@ -316,7 +332,10 @@ describe('SSEResponse on the wire', () => {
 
   it('is a WiringError on any method but GET, naming the class and the operation', async () => {
     class Post extends Endpoint('/events') {
-      post = this.operation({ returns: SSEResponse.of(Notice) }, () => new SSEResponse({ stream: (async function* () {})() }));
+      post = this.operation(
+        { returns: SSEResponse.of(Notice) },
+        () => new SSEResponse({ stream: (async function* () {})() }),
+      );
     }
     const client = new TestClient(new TestApp({ wire: (app) => app.endpoint(new Post()) }));
     const failure = await client.start().then(

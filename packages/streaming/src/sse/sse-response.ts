@@ -64,8 +64,13 @@ export class SSEResponse<T, THeaders = undefined> extends StreamResponse<SSEItem
   constructor(init: StreamResponseInit<SSEItem<T>, THeaders> & { readonly keepalive?: number }) {
     super(init);
     const keepalive = init.keepalive;
-    if (keepalive !== undefined && !(typeof keepalive === 'number' && keepalive > 0 && keepalive < 2 ** 31 / 1000))
-      throw new TypeError(`SSEResponse: keepalive must be a positive number of seconds, got ${String(keepalive)}`);
+    if (
+      keepalive !== undefined &&
+      !(typeof keepalive === 'number' && keepalive > 0 && keepalive < 2 ** 31 / 1000)
+    )
+      throw new TypeError(
+        `SSEResponse: keepalive must be a positive number of seconds, got ${String(keepalive)}`,
+      );
     this.keepalive = keepalive;
   }
 

@@ -7,7 +7,7 @@ const BACKOFF_KEYS = ['type', 'delay', 'jitter'];
 const ADD_KEYS = ['delay'];
 
 /** A value as a message shows it: numbers, strings and booleans as written, anything else by kind. */
-function describeValue(value: unknown): string {
+function showValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
@@ -29,15 +29,15 @@ function unknownKey(value: Record<string, unknown>, known: readonly string[]): s
 function backoffProblem(backoff: unknown): string | undefined {
   if (typeof backoff === 'number')
     return isMs(backoff) ? undefined : `backoff ${String(backoff)} is not a whole number of milliseconds ≥ 0`;
-  if (!plainObject(backoff)) return `backoff is ${describeValue(backoff)}`;
+  if (!plainObject(backoff)) return `backoff is ${showValue(backoff)}`;
   const extra = unknownKey(backoff, BACKOFF_KEYS);
   if (extra !== undefined) return `backoff has an unknown key "${extra}"`;
   if (backoff.type !== 'fixed' && backoff.type !== 'exponential')
-    return `backoff.type ${describeValue(backoff.type)} is not 'fixed' or 'exponential'`;
-  if (!isMs(backoff.delay)) return `backoff.delay ${describeValue(backoff.delay)} is not milliseconds ≥ 0`;
+    return `backoff.type ${showValue(backoff.type)} is not 'fixed' or 'exponential'`;
+  if (!isMs(backoff.delay)) return `backoff.delay ${showValue(backoff.delay)} is not milliseconds ≥ 0`;
   const jitter = backoff.jitter;
   if (jitter !== undefined && !(typeof jitter === 'number' && jitter >= 0 && jitter <= 1))
-    return `backoff.jitter ${describeValue(jitter)} is not a share from 0 to 1`;
+    return `backoff.jitter ${showValue(jitter)} is not a share from 0 to 1`;
   return undefined;
 }
 
@@ -55,7 +55,7 @@ export function checkRegistrationOptions(
   const fix = "e.g. { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } }";
   if (!plainObject(options))
     throw new WiringError(
-      `${where}: the options are ${describeValue(options)}, not an object. Fix: pass ${fix}, or leave them out.`,
+      `${where}: the options are ${showValue(options)}, not an object. Fix: pass ${fix}, or leave them out.`,
     );
   const extra = unknownKey(options, REGISTRATION_KEYS);
   if (extra !== undefined)
@@ -64,7 +64,7 @@ export function checkRegistrationOptions(
   const backoff: unknown = options.backoff;
   if (!(typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 1))
     throw new WiringError(
-      `${where}: attempts ${describeValue(attempts)} is not a whole number ≥ 1. Fix: the runs of an item in all, the first included (default 1: no retry).`,
+      `${where}: attempts ${showValue(attempts)} is not a whole number ≥ 1. Fix: the runs of an item in all, the first included (default 1: no retry).`,
     );
   if (backoff !== undefined) {
     const problem = backoffProblem(backoff);
@@ -98,7 +98,7 @@ export function checkAddOptions(
   if (options === undefined) return 0;
   if (!plainObject(options))
     throw new TypeError(
-      `${where}: the options are ${describeValue(options)}, not an object; nothing was enqueued. Fix: pass { delay: milliseconds }, or leave them out`,
+      `${where}: the options are ${showValue(options)}, not an object; nothing was enqueued. Fix: pass { delay: milliseconds }, or leave them out`,
     );
   const extra = unknownKey(options, ADD_KEYS);
   if (extra !== undefined)
@@ -108,7 +108,7 @@ export function checkAddOptions(
   const { delay = 0 } = options;
   if (!isMs(delay))
     throw new TypeError(
-      `${where}: delay ${describeValue(delay)} is not a whole number of milliseconds ≥ 0; nothing was enqueued`,
+      `${where}: delay ${showValue(delay)} is not a whole number of milliseconds ≥ 0; nothing was enqueued`,
     );
   if (delay > 0 && !supported)
     throw new TypeError(

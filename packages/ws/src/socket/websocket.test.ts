@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Struct } from '@api/core';
 import { bareServer, type BareServer } from '../../test/helpers/bare-server';
@@ -308,7 +309,7 @@ describe('WebSocket: bounded memory', () => {
       await ws.close();
     });
     const peer = await Peer.open(s.url);
-    const underlying = (peer.raw as unknown as { _socket: import('node:net').Socket })._socket;
+    const underlying = (peer.raw as unknown as { _socket: Socket })._socket;
     underlying.pause();
     await tick(300);
     // Stuck on one send; only what the kernel accepted plus one socket buffer left the handler.

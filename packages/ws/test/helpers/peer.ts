@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import WebSocket, { type ClientOptions } from 'ws';
 
 /** One received message, as the client saw it. */
@@ -47,7 +48,7 @@ export class Peer {
     const peer = new Peer(raw);
     const result = await Promise.race([
       once(raw, 'open').then(() => 'open' as const),
-      once(raw, 'unexpected-response').then(([, res]) => res as import('node:http').IncomingMessage),
+      once(raw, 'unexpected-response').then(([, res]) => res as IncomingMessage),
       once(raw, 'error').then(([error]) => error as Error),
     ]);
     if (result === 'open') return peer;

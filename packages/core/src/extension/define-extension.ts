@@ -1,0 +1,40 @@
+import { describeValue, WiringError } from '../errors/wiring-error';
+import type { Wiring } from './wiring';
+
+/**
+ * An extension: installed with `this.include(extension)` inside `wire()`; `setup` runs at once
+ * and its return value is what `include` returns.
+ */
+export interface Extension<T = void> {
+  readonly name: string;
+  setup(wiring: Wiring): T;
+}
+
+/**
+ * Declares an extension (identity, for inference): `{ name, setup(wiring) }`, checked here so a
+ * wrong one fails where it is written, not at `include`.
+ *
+ * @example
+ * export const meta = defineExtension({ name: 'meta', setup(wiring) { wiring.addRoute({ … }) } });
+ */
+export function defineExtension<T>(extension: Extension<T>): Extension<T> {
+  if (typeof extension !== 'object' || extension === null)
+    throw new WiringError(
+      `defineExtension: expected { name, setup(wiring) }, got ${describeValue(extension)}. Fix: defineExtension({ name: 'my-extension', setup(wiring) { … } }).`,
+    );
+  const given = extension as unknown as Partial<Record<string, unknown>>;
+  if (typeof given.name !== 'string' || given.name === '')
+    throw new WiringError(
+      `defineExtension: "name" must be a non-empty string (it names the extension in wiring errors), got ${describeValue(given.name)}. Fix: name: 'my-extension'.`,
+    );
+  if (typeof given.setup !== 'function')
+    throw new WiringError(
+      `defineExtension(${given.name}): "setup" must be a function (wiring) => value, got ${describeValue(given.setup)}. Fix: setup(wiring) { … }.`,
+    );
+  for (const key of Object.keys(given))
+    if (key !== 'name' && key !== 'setup')
+      throw new WiringError(
+        `defineExtension(${given.name}): unknown key "${key}". Fix: an extension is { name, setup(wiring) }; do the rest inside setup.`,
+      );
+  return extension;
+}

@@ -1,0 +1,97 @@
+// The wiring surface an extension's `setup(wiring)` gets; implemented by `wiring/wiring-api.ts`.
+import type * as v from 'valibot';
+import type { Closeable } from '../lifecycle/exit-stack';
+import type { Limits } from '../app/limits';
+import type { Logger } from '../logging/logger';
+import type { Middleware } from '../middleware/middleware';
+import type { RouteCatalogue, RouteInfo, RouteLookup } from '../routing/route-info';
+import type { RequestHead, Transport } from '../runtime/exchange-api';
+import type { ObjectSchemaLike } from '../schema/object-schema';
+import type {
+  AppIntercept,
+  CustomRoute,
+  RouteContribution,
+  RouteContributor,
+  SourceProvider,
+  UpgradeRoute,
+} from '../wiring/contribution';
+
+/** The wiring surface an extension gets (the same one every built-in package uses). */
+export interface Wiring {
+  /** The app's class name. */
+  readonly appName: string;
+  /** The app's effective limits. */
+  readonly limits: Limits;
+  /**
+   * The transport the app is started for: `'node'` (`serve()`, `start()`: node:http, upgrades, the
+   * file system) or `'fetch'` (`app.fetch` on a fetch-only runtime such as workerd). An extension
+   * that needs Node fails wiring on `'fetch'` with a `WiringError` saying so (or offers another way).
+   */
+  readonly transport: Transport;
+  /** The environment the app reads (`APP_BASE_URL`, `APP_TRUST_FORWARDED`, …): its `env` option or `process.env`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Logs through the app's logger. */
+  readonly log: Logger;
+  /** Opens a sync resource on the app's exit stack (torn down in exact reverse order of opening). */
+  enter<T extends Closeable>(resource: T): T;
+  /** Opens an async resource on the app's exit stack. */
+  aenter<T extends Closeable>(resource: T | Promise<T>): Promise<T>;
+  /**
+   * Adds an exact route. A method and path already answered (by an operation or another
+   * extension route; slot names do not tell paths apart) fails here with a `WiringError` naming
+   * both; check `hasRoute` first to report a clash in your own terms. With `literal: true` the path
+   * is matched exactly as written (braces are characters, not slots).
+   */
+  addRoute(route: CustomRoute): void;
+  /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
+  addUpgradeRoute(route: UpgradeRoute): void;
+  /**
+   * Whether a route added so far answers `method` at `path` (a template; slot names ignored; with
+   * `{ literal: true }` the exact path a literal route would take). Routes mounted later in
+   * `wire()` are not known yet.
+   *
+   * @example
+   * if (wiring.hasRoute('GET', '/openapi.json')) wiring.fail(where, 'GET /openapi.json is taken', 'pass another path');
+   */
+  hasRoute(method: string, path: string, options?: RouteLookup): boolean;
+  /** The catalogue entry of the route answering `method` at `path` so far (see `hasRoute`), to name it. */
+  findRoute(method: string, path: string, options?: RouteLookup): RouteInfo | undefined;
+  /** Adds a contributor consulted for every route when wiring finishes. */
+  addContributor(contributor: RouteContributor): void;
+  /** Adds an app-wide intercept that runs before routing. */
+  addIntercept(intercept: AppIntercept): void;
+  /** Adds a binding source (beside core's path, params, headers, … and mount-provided `user`). */
+  addSource(source: SourceProvider): void;
+  /** Runs after `wire()` finished and every route is compiled: read the catalogue. */
+  onWired(callback: (catalogue: RouteCatalogue) => void | Promise<void>): void;
+  /**
+   * Shutdown phase "before-close": the server stopped accepting; end open streams, close
+   * WebSockets (1001). In-flight requests and upgraded sockets are awaited after this phase.
+   */
+  onBeforeClose(callback: () => void | Promise<void>): void;
+  /**
+   * Shutdown phase "drain": in-flight requests and upgraded sockets are done (or the shutdown cap
+   * cut them); nothing the exit stack holds is closed yet. Task queues drain here.
+   */
+  onDrain(callback: () => void | Promise<void>): void;
+  /** Fails wiring with a `WiringError` naming where, what and the fix. */
+  fail(where: string, problem: string, fix: string): never;
+  /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */
+  compileMiddleware(
+    where: string,
+    middleware: readonly Middleware[],
+    order: number,
+  ): RouteContribution | undefined;
+  /** Binds a headers schema from a request (same mapping as the `headers` source); throws `onError()` on failure. */
+  headerBinder<TSchema extends ObjectSchemaLike>(
+    schema: TSchema,
+    where: string,
+    onError?: (reason: string) => Error,
+  ): (req: RequestHead) => v.InferOutput<TSchema>;
+  /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
+  cookieBinder<TSchema extends ObjectSchemaLike>(
+    schema: TSchema,
+    where: string,
+    onError?: (reason: string) => Error,
+  ): (req: RequestHead) => v.InferOutput<TSchema>;
+}

@@ -1,0 +1,68 @@
+// The route catalogue as extensions (e.g. @api/openapi) read it once wiring is finished.
+import type { ErrorBodyAdapter } from '../errors/adapter';
+import type { ExceptionHandler } from '../app/exception-handler';
+import type { ErrorClass, RouteMeta } from '../meta/meta';
+import type { ResponseKindFacts } from '../responses/response';
+import type { OperationSpec } from '../routes/route-class';
+
+/** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
+export interface RouteInfo {
+  readonly method: string;
+  /** The path template, e.g. `/widgets/{widget_id}`. */
+  readonly path: string;
+  /** `operation` (Resource/Endpoint), `custom` (an extension answers), `upgrade` (e.g. a WebSocket handshake). */
+  readonly kind: RouteKind;
+  /** The owning class name (route class or extension name). */
+  readonly owner: string;
+  /** The route class itself, for operations. */
+  readonly ownerClass: (abstract new (...args: never[]) => object) | undefined;
+  /** `readOne`, `get`, …; for custom routes the extension's own label. */
+  readonly operation: string;
+  /** The declaration (binding sources, returns, meta): operations, and extension routes that declare sources. */
+  readonly spec: OperationSpec | undefined;
+  /** Class-level metadata. */
+  readonly classMeta: RouteMeta | undefined;
+  readonly ref: string | undefined;
+  /** The declared responses, in `returns:` order. */
+  readonly responses: readonly ResponseKindFacts[];
+  /** Status when a response does not fix one. */
+  readonly defaultStatus: number;
+  /** The options the route was mounted with (`auth`, `cors`, `middleware`, …). */
+  readonly mountOptions: Readonly<Record<string, unknown>>;
+  /** Excluded from generated documents (spec routes, assets, favicon). */
+  readonly hidden: boolean;
+  /**
+   * True for a route added with `literal: true`: `path` is an exact path, not a template — a `{…}`
+   * in it is two characters, not a slot.
+   */
+  readonly literal?: boolean;
+  /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
+  readonly facts: ReadonlyMap<string, unknown>;
+  /**
+   * Error classes the route can answer with because of what its mount options and extensions
+   * contribute (their `raises`: e.g. the authenticator's 401), each once, for documents. Errors
+   * core derives from the route's own declaration (a bad query, a missing path value) and the
+   * handler's `meta.exceptions` are not repeated here.
+   */
+  readonly errors: readonly ErrorClass[];
+}
+
+/** How `hasRoute` / `findRoute` read their path. */
+export interface RouteLookup {
+  /** Read `path` as an exact path (as `addRoute({ literal: true })` would add it), not a template. */
+  readonly literal?: boolean | undefined;
+}
+
+/** Kinds of route in the catalogue. */
+export type RouteKind = 'operation' | 'custom' | 'upgrade';
+
+/** The finished route catalogue. */
+export interface RouteCatalogue {
+  readonly routes: readonly RouteInfo[];
+  /** The catalogue entry of a mounted operation of a class, if any. */
+  find(owner: abstract new (...args: never[]) => object, operation: string): RouteInfo | undefined;
+  /** The app's error adapter (`includeErrorAdapter`), if one is registered. */
+  readonly errorAdapter: ErrorBodyAdapter | undefined;
+  /** The app's custom exception handlers (`includeExceptionHandler`), with their declared `returns`. */
+  readonly exceptionHandlers: readonly ExceptionHandler[];
+}
