@@ -1,42 +1,9 @@
-// Hono 4 on @hono/node-server, validated with valibot through @hono/valibot-validator.
-import { Hono } from 'hono';
+// Hono 4 on @hono/node-server, validated with valibot through @hono/valibot-validator (the app: hono-app.mjs).
 import { serve, getRequestListener } from '@hono/node-server';
-import { vValidator } from '@hono/valibot-validator';
 import { fileURLToPath } from 'node:url';
-import { Movie, ItemPath, ItemQuery, issuesOf } from './schemas.mjs';
+import { app } from './hono-app.mjs';
 
-const AUTH = 'Bearer bench-token';
-let nextId = 1;
-
-const on422 = (result, c) => {
-  if (!result.success) return c.json({ error: 'validation', issues: issuesOf(result.issues) }, 422);
-};
-
-export const app = new Hono();
-
-app.get('/info', (c) => {
-  c.header('x-app', 'bench');
-  return c.json({ name: 'bench', version: '1.0.0', uptime: process.uptime() });
-});
-
-app.post(
-  '/movies',
-  async (c, next) => {
-    if (c.req.header('authorization') !== AUTH) {
-      c.header('www-authenticate', 'Bearer');
-      return c.json({ error: 'unauthorized' }, 401);
-    }
-    await next();
-  },
-  vValidator('json', Movie, on422),
-  (c) => c.json({ id: nextId++, ...c.req.valid('json') }, 201),
-);
-
-app.get('/items/:item_id', vValidator('param', ItemPath, on422), vValidator('query', ItemQuery, on422), (c) =>
-  c.json({ itemId: c.req.valid('param').item_id, limit: c.req.valid('query').limit }),
-);
-
-app.notFound((c) => c.json({ error: 'not found' }, 404));
+export { app };
 
 /** The node:http (req, res) listener (Hono's node adapter), for the in-process micro-benchmark. */
 export const listener = getRequestListener(app.fetch);

@@ -4,7 +4,7 @@
 // to a few percent, where back-to-back samples of one server are not. Both processes stay busy, so
 // the scheduler splits the core evenly and the ratio of req/s is the inverse ratio of CPU per
 // request. The standalone rounds in run.mjs stay the measure of each server's own req/s.
-import { CLK_TCK, readProcTicks, sleep } from './sys.mjs';
+import { CLK_TCK, readProcTicks, readUsage, sleep, usageDelta } from './sys.mjs';
 import { median, quartiles } from './harness/stats.mjs';
 
 /** The pairs co-run by default: @api against each baseline the targets name. */
@@ -18,12 +18,14 @@ export const CORUN_PAIRS = [
  * the same app without it. `api-log/api-pino`: core's request log on vs off, both logging through
  * pino to /dev/null (the target: ≤ 1.05 CPU per request). `api-log-core/api`: the request log
  * with a logger that drops the lines — core's own share of the first pair. `api-otel/api`:
- * @api/otel with no SDK registered vs no otel.
+ * @api/otel with no SDK registered vs no otel. `fastify-log/fastify`: Fastify's own logger on
+ * (pino to /dev/null, its two lines per request) vs off, for scale.
  */
 export const OPS_PAIRS = [
   ['api-log', 'api-pino'],
   ['api-log-core', 'api'],
   ['api-otel', 'api'],
+  ['fastify-log', 'fastify'],
 ];
 
 /**
@@ -47,8 +49,22 @@ export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = tr
     await sleep(100);
     const ta = readProcTicks(a.pid).self;
     const tb = readProcTicks(b.pid).self;
+    const ua = readUsage(a.pid);
+    const ub = readUsage(b.pid);
     const [wa, wb] = await both(round);
     const cpu = (pid, t0, w) => (((readProcTicks(pid).self - t0) / CLK_TCK) * 1e6) / w.requests;
+    // Per request: user and system µs, read and write syscalls (/proc/<pid>/io), as in a standalone sample.
+    const split = (pid, u0, w) => {
+      const d = usageDelta(u0, readUsage(pid) ?? u0);
+      const per = (x) => x / w.requests;
+      return {
+        userUs: per((d.utime / CLK_TCK) * 1e6),
+        sysUs: per((d.stime / CLK_TCK) * 1e6),
+        readCalls: per(d.syscr),
+        writeCalls: per(d.syscw),
+        switches: per(d.vcsw + d.ivcsw),
+      };
+    };
     const rps = (w) => w.requests / (w.duration_us / 1e6);
     const sample = {
       scenario: scenario.name,
@@ -59,6 +75,8 @@ export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = tr
       cpuB: cpu(b.pid, tb, wb),
       rpsA: rps(wa),
       rpsB: rps(wb),
+      usageA: split(a.pid, ua, wa),
+      usageB: split(b.pid, ub, wb),
       statusOk: [wa, wb].every((w) =>
         scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests,
       ),
@@ -72,10 +90,11 @@ export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = tr
 
 /**
  * Co-runs one pair in `blocks` of fresh processes: two processes of the same code can differ by a
- * few percent for as long as they live (memory placement, start order), so each block starts a new
- * pair (which one starts first alternates), warms both with every scenario for `warmupSeconds`
- * (mixed traffic, as in the standalone rounds), co-runs each scenario `runs` times, and stops them.
- * Resolves with every sample, with its `block`.
+ * few percent for as long as they live (memory placement, start order), so every (block, scenario)
+ * starts a new pair (which one starts first alternates), warms both on that scenario only for
+ * `warmupSeconds` (the two share the core, so this is about half that many seconds of a server
+ * alone), co-runs it `runs` times and stops them: the same history as a standalone sample, whose
+ * warm-up is half as long. Resolves with every sample, with its `block`.
  *
  * @param options `pair` (`[a, b]` server names), `scenarios`, `blocks`, `runs`, `seconds`,
  *   `warmupSeconds`, `start(name)` (resolves with a running server), `stop(server)`, `load`,
@@ -96,16 +115,15 @@ export async function coRunBlocks({
   const [a, b] = pair;
   const samples = [];
   for (let block = 0; block < blocks; block++) {
-    const started = {};
-    for (const name of block % 2 === 0 ? [a, b] : [b, a]) started[name] = await start(name);
-    try {
-      for (const scenario of scenarios)
+    const mine = [];
+    for (const scenario of scenarios) {
+      const started = {};
+      try {
+        for (const name of block % 2 === 0 ? [a, b] : [b, a]) started[name] = await start(name);
         await Promise.all([
           load(started[a], scenario, warmupSeconds),
           load(started[b], scenario, warmupSeconds),
         ]);
-      const mine = [];
-      for (const scenario of scenarios) {
         const r = await coRun({
           a: started[a],
           b: started[b],
@@ -116,20 +134,21 @@ export async function coRunBlocks({
           warmup: false,
         });
         mine.push(...r.map((sample) => ({ ...sample, block, round: block * runs + sample.round })));
+      } finally {
+        await Promise.all(Object.values(started).map((s) => stop(s)));
       }
-      samples.push(...mine);
-      onBlock?.(block, mine);
-    } finally {
-      await Promise.all([stop(started[a]), stop(started[b])]);
     }
+    samples.push(...mine);
+    onBlock?.(block, mine);
   }
   return samples;
 }
 
 /** Median and quartiles of the co-run ratios of one (scenario, a, b). */
 export function coRunSummary(samples) {
-  const cpu = samples.map((s) => s.cpuRatio);
-  const rps = samples.map((s) => s.rpsRatio);
+  // A run in which one server answered nothing (0/0) has no ratio: left out.
+  const cpu = samples.map((s) => s.cpuRatio).filter(Number.isFinite);
+  const rps = samples.map((s) => s.rpsRatio).filter(Number.isFinite);
   return {
     rounds: samples.length,
     cpuRatio: median(cpu),

@@ -75,7 +75,15 @@ const SERVERS = {
     const app = Fastify({ logger: false });
     app.get(
       '/lines',
-      { schema: { querystring: { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, required: ['n'] } } },
+      {
+        schema: {
+          querystring: {
+            type: 'object',
+            properties: { n: { type: 'integer', minimum: 0 } },
+            required: ['n'],
+          },
+        },
+      },
       (request, reply) => {
         reply.hijack();
         reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -88,7 +96,12 @@ const SERVERS = {
     const v = await import('valibot');
     const { BaseApp, Endpoint, Struct, serve } = await import('@api/core');
     const { NDJSONStreamingResponse } = await import('@api/streaming');
-    const Item = Struct('Item', { id: v.number(), name: v.string(), priceCents: v.number(), inStock: v.boolean() });
+    const Item = Struct('Item', {
+      id: v.number(),
+      name: v.string(),
+      priceCents: v.number(),
+      inStock: v.boolean(),
+    });
     const Query = Struct('Query', { n: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000)) });
     class Lines extends Endpoint('/lines') {
       get = this.operation({ params: Query, returns: NDJSONStreamingResponse.of(Item) }, ({ params }) => {
@@ -171,7 +184,8 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   requireLinuxTwoCores();
   ensureWrk();
-  if (opts.build && opts.servers.includes('api')) turboBuild(['@api/streaming...'], '@api/core and @api/streaming');
+  if (opts.build && opts.servers.includes('api'))
+    turboBuild(['@api/streaming...'], '@api/core and @api/streaming');
   pinSelf();
   const loadBefore = os.loadavg();
   const servers = [];
@@ -186,13 +200,20 @@ async function main() {
     for (let round = 0; round < opts.rounds; round++) {
       for (const s of rotated(servers, round)) {
         const machine = await waitQuietMachine(servers.map((x) => x.pid));
-        const sample = { round, quietBefore: machine.quiet, otherLoadBefore: machine.other, ...(await timed(s, opts)) };
+        const sample = {
+          round,
+          quietBefore: machine.quiet,
+          otherLoadBefore: machine.other,
+          ...(await timed(s, opts)),
+        };
         samples.push(sample);
         console.log(
           `r${round + 1} ${s.name.padEnd(8)} ${int(sample.rps).padStart(7)} req/s  ${int(sample.linesPerSec).padStart(9)} lines/s  ` +
             `cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req (${(sample.cpuUtil * 100).toFixed(0)}%)  p99 ${(sample.p99Us / 1000).toFixed(2)} ms` +
             (sample.errors ? `  [errors ${sample.errors}]` : '') +
-            (sample.quietBefore ? '' : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
+            (sample.quietBefore
+              ? ''
+              : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
         );
         await sleep(200);
       }
@@ -232,7 +253,7 @@ async function main() {
       `generator; wrk -t1 -c${opts.connections}, ${opts.rounds} interleaved rounds × ${opts.duration} s; servers on core ${SERVER_CORE},`,
       `wrk on core ${LOAD_CORE}. Node ${meta.node}, ${meta.cpu}. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')};`,
       `${samples.filter((x) => x.quietBefore).length}/${samples.length} samples started on a quiet machine (other load ≤ 10%).`,
-      '@api validates every item (core\'s compiled validator) and writes it with its compiled serializer; Fastify and raw call',
+      "@api validates every item (core's compiled validator) and writes it with its compiled serializer; Fastify and raw call",
       '`JSON.stringify` and `res.write` by hand, awaiting `drain` when a write returns false.',
       '',
       '| server | req/s | lines/s | server CPU µs/req | CPU µs/line | p99 ms | peak RSS MB | errors |',

@@ -82,7 +82,10 @@ function area(frame) {
   const fn = frame.functionName;
   if (fn === '(garbage collector)') return 'GC';
   if (fn === '(program)' || fn === '(idle)' || fn === '(root)') return fn;
-  if (url.startsWith('node:') || url === '') return fn === 'writev' || fn === 'writeBuffer' || fn === 'writeUtf8String' ? 'socket writes' : 'node (http, streams, runtime)';
+  if (url.startsWith('node:') || url === '')
+    return fn === 'writev' || fn === 'writeBuffer' || fn === 'writeUtf8String'
+      ? 'socket writes'
+      : 'node (http, streams, runtime)';
   if (url.includes('/packages/') || url.includes('@api/')) return '@api';
   if (url.includes('valibot')) return 'valibot';
   return 'other modules';

@@ -53,6 +53,12 @@ export function aggregate(scenarios, servers, samples) {
         p50Us: median(use.map((s) => s.latencyUs.p50)),
         p99Us: median(use.map((s) => s.latencyUs.p99)),
         cpuUsPerReq: median(use.map((s) => s.cpuUsPerReq)),
+        userUsPerReq: median(use.map((s) => s.userUsPerReq ?? NaN)),
+        sysUsPerReq: median(use.map((s) => s.sysUsPerReq ?? NaN)),
+        readCallsPerReq: median(use.map((s) => s.readCallsPerReq ?? NaN)),
+        writeCallsPerReq: median(use.map((s) => s.writeCallsPerReq ?? NaN)),
+        switchesPerReq: median(use.map((s) => s.switchesPerReq ?? NaN)),
+        bytesOutPerReq: median(use.map((s) => s.bytesOutPerReq ?? NaN)),
         serverCpuUtil: median(use.map((s) => s.serverCpuUtil)),
         peakRssKb: Math.max(...all.map((s) => s.peakRssKb)),
         statusOk: all.every((s) => s.statusOk),
@@ -83,19 +89,112 @@ export function aggregate(scenarios, servers, samples) {
 const r2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : 'n/a');
 const msStr = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : 'n/a');
+const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
-/** The closing line of `pnpm bench --quick`. */
-export function summaryLine(rows, coRows = {}) {
-  const part = (sc) => {
-    const api = rows[sc]?.api;
-    const co = coRows[sc] ?? {};
+/**
+ * The targets, judged by each method, and whether the methods agree: the standalone rounds'
+ * per-round ratios and the co-runs' ratios, each with its interquartile range; two ranges that
+ * overlap agree.
+ */
+function targetsMarkdown(scenarios, rows, coRows) {
+  const L = ['## Targets and agreement', ''];
+  L.push(
+    '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST), ' +
+      'median (interquartile range) by each method. A verdict is *met* or *missed* when the whole range is on one ' +
+      'side of the target, *unsettled* when it straddles it; the overall verdict needs both methods. *Agree*: the ' +
+      "two methods' ranges overlap. Standalone ratios are taken within a round (samples seconds apart); the ratio " +
+      'of the per-server medians is shown too.',
+    '',
+  );
+  const q = (m, [lo, hi]) => (Number.isFinite(m) ? `${r2(m)} (${r2(lo)}–${r2(hi)})` : 'n/a');
+  L.push(
+    '| scenario | req/s ×Fastify standalone | of medians | co-run | agree | verdict | CPU ×raw standalone | of medians | co-run | agree | verdict |',
+    '|---|---:|---:|---:|---|---|---:|---:|---:|---|---|',
+  );
+  for (const sc of scenarios) {
+    const api = rows[sc.name].api;
+    if (!api) continue;
+    const co = coRows[sc.name] ?? {};
+    const t = targetsOf(sc, api, co);
+    const ofMedians = (base, field) => (rows[sc.name][base] ? api[field] / rows[sc.name][base][field] : NaN);
+    const yes = (a) => (a === undefined ? 'n/a' : a ? 'yes' : '**no**');
+    L.push(
+      `| ${sc.name} | ${q(api.rpsVsFastify, api.rpsVsFastifyQuartiles)} | ${r2(ofMedians('fastify', 'rps'))} | ` +
+        `${q(co['api/fastify']?.rpsRatio, co['api/fastify']?.rpsQuartiles ?? [])} | ${yes(t.rps.agree)} | ${t.rps.verdict} | ` +
+        `${q(api.cpuVsRaw, api.cpuVsRawQuartiles)} | ${r2(ofMedians('raw', 'cpuUsPerReq'))} | ` +
+        `${q(co['api/raw']?.cpuRatio, co['api/raw']?.cpuQuartiles ?? [])} | ${yes(t.cpu.agree)} | ${t.cpu.verdict} (≤ ${t.cpu.limit.toFixed(2)}) |`,
+    );
+  }
+  L.push('');
+  return L;
+}
+
+/** The targets of issue 27: @api req/s ≥ 1.10× Fastify everywhere; CPU ≤ 1.10× raw on GET, ≤ 1.20× on POST. */
+export const TARGETS = { rpsVsFastify: 1.1, cpuVsRawGet: 1.1, cpuVsRawPost: 1.2 };
+
+/**
+ * `met` when the whole interquartile range `[lo, hi]` is on the target's side of `limit`, `missed`
+ * when it is all on the other side, `unsettled` when the range straddles it (or nothing was measured).
+ */
+export function verdict([lo, hi], limit, atLeast) {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'n/a';
+  if (atLeast) return lo >= limit ? 'met' : hi < limit ? 'missed' : 'unsettled';
+  return hi <= limit ? 'met' : lo > limit ? 'missed' : 'unsettled';
+}
+
+/**
+ * The two targets of one scenario, each judged by the standalone rounds (per-round ratios'
+ * quartiles) and by the co-runs, and together: `met`/`missed` when both methods say so,
+ * `unsettled` otherwise. Also whether the two methods' ranges overlap (`agree`).
+ */
+export function targetsOf(sc, api, co = {}) {
+  const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
+  const judge = (stand, corun, limit, atLeast) => {
+    const a = verdict(stand, limit, atLeast);
+    const b = verdict(corun, limit, atLeast);
+    const both = a === b ? a : b === 'n/a' ? a : 'unsettled';
+    const agree =
+      Number.isFinite(stand[0]) && Number.isFinite(corun[0])
+        ? stand[0] <= corun[1] && corun[0] <= stand[1]
+        : undefined;
+    return { standalone: a, corun: b, verdict: both, agree, limit };
+  };
+  return {
+    rps: judge(
+      api?.rpsVsFastifyQuartiles ?? [NaN, NaN],
+      co['api/fastify']?.rpsQuartiles ?? [NaN, NaN],
+      TARGETS.rpsVsFastify,
+      true,
+    ),
+    cpu: judge(
+      api?.cpuVsRawQuartiles ?? [NaN, NaN],
+      co['api/raw']?.cpuQuartiles ?? [NaN, NaN],
+      cpuLimit,
+      false,
+    ),
+  };
+}
+
+/** The closing line of `pnpm bench` (and `--quick`, `--standalone`): the ratios and the verdicts. */
+export function summaryLine(rows, coRows = {}, scenarios = []) {
+  const part = (name) => {
+    const sc = scenarios.find((s) => s.name === name) ?? { name, method: name === 'movies' ? 'POST' : 'GET' };
+    const api = rows[name]?.api;
+    if (!api) return undefined;
+    const co = coRows[name] ?? {};
     const coPart =
       co['api/raw'] || co['api/fastify']
         ? ` (co-run: api/raw-cpu ${r2(co['api/raw']?.cpuRatio)} api/fastify ${r2(co['api/fastify']?.rpsRatio)})`
         : '';
-    return `${sc} api/fastify ${r2(api?.rpsVsFastify)} api/raw-cpu ${r2(api?.cpuVsRaw)}${coPart}`;
+    const t = targetsOf(sc, api, co);
+    return (
+      `${name} api/fastify ${r2(api.rpsVsFastify)} api/raw-cpu ${r2(api.cpuVsRaw)}${coPart} ` +
+      `[req/s target ${t.rps.verdict}, cpu target ${t.cpu.verdict}]`
+    );
   };
-  return `bench: ${part('info')}; ${part('movies')}`;
+  return `bench: ${['info', 'movies'].map((n) => part(n) ?? `${n} n/a`).join('; ')}`;
 }
 
 /** Co-run summaries by scenario, then by `a/b`. */
@@ -119,9 +218,9 @@ function coRunMarkdown(meta, scenarios, coRows) {
   L.push(
     `Each pair loaded at the same time: both servers pinned to core ${meta.settings.serverCore}, one wrk ` +
       `(-t1 -c${meta.settings.connections}) each on core ${meta.settings.loadCore}. ${meta.settings.corunBlocks} ` +
-      `block(s), each on a fresh pair of processes (which starts first alternates), warmed together on every ` +
-      `scenario for ${meta.settings.corunWarmupS} s, then ${meta.settings.corunRuns} run(s) of ` +
-      `${meta.settings.corunDurationS} s per scenario. Whatever slows the machine slows both alike, so these ` +
+      `block(s); in each, per scenario, a fresh pair of processes (which starts first alternates), warmed ` +
+      `together on that scenario for ${meta.settings.corunWarmupS} s (the core shared: half as many requests ` +
+      `each), then ${meta.settings.corunRuns} run(s) of ${meta.settings.corunDurationS} s. Whatever slows the machine slows both alike, so these ` +
       'ratios hold to a few percent where back-to-back samples swing ±30% on a shared VM. Both servers stay busy ' +
       'and the core is split evenly between them, so the req/s ratio is the inverse CPU ratio: compare it with ' +
       'the standalone tables above, which measure each server alone.',
@@ -144,14 +243,61 @@ function coRunMarkdown(meta, scenarios, coRows) {
   return L;
 }
 
-function markdown(meta, scenarios, rows, coRows) {
+/**
+ * User and system CPU and syscalls per request of each server, alone (standalone samples) and
+ * sharing the core (co-run samples): where a server's CPU per request differs between the two
+ * settings, this says whether it is its own code (user) or the kernel (system, syscalls).
+ */
+function usageMarkdown(scenarios, rows, coRuns) {
+  const withUsage = coRuns.filter((r) => r.usageA);
+  if (withUsage.length === 0) return [];
+  const L = ['## User and system CPU per request, alone and in a co-run', ''];
+  L.push(
+    'Medians per request: user and system CPU µs (tick counters of /proc/<pid>/stat) and ' +
+      'read/write-family syscalls (`/proc/<pid>/io`), context switches (voluntary + involuntary, all threads). ' +
+      'In a co-run the two servers take turns on the core: every switch between them costs the one that resumes ' +
+      'its cache contents, more for the one with the larger working set.',
+    '',
+  );
+  L.push(
+    '| scenario | server | alone: user µs | system µs | reads | writes | context switches | co-run: user µs | system µs | reads | writes | context switches |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const sc of scenarios) {
+    for (const name of ['raw', 'fastify', 'api']) {
+      const r = rows[sc.name]?.[name];
+      const co = [
+        ...withUsage.filter((x) => x.scenario === sc.name && x.a === name).map((x) => x.usageA),
+        ...withUsage.filter((x) => x.scenario === sc.name && x.b === name).map((x) => x.usageB),
+      ];
+      if (!r && co.length === 0) continue;
+      const m = (k) => median(co.map((u) => u[k]));
+      L.push(
+        `| ${sc.name} | ${name} | ${f1(r?.userUsPerReq)} | ${f1(r?.sysUsPerReq)} | ${f2(r?.readCallsPerReq)} | ${f2(r?.writeCallsPerReq)} | ${f3(r?.switchesPerReq)} | ` +
+          `${co.length ? `${f1(m('userUs'))} | ${f1(m('sysUs'))} | ${f2(m('readCalls'))} | ${f2(m('writeCalls'))} | ${f3(m('switches'))}` : 'n/a | n/a | n/a | n/a | n/a'} |`,
+      );
+    }
+  }
+  L.push('');
+  return L;
+}
+
+function markdown(meta, scenarios, rows, coRows, coRuns = []) {
   const L = [];
-  L.push(`# Benchmark ${meta.date}${meta.quick ? ' (quick)' : ''}`, '');
+  L.push(
+    `# Benchmark ${meta.date}${meta.quick ? ' (quick)' : meta.standalone ? ' (standalone)' : meta.settings.method === 'long-lived' ? ' (long-lived standalone)' : ''}`,
+    '',
+  );
   L.push(
     `Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}. ` +
       `Server pinned to core ${meta.settings.serverCore}, wrk (${meta.settings.wrkThreads} thread, ` +
       `${meta.settings.connections} connections) to core ${meta.settings.loadCore}. ` +
-      `${meta.settings.rounds} interleaved round(s) of ${meta.settings.durationS} s after a ${meta.settings.warmupS} s warm-up per server and scenario.`,
+      (meta.settings.method === 'long-lived'
+        ? `Standalone (long-lived, \`--long-lived\`): every server started once and checked, then per scenario a ` +
+          `${meta.settings.warmupS} s warm-up and ${meta.settings.rounds} interleaved round(s) of ${meta.settings.durationS} s on the same processes.`
+        : `Standalone: ${meta.settings.rounds} round(s); in each, every server in turn (rotating order) as a fresh ` +
+          `process, alone on its core: started, ${meta.settings.warmupS} s warm-up on the scenario, one ` +
+          `${meta.settings.durationS} s run, stopped. The checks ran on processes of their own.`),
     '',
   );
   L.push('| component | version |', '|---|---|');
@@ -192,12 +338,14 @@ function markdown(meta, scenarios, rows, coRows) {
     L.push('');
   }
   L.push(...coRunMarkdown(meta, scenarios, coRows));
+  if (names.includes('api')) L.push(...targetsMarkdown(scenarios, rows, coRows));
+  L.push(...usageMarkdown(scenarios, rows, coRuns));
 
   for (const sc of scenarios) {
     L.push(`## ${sc.name}: ${sc.label}`, '');
     L.push(
-      '| server | req/s (median) | min–max | p50 ms | p99 ms | server CPU µs/req | CPU util | peak RSS MB | req/s ×raw | req/s ×fastify | CPU ×raw | CPU ×fastify | samples |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      '| server | req/s (median) | min–max | p50 ms | p99 ms | server CPU µs/req | user µs | system µs | read/write calls per req | bytes out per req | CPU util | peak RSS MB | req/s ×raw | req/s ×fastify | CPU ×raw | CPU ×fastify | samples |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     );
     for (const n of names) {
       const r = rows[sc.name][n];
@@ -211,7 +359,9 @@ function markdown(meta, scenarios, rows, coRows) {
       ].filter(Boolean);
       L.push(
         `| ${n} | ${int(r.rps)} | ${int(r.rpsMin)}–${int(r.rpsMax)} | ${msStr(r.p50Us)} | ${msStr(r.p99Us)} | ` +
-          `${r.cpuUsPerReq.toFixed(1)} | ${(r.serverCpuUtil * 100).toFixed(0)}% | ${(r.peakRssKb / 1024).toFixed(1)} | ` +
+          `${r.cpuUsPerReq.toFixed(1)} | ${f1(r.userUsPerReq)} | ${f1(r.sysUsPerReq)} | ` +
+          `${f2(r.readCallsPerReq)} / ${f2(r.writeCallsPerReq)} | ${int(r.bytesOutPerReq)} | ` +
+          `${(r.serverCpuUtil * 100).toFixed(0)}% | ${(r.peakRssKb / 1024).toFixed(1)} | ` +
           `${r2(r.rpsVsRaw)} | ${r2(r.rpsVsFastify)} | ${r2(r.cpuVsRaw)} | ${r2(r.cpuVsFastify)} | ` +
           `${r.used}/${r.samples}${flags.length ? ` (${flags.join(', ')})` : ''} |`,
       );
@@ -235,7 +385,14 @@ function markdown(meta, scenarios, rows, coRows) {
 export async function writeReport({ meta, scenarios, samples, coRuns = [], outDir }) {
   const rows = aggregate(scenarios, meta.servers, samples);
   const coRows = coRunRows(scenarios, coRuns);
-  const stamp = meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z') + (meta.quick ? '-quick' : '');
+  const kind = meta.quick
+    ? '-quick'
+    : meta.standalone
+      ? '-standalone'
+      : meta.settings.method === 'long-lived'
+        ? '-long-lived'
+        : '';
+  const stamp = meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z') + kind;
   const base = join(outDir, stamp);
   const chart = {
     scenarios: scenarios.map((s) => s.name),
@@ -258,7 +415,7 @@ export async function writeReport({ meta, scenarios, samples, coRuns = [], outDi
     JSON.stringify({ meta, aggregate: rows, coRuns: coRows, samples, coRunSamples: coRuns }, null, 2) + '\n',
   );
   files.push(`${base}.json`);
-  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, coRows));
+  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, coRows, coRuns));
   files.push(`${base}.md`);
-  return { files, rows, summary: summaryLine(rows, coRows) };
+  return { files, rows, summary: summaryLine(rows, coRows, scenarios) };
 }

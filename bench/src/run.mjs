@@ -1,20 +1,24 @@
 #!/usr/bin/env node
-// HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, interleaved, pinned, checked.
-// Usage: pnpm bench [--quick] [--rounds N] [--duration S] [--warmup S] [--connections N]
+// HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, pinned, checked. Each
+// standalone sample is a fresh server process (src/standalone.mjs), then co-runs (src/corun.mjs).
+// Usage: pnpm bench [--quick | --standalone] [--rounds N] [--duration S] [--warmup S] [--connections N]
 //                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S] [--ops-blocks N]
-//                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--build] [--out DIR]
+//                   [--ops-scenarios info,movies]
+//                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--long-lived] [--build] [--out DIR]
+//        pnpm bench --runtimes | --compress | --profile <scenario>   (other scripts, see README)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import os from 'node:os';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
-import { CLK_TCK, cpuModel, readMem } from './sys.mjs';
+import { CLK_TCK, cpuModel, readMem, readUsage, usageDelta } from './sys.mjs';
 import { writeReport } from './report.mjs';
 import { CORUN_PAIRS, OPS_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
+import { freshRounds, longLivedRounds } from './standalone.mjs';
+import { FRAMEWORK_SERVERS, startBenchServer } from './servers.mjs';
 import {
   BENCH,
   ensureWrk,
-  interleavedRounds,
   LOAD_CORE,
   measured,
   packageVersion,
@@ -24,7 +28,6 @@ import {
   requireLinuxTwoCores,
   SERVER_CORE,
   socketErrors,
-  startServer,
   stopAll,
   stopServer,
   turboBuild,
@@ -33,9 +36,11 @@ import {
   wrkVersion,
 } from './harness/index.mjs';
 
-const ALL_SERVERS = ['raw', 'fastify', 'hono', 'express', 'api'];
+const ALL_SERVERS = FRAMEWORK_SERVERS;
 // Run only when named (`--servers api,api-fetch`): app.fetch through @hono/node-server.
 const OPTIONAL_SERVERS = ['api-fetch'];
+/** The servers `--quick` and `--standalone` time unless `--servers` says otherwise: the targets' three. */
+const TARGET_SERVERS = ['raw', 'fastify', 'api'];
 const API_EXPORTS = ['BaseApp', 'Endpoint', 'Resource', 'Struct', 'serve', 'JSONResponse', 'Created'];
 
 // `pnpm bench --profile <scenario> [--server api]`: a CPU profile of one server instead of a run.
@@ -48,14 +53,23 @@ if (process.argv.includes('--compress')) {
   await import('./compress.mjs');
   process.exit(0);
 }
+// `pnpm bench --runtimes [options]`: app.fetch on Bun (vs Hono and Elysia there) and on Node.
+if (process.argv.includes('--runtimes')) {
+  await import('./runtimes.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 
 // ---------------------------------------------------------------- options
 function parseArgs(argv) {
   const o = {
     quick: false,
+    standalone: false,
+    longLived: false,
     build: false,
     ...parseFlags(argv, {
       '--quick': ['quick', true],
+      '--standalone': ['standalone', true],
+      '--long-lived': ['longLived', true],
       '--build': ['build', true],
       '--rounds': ['rounds', 'number'],
       '--duration': ['duration', 'number'],
@@ -70,39 +84,61 @@ function parseArgs(argv) {
       '--corun-duration': ['corunDuration', 'number'],
       '--corun-warmup': ['corunWarmup', 'number'],
       '--ops-blocks': ['opsBlocks', 'number'],
+      '--ops-scenarios': ['opsScenarios', 'list'],
     }),
   };
+  // The same warm-up everywhere (3 s alone, 6 s in a co-run where two servers share the core):
+  // quick mode is shorter by fewer rounds, servers and scenarios, never by a colder process, so it
+  // reaches the full run's verdict.
   const d = o.quick
     ? {
-        rounds: 2,
-        duration: 2,
-        warmup: 1,
+        rounds: 3,
+        duration: 3,
+        warmup: 3,
+        servers: TARGET_SERVERS,
+        scenarios: ['info', 'movies'],
         quietSampleMs: 300,
         quietMaxWaitMs: 5_000,
         retries: 1,
-        budgetMs: 165_000,
+        budgetMs: 175_000,
         corunBlocks: 1,
         corunRuns: 2,
         corunDuration: 2,
-        corunWarmup: 1,
+        corunWarmup: 6,
+        opsBlocks: 0,
       }
-    : {
-        rounds: 6,
-        duration: 4,
-        warmup: 3,
-        quietSampleMs: 1000,
-        quietMaxWaitMs: 60_000,
-        retries: 3,
-        budgetMs: Infinity,
-        corunBlocks: 4,
-        corunRuns: 2,
-        corunDuration: 3,
-        corunWarmup: 4,
-      };
+    : o.standalone
+      ? {
+          // What a user does: one fresh server at a time, a warm-up, one long run; alternated.
+          rounds: 4,
+          duration: 10,
+          warmup: 5,
+          servers: TARGET_SERVERS,
+          quietSampleMs: 1000,
+          quietMaxWaitMs: 60_000,
+          retries: 2,
+          budgetMs: Infinity,
+          corunBlocks: 0,
+          opsBlocks: 0,
+        }
+      : {
+          rounds: 5,
+          duration: 4,
+          warmup: 3,
+          quietSampleMs: 1000,
+          quietMaxWaitMs: 60_000,
+          retries: 3,
+          budgetMs: Infinity,
+          corunBlocks: 3,
+          corunRuns: 2,
+          corunDuration: 3,
+          corunWarmup: 6,
+        };
   return {
     ...d,
     connections: 50,
     threshold: 0.1,
+    opsScenarios: ['info', 'movies'],
     out: join(BENCH, 'results'),
     ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)),
   };
@@ -122,7 +158,13 @@ const note = (s) => {
 
 // ---------------------------------------------------------------- prerequisites
 /** Decide whether the @api server can run; build @api/core if its dist is missing. */
+let apiChecked;
 function apiAvailable() {
+  apiChecked ??= apiImports();
+  return apiChecked;
+}
+
+function apiImports() {
   if (!existsSync(join(BENCH, 'servers/api.mjs'))) {
     throw new Error('servers/api.mjs is missing: the framework under test cannot be benchmarked');
   }
@@ -166,9 +208,6 @@ function versions() {
 }
 
 // ---------------------------------------------------------------- servers and load
-const startBenchServer = (name) =>
-  startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), env: { HOST: '127.0.0.1' } });
-
 const quietStats = { checks: 0, waitedMs: 0, gaveUp: 0 };
 const waitQuiet = (servers) =>
   waitQuietCores(servers, {
@@ -191,11 +230,19 @@ const load = (server, scenario, seconds) =>
     auth: scenario.auth,
   });
 
+/**
+ * One measured run of `scenario` against `server` (`servers`: every server alive on the server
+ * core, whose CPU is not "other load"): req/s, latency, CPU µs per request split into user and
+ * system time, read/write syscalls and bytes written per request (/proc/<pid>/io), peak RSS.
+ */
 async function timedRun(server, scenario, servers) {
+  const u0 = readUsage(server.pid);
   const { w, l, cpuTicks, wrkTicks, rssReset } = await measured(server, servers, () =>
     load(server, scenario, opts.duration),
   );
+  const u = u0 && usageDelta(u0, readUsage(server.pid) ?? u0);
   const mem = readMem(server.pid);
+  const per = (x) => x / w.requests;
   const okStatus = scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests;
   return {
     server: server.name,
@@ -205,6 +252,12 @@ async function timedRun(server, scenario, servers) {
     rps: w.requests / (w.duration_us / 1e6),
     latencyUs: w.latency_us,
     cpuUsPerReq: ((cpuTicks / CLK_TCK) * 1e6) / w.requests,
+    userUsPerReq: u ? per((u.utime / CLK_TCK) * 1e6) : NaN,
+    sysUsPerReq: u ? per((u.stime / CLK_TCK) * 1e6) : NaN,
+    readCallsPerReq: u ? per(u.syscr) : NaN,
+    writeCallsPerReq: u ? per(u.syscw) : NaN,
+    bytesOutPerReq: u ? per(u.wchar) : NaN,
+    switchesPerReq: u ? per(u.vcsw + u.ivcsw) : NaN,
     serverCpuUtil: cpuTicks / l.wallTicks,
     wrkCpuUtil: wrkTicks / l.wallTicks,
     otherCore0: l.core0,
@@ -229,7 +282,8 @@ async function main() {
 
   const wanted = opts.servers ?? ALL_SERVERS;
   const names = wanted.filter(
-    (n) => (ALL_SERVERS.includes(n) || OPTIONAL_SERVERS.includes(n)) && (n !== 'api' || apiAvailable()),
+    (n) =>
+      (ALL_SERVERS.includes(n) || OPTIONAL_SERVERS.includes(n)) && (!n.startsWith('api') || apiAvailable()),
   );
   const scenarios = SCENARIOS.filter((s) => !opts.scenarios || opts.scenarios.includes(s.name));
   log(
@@ -238,7 +292,10 @@ async function main() {
       (opts.quick ? ' (quick)' : ''),
   );
 
-  const servers = [];
+  // Checks: every server answers the 19 checks before it is timed, on a process of its own that is
+  // then stopped (the timed processes never see the checks' odd inputs), unless --long-lived.
+  const passed = [];
+  const longLived = [];
   const checks = {};
   for (const name of names) {
     let s;
@@ -254,78 +311,98 @@ async function main() {
     if (r.failures.length > 0) {
       note(`${name} failed ${r.failures.length}/${r.total} checks: not timed.`);
       for (const f of r.failures) log(`  ✗ ${f}`);
-      process.kill(s.pid, 'SIGKILL');
+      await stopServer(s);
       continue;
     }
-    log(`${name}: ${r.total - r.warnings.length}/${r.total} checks passed (pid ${s.pid}, port ${s.port})`);
-    servers.push(s);
+    log(`${name}: ${r.total - r.warnings.length}/${r.total} checks passed`);
+    passed.push(name);
+    if (opts.longLived) longLived.push(s);
+    else await stopServer(s);
   }
-  if (servers.length === 0) throw new Error('no server passed its checks');
+  if (passed.length === 0) throw new Error('no server passed its checks');
+  const servers = passed.map((name) => ({ name }));
 
   const samples = [];
   const coRuns = [];
-  const runMs = opts.duration * 1000 + 150 + opts.quietSampleMs / servers.length; // one quiet check per round
-  // One co-run block: start two servers, warm both on every scenario, co-run every scenario.
-  const blockMs =
-    1000 + scenarios.length * (opts.corunWarmup * 1000 + opts.corunRuns * (opts.corunDuration * 1000 + 100));
-  const coRunPairs = CORUN_PAIRS.filter((pair) => pair.every((n) => servers.some((s) => s.name === n)));
+  // A fresh sample: start (~0.5 s), warm-up, run; one quiet check per round.
+  const runMs =
+    (opts.longLived ? 0 : 500 + opts.warmup * 1000) +
+    opts.duration * 1000 +
+    150 +
+    opts.quietSampleMs / servers.length;
+  // One co-run block: per scenario, start two servers, warm both, co-run.
+  const blockMs = (n) =>
+    n * (1000 + opts.corunWarmup * 1000 + opts.corunRuns * (opts.corunDuration * 1000 + 100));
+  // The operations pairs run on fewer scenarios (GET /info and POST /movies by default).
+  const opsScenarios = scenarios.filter((s) => opts.opsScenarios.includes(s.name));
+  const coRunPairs = CORUN_PAIRS.filter((pair) => pair.every((n) => passed.includes(n)));
   // The operations overhead (request log, otel without an SDK): @api variants co-run against @api.
-  const opsBlocks = opts.opsBlocks ?? (opts.quick ? 1 : 2);
-  const opsPairs = opsBlocks > 0 && servers.some((s) => s.name === 'api') ? OPS_PAIRS : [];
+  const opsBlocks = opts.opsBlocks ?? 2;
+  const opsPairs = opsBlocks > 0 && passed.includes('api') ? OPS_PAIRS : [];
   remainingMs =
-    scenarios.length * servers.length * (opts.warmup * 1000 + 150 + opts.rounds * runMs) +
-    coRunPairs.length * opts.corunBlocks * blockMs +
-    opsPairs.length * opsBlocks * blockMs;
+    scenarios.length * servers.length * opts.rounds * runMs +
+    (opts.longLived ? scenarios.length * servers.length * (opts.warmup * 1000 + 150) : 0) +
+    coRunPairs.length * opts.corunBlocks * blockMs(scenarios.length) +
+    opsPairs.length * opsBlocks * blockMs(opsScenarios.length);
+  const phase = {
+    rounds: opts.rounds,
+    retries: opts.retries,
+    warmup: opts.warmup,
+    load,
+    timedRun,
+    waitQuiet,
+    overBudget,
+    onRetry: (s, sample) =>
+      log(
+        `  ${s.name}: contaminated (other load core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
+      ),
+    onSample: (sample, s) => {
+      remainingMs -= runMs;
+      log(
+        `  r${sample.round + 1} ${s.name.padEnd(8)} ${fmtInt(sample.rps).padStart(7)} req/s  p50 ${ms(sample.latencyUs.p50)}  ` +
+          `p99 ${ms(sample.latencyUs.p99)}  cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req ` +
+          `(user ${sample.userUsPerReq.toFixed(1)}, sys ${sample.sysUsPerReq.toFixed(1)})  ` +
+          `rss ${(sample.peakRssKb / 1024).toFixed(0)} MB` +
+          (sample.contaminated ? '  [contaminated]' : '') +
+          (sample.statusOk ? '' : `  [unexpected status: ${sample.statusErrors}]`) +
+          (sample.socketErrors ? `  [socket errors: ${sample.socketErrors}]` : ''),
+      );
+    },
+  };
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
-    for (const s of servers) {
-      await load(s, scenario, opts.warmup); // warm-up, not recorded
-      remainingMs -= opts.warmup * 1000 + 150;
-    }
-    // Interleave A B C D E, rotating the starting server each round to spread drift evenly.
-    const timed = await interleavedRounds({
-      servers,
-      rounds: opts.rounds,
-      retries: opts.retries,
-      waitQuiet: () => waitQuiet(servers),
-      measure: (s) => timedRun(s, scenario, servers),
-      overBudget,
-      onRetry: (s, sample) =>
-        log(
-          `  ${s.name}: contaminated (other load core0 ${pct(sample.otherCore0)}, core1 ${pct(sample.otherCore1)}), retrying`,
-        ),
-      onSample: (sample, s) => {
-        remainingMs -= runMs;
-        log(
-          `  r${sample.round + 1} ${s.name.padEnd(8)} ${fmtInt(sample.rps).padStart(7)} req/s  p50 ${ms(sample.latencyUs.p50)}  ` +
-            `p99 ${ms(sample.latencyUs.p99)}  cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req  ` +
-            `rss ${(sample.peakRssKb / 1024).toFixed(0)} MB` +
-            (sample.contaminated ? '  [contaminated]' : '') +
-            (sample.statusOk ? '' : `  [unexpected status: ${sample.statusErrors}]`) +
-            (sample.socketErrors ? `  [socket errors: ${sample.socketErrors}]` : ''),
-        );
-      },
-    });
+    const timed = opts.longLived
+      ? await longLivedRounds({ ...phase, servers: longLived, scenario })
+      : await freshRounds({
+          ...phase,
+          names: passed,
+          scenario,
+          start: startBenchServer,
+          stop: stopServer,
+        });
+    if (opts.longLived) remainingMs -= servers.length * (opts.warmup * 1000 + 150);
     samples.push(...timed);
   }
 
   // Co-runs: @api and a baseline loaded at once, for ratios this machine's drift cannot skew; each
-  // block on a fresh pair of processes (the standalone servers are stopped first).
+  // (block, scenario) on a fresh pair of processes (long-lived standalone servers are stopped first).
   stopAll();
   if (opts.corunBlocks > 0 && coRunPairs.length > 0)
     log(`\n== co-runs: ${opts.corunBlocks} block(s) of fresh processes per pair`);
   const corunPlan = [
-    ...(opts.corunBlocks > 0 ? coRunPairs.map((pair) => ({ pair, blocks: opts.corunBlocks })) : []),
-    ...opsPairs.map((pair) => ({ pair, blocks: opsBlocks })),
+    ...(opts.corunBlocks > 0
+      ? coRunPairs.map((pair) => ({ pair, blocks: opts.corunBlocks, scs: scenarios }))
+      : []),
+    ...opsPairs.map((pair) => ({ pair, blocks: opsBlocks, scs: opsScenarios })),
   ];
-  for (const { pair, blocks } of corunPlan) {
+  for (const { pair, blocks, scs } of corunPlan) {
     if (pair === opsPairs[0])
       log(
         `\n== operations overhead: ${blocks} block(s) per pair (${OPS_PAIRS.map((p) => p.join('/')).join(', ')})`,
       );
     const runs = await coRunBlocks({
       pair,
-      scenarios,
+      scenarios: scs,
       blocks,
       runs: opts.corunRuns,
       seconds: opts.corunDuration,
@@ -334,8 +411,8 @@ async function main() {
       stop: stopServer,
       load,
       onBlock: (block, mine) => {
-        remainingMs -= blockMs;
-        for (const sc of scenarios) {
+        remainingMs -= blockMs(scs.length);
+        for (const sc of scs) {
           const sum = coRunSummary(mine.filter((r) => r.scenario === sc.name));
           log(
             `  ${pair.join('+')} block ${block + 1} ${sc.name.padEnd(8)} CPU/request ${pair.join('/')} ×${sum.cpuRatio.toFixed(3)}, ` +
@@ -346,7 +423,7 @@ async function main() {
       },
     });
     coRuns.push(...runs);
-    for (const sc of scenarios) {
+    for (const sc of scs) {
       const sum = coRunSummary(runs.filter((r) => r.scenario === sc.name));
       log(
         `  ${pair.join('+')} ${sc.name}: CPU/request ×${sum.cpuRatio.toFixed(2)} ` +
@@ -359,6 +436,7 @@ async function main() {
   const meta = {
     date: new Date().toISOString(),
     quick: opts.quick,
+    standalone: opts.standalone,
     settings: {
       rounds: opts.rounds,
       durationS: opts.duration,
@@ -370,7 +448,8 @@ async function main() {
       contaminationThreshold: opts.threshold,
       retries: opts.retries,
       corunBlocks: opts.corunBlocks,
-      opsBlocks: opts.opsBlocks ?? (opts.quick ? 1 : 2),
+      opsBlocks,
+      method: opts.longLived ? 'long-lived' : 'fresh',
       corunRuns: opts.corunRuns,
       corunDurationS: opts.corunDuration,
       corunWarmupS: opts.corunWarmup,

@@ -206,7 +206,9 @@ async function runOnce(kind, opts) {
     const sockets = [];
     for (let i = 0; i < opts.clients; i += 100) {
       const batch = Math.min(100, opts.clients - i);
-      sockets.push(...(await Promise.all(Array.from({ length: batch }, () => openClient(server.port, onSeq)))));
+      sockets.push(
+        ...(await Promise.all(Array.from({ length: batch }, () => openClient(server.port, onSeq)))),
+      );
     }
     await sleep(300);
     const connected = await server.stats(true);
@@ -233,7 +235,11 @@ async function runOnce(kind, opts) {
     let after = before;
     while (performance.now() - leftAt < 3000) {
       after = await server.stats();
-      if (after.timers <= base.timers && after.sockets <= base.sockets && after.subscribers === base.subscribers) {
+      if (
+        after.timers <= base.timers &&
+        after.sockets <= base.sockets &&
+        after.subscribers === base.subscribers
+      ) {
         cleanupMs = performance.now() - leftAt;
         break;
       }
@@ -373,4 +379,3 @@ if (process.argv[2] === '--child') {
   });
   console.log('ready');
 } else await main();
-

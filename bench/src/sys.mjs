@@ -1,5 +1,5 @@
 // /proc readers and small process helpers (Linux only).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -38,6 +38,46 @@ export function readProcTicks(pid) {
     return null;
   }
 }
+
+/**
+ * What a process has used so far, from /proc (all its threads): `utime`/`stime` (ticks), `minflt`
+ * (minor page faults), `rchar`/`wchar` (bytes through read- and write-family syscalls, sockets
+ * included), `syscr`/`syscw` (those syscalls), `vcsw`/`ivcsw` (voluntary and involuntary context
+ * switches, summed over threads); null if gone. `/proc/<pid>/io` needs the same user (NaN fields
+ * otherwise).
+ */
+export function readUsage(pid) {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    const u = { utime: Number(f[11]), stime: Number(f[12]), minflt: Number(f[7]) };
+    let io = '';
+    try {
+      io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    } catch {
+      /* not permitted */
+    }
+    for (const k of ['rchar', 'wchar', 'syscr', 'syscw'])
+      u[k] = Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(io)?.[1] ?? NaN);
+    u.vcsw = 0;
+    u.ivcsw = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const st = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+        u.vcsw += Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(st)?.[1] ?? 0);
+        u.ivcsw += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(st)?.[1] ?? 0);
+      } catch {
+        /* thread gone */
+      }
+    }
+    return u;
+  } catch {
+    return null;
+  }
+}
+
+/** `b - a` field by field (two `readUsage` results). */
+export const usageDelta = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
 
 /** Fields of /proc/<pid>/status in kB (VmHWM, VmRSS). */
 export function readMem(pid) {

@@ -61,13 +61,23 @@ function installCleanup() {
  * line `ready`. Every server is killed when this process exits.
  *
  * @param options `name` (for messages), `script`, `args`, `nodeArgs`, `env`, `port` (default: a
- *   free one), `ipc` (a message channel, for servers driven by commands)
+ *   free one), `ipc` (a message channel, for servers driven by commands), `exec` (the runtime's
+ *   binary instead of this Node, e.g. the pinned Bun)
  * @returns `{ name, port, pid, child, url }`
  */
-export async function startServer({ name, script, args = [], nodeArgs = [], env = {}, port, ipc = false }) {
+export async function startServer({
+  name,
+  script,
+  args = [],
+  nodeArgs = [],
+  env = {},
+  port,
+  ipc = false,
+  exec = process.execPath,
+}) {
   installCleanup();
   const listen = port ?? (await freePort());
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, ...nodeArgs, script, ...args], {
+  const child = spawn('taskset', ['-c', SERVER_CORE, exec, ...nodeArgs, script, ...args], {
     cwd: BENCH,
     env: { ...process.env, PORT: String(listen), NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],

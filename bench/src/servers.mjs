@@ -1,0 +1,29 @@
+// The servers a bench run can start (files in servers/), and the runtime each runs on: Node (this
+// process's binary) or the pinned Bun of scripts/runtimes (found the way `pnpm test:runtimes` does).
+import { join } from 'node:path';
+import { BENCH, startServer } from './harness/index.mjs';
+import { binary } from '../../scripts/runtimes/targets.mjs';
+
+/** The framework servers of `pnpm bench` (Node, node:http underneath). */
+export const FRAMEWORK_SERVERS = ['raw', 'fastify', 'hono', 'express', 'api'];
+
+/** Servers that run on Bun (`Bun.serve`); every other one runs on Node. */
+export const BUN_SERVERS = ['bun-api', 'bun-hono', 'bun-elysia'];
+
+/** The runtime binary a server runs on: `{ path }`, or `{ why }` when this machine has none. */
+export function runtimeOf(name) {
+  if (BUN_SERVERS.includes(name)) return binary('bun');
+  return { path: process.execPath };
+}
+
+/** Starts `servers/<name>.mjs` pinned to the server core on its runtime; resolves once it is ready. */
+export function startBenchServer(name) {
+  const rt = runtimeOf(name);
+  if (!rt.path) return Promise.reject(new Error(rt.why));
+  return startServer({
+    name,
+    script: join(BENCH, 'servers', `${name}.mjs`),
+    env: { HOST: '127.0.0.1' },
+    exec: rt.path,
+  });
+}
