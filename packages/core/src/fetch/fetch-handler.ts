@@ -25,15 +25,21 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
   const method = request.method;
   const res = new FetchResponse(method === 'HEAD');
   const ex = new ExchangeImpl(runtime, req, res, method, path, url.search.slice(1));
-  // A client that leaves before its answer is complete: the response closes (a stream's teardown runs).
-  const signal = request.signal as AbortSignal | undefined;
-  if (signal !== undefined && !signal.aborted) {
-    const left = (): void => void res.destroy();
-    signal.addEventListener('abort', left, { once: true });
-    res.once('close', () => signal.removeEventListener('abort', left));
-  }
   runtime.dispatch(ex, refuse(req, url, runtime.limits.maxHeaders));
+  // Answered within dispatch (a synchronous route): no client can have left before it. Otherwise a
+  // client that leaves before its answer is complete closes the response (a stream's teardown runs).
+  // Read only then: `request.signal` is not free (Bun creates it on first read; @hono/node-server
+  // builds a full undici Request for it).
+  if (!res.writableEnded) closeWhenClientLeaves(request, res);
   return res.response;
+}
+
+function closeWhenClientLeaves(request: Request, res: FetchResponse): void {
+  const signal = request.signal as AbortSignal | undefined;
+  if (signal === undefined || signal.aborted) return;
+  const left = (): void => void res.destroy();
+  signal.addEventListener('abort', left, { once: true });
+  res.once('close', () => signal.removeEventListener('abort', left));
 }
 
 /** The checks node:http leaves to the app that a fetch request can fail: header count (431), target length (414). */
