@@ -8,21 +8,8 @@ import type { Extension } from '@api/core/extension';
 import { TestClient, type TestResponse } from '@api/testing';
 import { assets, type AssetsOptions } from '../src/index';
 
-/** A logger that records instead of printing. */
-export function memoryLogger(): {
-  lines: string[];
-  info(m: string): void;
-  warn(m: string): void;
-  error(m: string, e?: unknown): void;
-} {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
-}
+export { memoryLogger } from '../../../config/test/memory-logger';
+import { memoryLogger } from '../../../config/test/memory-logger';
 
 const dirs: string[] = [];
 const clients: TestClient[] = [];

@@ -14,21 +14,8 @@ import {
 import type { Extension } from '@api/core/extension';
 import { TestClient, type TestResponse } from '@api/testing';
 
-/** A logger that records. */
-export function memoryLogger(): {
-  lines: string[];
-  info(m: string): void;
-  warn(m: string): void;
-  error(m: string, e?: unknown): void;
-} {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (m) => lines.push(`info ${m}`),
-    warn: (m) => lines.push(`warn ${m}`),
-    error: (m) => lines.push(`error ${m}`),
-  };
-}
+export { memoryLogger } from '../../../config/test/memory-logger';
+import { memoryLogger } from '../../../config/test/memory-logger';
 
 /** What a test's `wire` may call (BaseApp's helpers are protected). */
 export interface Wire {
