@@ -91,7 +91,7 @@ export {
 } from './cookies/set-cookie';
 
 // Errors
-export { WiringError } from './errors/wiring-error';
+export { WiringError, type WiringErrorCode, type WiringErrorParts } from './errors/wiring-error';
 export {
   AuthenticationRequiredError,
   BaseHTTPError,

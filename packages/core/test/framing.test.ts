@@ -17,6 +17,7 @@ import {
   defineMiddleware,
 } from '../src/index';
 import { defineExtension, defineResponseKind, type ResponseSpec } from '../src/extension/index';
+import { expectWiringError } from './expect-wiring-error';
 import { exchangeRaw, listen, parseResponses, raw, startupError, values, type Wire } from './output-fixtures';
 
 const Item = Struct('Item', { name: v.string() });
@@ -246,14 +247,19 @@ describe('framing headers known at wiring', () => {
     );
   });
 
-  it('a constant middleware header keep-alive or trailer is a WiringError naming the mount', async () => {
+  it('a constant middleware header keep-alive or trailer is a WiringError naming the declaration or the mount', async () => {
+    // One check, where the middleware is declared or mounted (never again per route).
     for (const name of ['keep-alive', 'Trailer']) {
-      const error = await startupError((w) =>
-        w.endpoint(new Plain(), { middleware: [defineMiddleware({ responseHeaders: { [name]: 'x' } })] }),
+      const where = 'defineMiddleware';
+      const define = () => defineMiddleware({ responseHeaders: { [name]: 'x' } });
+      expect(expectWiringError(define, 'API_WIRING_FRAMING_HEADER', where).message).toBe(
+        `defineMiddleware: responseHeaders sets "${name.toLowerCase()}", a framing header the framework computes for every response. Fix: remove it.`,
       );
-      expect(error).toBeInstanceOf(WiringError);
-      expect((error as Error).message).toBe(
-        `Plain.get middleware: responseHeaders sets "${name.toLowerCase()}", a framing header the framework computes for every response. Fix: remove it.`,
+      const error = await startupError((w) =>
+        w.endpoint(new Plain(), { middleware: [{ responseHeaders: { [name]: 'x' } }] }),
+      );
+      expect(expectWiringError(error, 'API_WIRING_FRAMING_HEADER', 'Plain mount middleware').message).toBe(
+        `Plain mount middleware: responseHeaders sets "${name.toLowerCase()}", a framing header the framework computes for every response. Fix: remove it.`,
       );
     }
   });

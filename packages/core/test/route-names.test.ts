@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { defineExtension, routeClassName, type RouteCatalogue } from '../src/extension/index';
 import { BaseApp, Created, Endpoint, Location, Resource, WiringError } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger, Widget, WidgetIn, WidgetPath } from './fixtures';
 
 /** Serves `GET /_meta/owners`: every operation's catalogue owner, as an extension reads it. */
@@ -132,18 +133,32 @@ describe('route class names', () => {
   });
 
   it('a name that is not an identifier is a WiringError at the declaration', () => {
-    expect(() => Resource('/widgets', { name: 'Widget Resource' })).toThrow(
-      new WiringError(
-        `Resource('/widgets', { name }): name must be an identifier (letters, digits and _, not starting with a digit), got "Widget Resource". Fix: name the class as in its declaration, e.g. name: 'WidgetResource'.`,
-      ),
+    const spaced = expectWiringError(
+      () => Resource('/widgets', { name: 'Widget Resource' }),
+      'API_WIRING_INVALID_ARGUMENT',
+      "Resource('/widgets', { name })",
     );
-    expect(() => Endpoint('/healthz', { name: '' })).toThrow(
-      /^Endpoint\('\/healthz', \{ name \}\): name must be an identifier .* got ""\./,
+    expect(spaced.message).toBe(
+      `Resource('/widgets', { name }): name must be an identifier (letters, digits and _, not starting with a digit), got "Widget Resource". Fix: name the class as in its declaration, e.g. name: 'WidgetResource'.`,
     );
-    expect(() => Endpoint('/healthz', { name: '2fa' })).toThrow(/name must be an identifier/);
-    expect(() => Endpoint('/healthz', { name: 42 as unknown as string })).toThrow(/got a number\./);
-    expect(() => Endpoint('/healthz', { nom: 'x' } as object)).toThrow(
-      new WiringError(`Endpoint('/healthz', …): unknown option "nom". Fix: use only name, ref, meta.`),
+    const where = "Endpoint('/healthz', { name })";
+    const empty = expectWiringError(
+      () => Endpoint('/healthz', { name: '' }),
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+    );
+    expect(empty.problem).toMatch(/^name must be an identifier .* got ""$/);
+    const digit = expectWiringError(
+      () => Endpoint('/healthz', { name: '2fa' }),
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+    );
+    expect(digit.problem).toMatch(/^name must be an identifier/);
+    const num = () => Endpoint('/healthz', { name: 42 as unknown as string });
+    expect(expectWiringError(num, 'API_WIRING_INVALID_ARGUMENT', where).problem).toMatch(/got a number$/);
+    const nom = () => Endpoint('/healthz', { nom: 'x' } as object);
+    expect(expectWiringError(nom, 'API_WIRING_UNKNOWN_OPTION', "Endpoint('/healthz', …)").message).toBe(
+      `Endpoint('/healthz', …): unknown option "nom". Fix: use only name, ref, meta.`,
     );
   });
 });

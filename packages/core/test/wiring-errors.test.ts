@@ -11,6 +11,7 @@ import {
   WiringError,
   type MountOptions,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
 async function wiringError(
@@ -51,6 +52,7 @@ describe('WiringError', () => {
       }));
     }
     const e = await wiringError((a) => a.mountResource(new Parts()));
+    expectWiringError(e, 'API_WIRING_PATH_BINDING', 'Parts.readOne');
     expect(e.message).toBe(
       'Parts.readOne: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the path schema has no field "widget_id". Fix: add "widget_id" to the path Struct.',
     );
@@ -65,33 +67,34 @@ describe('WiringError', () => {
       );
     }
     const e = await wiringError((a) => a.mountResource(new Widgets()));
-    expect(e.message).toMatch(
-      /^Widgets\.readOne: path field "widget_id" has a default or is optional\. Fix: /,
-    );
+    expectWiringError(e, 'API_WIRING_PATH_BINDING', 'Widgets.readOne');
+    expect(e.problem).toBe('path field "widget_id" has a default or is optional');
   });
 
   it('extra path fields on readMany and on endpoints', async () => {
     class Widgets extends Resource('/widgets') {
       readMany = this.operation({ path: WidgetPath, returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(
-      /^Widgets\.readMany: path fields "widget_id" are not slots of "\/widgets" \(readMany is on the exact mount path\)\. Fix:/,
+    const many = await wiringError((a) => a.mountResource(new Widgets()));
+    expectWiringError(many, 'API_WIRING_PATH_BINDING', 'Widgets.readMany');
+    expect(many.problem).toBe(
+      'path fields "widget_id" are not slots of "/widgets" (readMany is on the exact mount path)',
     );
     class Health2 extends Endpoint('/healthz') {
       get = this.operation({ path: WidgetPath, returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Health2()))).message).toMatch(
-      /an Endpoint path is exact/,
-    );
+    const exact = await wiringError((a) => a.mountEndpoint(new Health2()));
+    expectWiringError(exact, 'API_WIRING_PATH_BINDING', 'Health2.get');
+    expect(exact.problem).toMatch(/an Endpoint path is exact/);
   });
 
   it('an item operation without an item field', async () => {
     class Widgets extends Resource('/widgets') {
       readOne = this.operation({ returns: Widget }, () => ({ id: '', name: '', priceCents: 0 }));
     }
-    expect((await wiringError((a) => a.mountResource(new Widgets()))).message).toMatch(
-      /^Widgets\.readOne: an item operation needs a path field beyond the mount's slots/,
-    );
+    const item = await wiringError((a) => a.mountResource(new Widgets()));
+    expectWiringError(item, 'API_WIRING_PATH_BINDING', 'Widgets.readOne');
+    expect(item.problem).toMatch(/^an item operation needs a path field beyond the mount's slots/);
   });
 
   it('the same method and path answered twice', async () => {
@@ -105,6 +108,7 @@ describe('WiringError', () => {
       a.mountEndpoint(new A());
       a.mountEndpoint(new B());
     });
+    expectWiringError(e, 'API_WIRING_DUPLICATE_ROUTE', 'B.get');
     expect(e.message).toBe(
       'B.get: GET /x is already answered by A.get. Fix: mount one of them at another path, split methods so each is answered once, or (in an extension) check wiring.hasRoute(method, path) before adding.',
     );
@@ -114,12 +118,16 @@ describe('WiringError', () => {
     class W extends Resource('/w') {
       readMany = this.operation({ returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountEndpoint(new W()))).message).toMatch(
-      /includeEndpoint: W is not an Endpoint/,
+    expectWiringError(
+      await wiringError((a) => a.mountEndpoint(new W())),
+      'API_WIRING_MOUNT_WRONG_CLASS',
+      'App.includeEndpoint',
     );
     class Empty extends Endpoint('/e') {}
-    expect((await wiringError((a) => a.mountEndpoint(new Empty()))).message).toMatch(
-      /\(Empty\): declares no operation/,
+    expectWiringError(
+      await wiringError((a) => a.mountEndpoint(new Empty())),
+      'API_WIRING_NO_OPERATION',
+      'App.includeEndpoint(Empty)',
     );
   });
 
@@ -130,6 +138,7 @@ describe('WiringError', () => {
       }));
     }
     const e = await wiringError((a) => a.mountEndpoint(new Me()));
+    expectWiringError(e, 'API_WIRING_SOURCE', 'Me.get');
     expect(e.message).toMatch(
       /^Me\.get: declares the "user" source, but nothing mounted with it provides "user"\. Fix: .*auth from @api\/auth/,
     );
@@ -139,47 +148,52 @@ describe('WiringError', () => {
     class H extends Endpoint('/h') {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { auth: { some: 'thing' } }))).message).toMatch(
-      /mount option "auth" is not a value core can compile/,
-    );
+    const option = await wiringError((a) => a.mountEndpoint(new H(), { auth: { some: 'thing' } }));
+    expectWiringError(option, 'API_WIRING_MOUNT_OPTION', 'App.includeEndpoint(H)');
+    expect(option.problem).toBe('mount option "auth" is not a value core can compile');
     class Typo extends Endpoint('/t') {
       get = this.operation({ returns: Health, jsn: Health } as { returns: typeof Health }, () => ({
         status: '',
       }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Typo()))).message).toMatch(
-      /Typo\.get: unknown operation key "jsn"/,
-    );
+    const typo = await wiringError((a) => a.mountEndpoint(new Typo()));
+    expectWiringError(typo, 'API_WIRING_UNKNOWN_OPTION', 'Typo.get');
+    expect(typo.problem).toBe('unknown operation key "jsn"');
   });
 
   it('two body sources, and two plain members in a union', async () => {
     class Two extends Endpoint('/two') {
       post = this.operation({ json: Health, content: true, returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Two()))).message).toMatch(
-      /declares json and content; a request has one body/,
+    expectWiringError(
+      await wiringError((a) => a.mountEndpoint(new Two())),
+      'API_WIRING_REQUEST_BODY',
+      'Two.post',
     );
     class Union extends Endpoint('/u') {
       get = this.operation({ returns: [Health, Widget] }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Union()))).message).toMatch(
-      /returns lists 2 plain members/,
-    );
+    const union = await wiringError((a) => a.mountEndpoint(new Union()));
+    expectWiringError(union, 'API_WIRING_RETURNS', 'Union.get');
+    expect(union.problem).toMatch(/^returns lists 2 plain members/);
   });
 
   it('middleware without hooks, and one constant header set twice', async () => {
     class H extends Endpoint('/h') {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [{}] }))).message).toMatch(
-      /has none of responseHeaders, intercept, observe/,
+    expectWiringError(
+      await wiringError((a) => a.mountEndpoint(new H(), { middleware: [{}] })),
+      'API_WIRING_MIDDLEWARE',
+      'H mount middleware',
     );
     const e = await wiringError((a) =>
       a.mountEndpoint(new H(), {
         middleware: [{ responseHeaders: { 'x-a': '1' } }, { responseHeaders: { 'X-A': '2' } }],
       }),
     );
-    expect(e.message).toMatch(/H\.get: two contributions set the constant response header "x-a"/);
+    expectWiringError(e, 'API_WIRING_CONTRIBUTION_CONFLICT', 'H.get');
+    expect(e.problem).toMatch(/^two contributions set the constant response header "x-a"/);
   });
 
   it('an extension failing wiring, and a bad slot name', async () => {
@@ -191,9 +205,10 @@ describe('WiringError', () => {
         }),
       ),
     );
+    expectWiringError(e, 'API_WIRING', 'x extension');
     expect(e.message).toBe('x extension: it is misconfigured. Fix: configure it.');
     // A type error too (route-class.test-d.ts); at run time the class declaration itself fails.
-    expect(() => Endpoint('/a/{Bad}' as string)).toThrow(/slot "\{Bad\}" is not snake_case/);
+    expectWiringError(() => Endpoint('/a/{Bad}' as string), 'API_WIRING_SLOT_NAME', "Endpoint('/a/{Bad}')");
   });
 });
 
@@ -205,13 +220,25 @@ describe('startup checks (issue 22)', () => {
     class Parts extends Resource('/widgets/{widget_id}/parts') {
       readMany = this.operation({ returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountResource(new Parts()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountResource(new Parts())),
+        'API_WIRING_PATH_BINDING',
+        'Parts.readMany',
+      ).message,
+    ).toBe(
       'Parts.readMany: mount path "/widgets/{widget_id}/parts" has slot "{widget_id}" but the operation declares no path model, so no request could bind it. Fix: declare path: Struct(\'…\', { widget_id: v.string() }).',
     );
     class Hooks extends Endpoint('/hooks/{org}/{source}') {
       post = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Hooks()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new Hooks())),
+        'API_WIRING_PATH_BINDING',
+        'Hooks.post',
+      ).message,
+    ).toBe(
       'Hooks.post: mount path "/hooks/{org}/{source}" has slots "{org}", "{source}" but the operation declares no path model, so no request could bind it. Fix: declare path: Struct(\'…\', { org: v.string(), source: v.string() }).',
     );
   });
@@ -221,21 +248,39 @@ describe('startup checks (issue 22)', () => {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
     const mw = (methods: string[]) => ({ intercept: () => undefined, interceptMethods: methods });
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get'])] }))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get'])] })),
+        'API_WIRING_HTTP_METHOD',
+        'H mount middleware',
+      ).message,
+    ).toBe(
       'H mount middleware: interceptMethods names "get"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'GET\'.',
     );
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get '])] }))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['get '])] })),
+        'API_WIRING_HTTP_METHOD',
+        'H mount middleware',
+      ).message,
+    ).toBe(
       'H mount middleware: interceptMethods names "get "; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'GET\'.',
     );
-    expect(
-      (await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['FETCH'])] }))).message,
-    ).toBe(
+    const fetchMethod = await wiringError((a) => a.mountEndpoint(new H(), { middleware: [mw(['FETCH'])] }));
+    expect(expectWiringError(fetchMethod, 'API_WIRING_HTTP_METHOD', 'H mount middleware').message).toBe(
       "H mount middleware: interceptMethods names \"FETCH\", which is not an HTTP method an intercept runs for. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.",
     );
-    expect((await wiringError((a) => a.raw['includeMiddleware'](mw(['Post'])))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.raw['includeMiddleware'](mw(['Post']))),
+        'API_WIRING_HTTP_METHOD',
+        'App.includeMiddleware',
+      ).message,
+    ).toBe(
       'App.includeMiddleware: interceptMethods names "Post"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'POST\'.',
     );
-    expect(() => defineMiddleware({ intercept: () => undefined, interceptMethods: ['delete'] })).toThrow(
+    const define = () => defineMiddleware({ intercept: () => undefined, interceptMethods: ['delete'] });
+    expect(expectWiringError(define, 'API_WIRING_HTTP_METHOD', 'defineMiddleware').message).toBe(
       'defineMiddleware: interceptMethods names "delete"; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write \'DELETE\'.',
     );
     const e = await wiringError((a) =>
@@ -247,6 +292,7 @@ describe('startup checks (issue 22)', () => {
         }),
       ),
     );
+    expectWiringError(e, 'API_WIRING_HTTP_METHOD', 'wiring.addIntercept: methods');
     expect(e.message).toBe(
       'wiring.addIntercept: methods: "get" is not an HTTP method as requests carry it (upper case). Fix: write \'GET\'.',
     );
@@ -257,7 +303,13 @@ describe('startup checks (issue 22)', () => {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
     const guard = { intercept: () => undefined, interceptMethods: ['POST', 'DELETE'] };
-    expect((await wiringError((a) => a.mountEndpoint(new H(), { middleware: [guard] }))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new H(), { middleware: [guard] })),
+        'API_WIRING_INTERCEPT_UNREACHABLE',
+        'App.includeEndpoint(H)',
+      ).message,
+    ).toBe(
       "App.includeEndpoint(H): middleware[0] intercepts POST, DELETE, but the mount answers only GET, HEAD, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['GET']), or mount it where POST/DELETE is answered.",
     );
     // An upgrade route is a GET route: a POST intercept on it never runs, a GET or HEAD one does.
@@ -272,7 +324,13 @@ describe('startup checks (issue 22)', () => {
             mountOptions: { middleware: [{ intercept: () => undefined, interceptMethods: methods }] },
           }),
       });
-    expect((await wiringError((a) => include(a, socketRoute(['POST'])))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => include(a, socketRoute(['POST']))),
+        'API_WIRING_INTERCEPT_UNREACHABLE',
+        'Chat.handle (upgrade route)',
+      ).message,
+    ).toBe(
       "Chat.handle (upgrade route): middleware[0] intercepts POST, but the mount answers only GET, HEAD, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['GET']), or mount it where POST is answered.",
     );
     class Ok extends BaseApp {
@@ -290,25 +348,49 @@ describe('startup checks (issue 22)', () => {
     class Dup extends Resource('/a/{x}/b/{x}' as string) {
       readMany = this.operation({ returns: v.array(Widget) }, () => []);
     }
-    expect((await wiringError((a) => a.mountResource(new Dup()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountResource(new Dup())),
+        'API_WIRING_DUPLICATE',
+        'App.includeResource(Dup): path "/a/{x}/b/{x}"',
+      ).message,
+    ).toBe(
       'App.includeResource(Dup): path "/a/{x}/b/{x}": slot "{x}" appears twice. Fix: give each slot its own name.',
     );
     class Open extends Endpoint('/a/{x' as string) {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Open()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new Open())),
+        'API_WIRING_INVALID_PATH',
+        'App.includeEndpoint(Open): path "/a/{x"',
+      ).message,
+    ).toBe(
       'App.includeEndpoint(Open): path "/a/{x": segment "{x" is not a valid {slot} (the brace is not closed). Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".',
     );
     class Close extends Endpoint('/a/x}' as string) {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Close()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new Close())),
+        'API_WIRING_INVALID_PATH',
+        'App.includeEndpoint(Close): path "/a/x}"',
+      ).message,
+    ).toBe(
       'App.includeEndpoint(Close): path "/a/x}": segment "x}" has an unbalanced brace. Fix: a slot is a whole segment in braces, e.g. "/widgets/{widget_id}".',
     );
     class Nameless extends Endpoint('/a/{}' as string) {
       get = this.operation({ returns: Health }, () => ({ status: '' }));
     }
-    expect((await wiringError((a) => a.mountEndpoint(new Nameless()))).message).toBe(
+    expect(
+      expectWiringError(
+        await wiringError((a) => a.mountEndpoint(new Nameless())),
+        'API_WIRING_INVALID_PATH',
+        'App.includeEndpoint(Nameless): path "/a/{}"',
+      ).message,
+    ).toBe(
       'App.includeEndpoint(Nameless): path "/a/{}": segment "{}" is not a valid {slot} (the slot has no name). Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".',
     );
     const e = await wiringError((a) =>
@@ -327,6 +409,7 @@ describe('startup checks (issue 22)', () => {
         }),
       ),
     );
+    expectWiringError(e, 'API_WIRING_DUPLICATE', 'meta.list: path "/x/{id}/{id}"');
     expect(e.message).toBe(
       'meta.list: path "/x/{id}/{id}": slot "{id}" appears twice. Fix: give each slot its own name.',
     );
@@ -370,6 +453,7 @@ describe('extension routes: duplicates fail at addRoute', () => {
       );
     });
     expect(seen).toEqual([true, true, false, false, 'X', true, 'custom', 'thrown by addRoute']);
+    expectWiringError(e, 'API_WIRING_DUPLICATE_ROUTE', 'late.handle (custom route)');
     expect(e.message).toBe(`late.handle (custom route): GET /x is already answered by X.get. ${FIX}`);
   });
 
@@ -379,6 +463,7 @@ describe('extension routes: duplicates fail at addRoute', () => {
       include(defineExtension({ name: 'one', setup: (w) => w.addRoute(route('one', '/w/{a}')) }));
       include(defineExtension({ name: 'two', setup: (w) => w.addRoute(route('two', '/w/{b}')) }));
     });
+    expectWiringError(e, 'API_WIRING_DUPLICATE_ROUTE', 'two.handle (custom route)');
     expect(e.message).toBe(
       `two.handle (custom route): GET /w/{b} is already answered by one.handle (custom route) (as /w/{a}). ${FIX}`,
     );
@@ -391,6 +476,7 @@ describe('extension routes: duplicates fail at addRoute', () => {
         }),
       );
     });
+    expectWiringError(u, 'API_WIRING_DUPLICATE_ROUTE', 'Socket.handle (upgrade route)');
     expect(u.message).toBe(`Socket.handle (upgrade route): GET /x is already answered by X.get. ${FIX}`);
   });
 
@@ -401,8 +487,50 @@ describe('extension routes: duplicates fail at addRoute', () => {
       );
       a.mountEndpoint(new X());
     });
+    expectWiringError(e, 'API_WIRING_DUPLICATE_ROUTE', 'X.get');
+    expect(e.message).toBe(`X.get: GET /x is already answered by first.handle (custom route). ${FIX}`);
+  });
+
+  it('one duplicate-route error: operation/operation, operation/extension route, either order', async () => {
+    class Y extends Endpoint('/x') {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    const ext = (a: { raw: BaseApp }) =>
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({ name: 'first', setup: (w) => w.addRoute(route('first')) }),
+      );
+    const clashes = [
+      await wiringError((a) => (a.mountEndpoint(new X()), a.mountEndpoint(new Y()))),
+      await wiringError((a) => (ext(a), a.mountEndpoint(new Y()))),
+      await wiringError((a) => (a.mountEndpoint(new X()), ext(a))),
+    ];
+    // One code, one message shape, one fix, whichever check saw the clash.
+    expect(clashes.map((e) => [e.code, e.message])).toEqual([
+      ['API_WIRING_DUPLICATE_ROUTE', `Y.get: GET /x is already answered by X.get. ${FIX}`],
+      [
+        'API_WIRING_DUPLICATE_ROUTE',
+        `Y.get: GET /x is already answered by first.handle (custom route). ${FIX}`,
+      ],
+      [
+        'API_WIRING_DUPLICATE_ROUTE',
+        `first.handle (custom route): GET /x is already answered by X.get. ${FIX}`,
+      ],
+    ]);
+  });
+
+  it('an operation whose path differs from an extension route only by slot names names both', async () => {
+    class Z extends Endpoint('/w/{b}') {
+      get = this.operation({ path: Struct('P', { b: v.string() }), returns: Health }, () => ({ status: '' }));
+    }
+    const e = await wiringError((a) => {
+      (a.raw as unknown as { include(x: unknown): void }).include(
+        defineExtension({ name: 'one', setup: (w) => w.addRoute(route('one', '/w/{a}')) }),
+      );
+      a.mountEndpoint(new Z());
+    });
+    expectWiringError(e, 'API_WIRING_DUPLICATE_ROUTE', 'Z.get');
     expect(e.message).toBe(
-      'X.get: GET /x is already answered by first.handle (custom route). Fix: mount one of them at another path, or split methods so each is answered once.',
+      `Z.get: GET /w/{b} is already answered by one.handle (custom route) (as /w/{a}). ${FIX}`,
     );
   });
 });
@@ -441,7 +569,7 @@ describe('include() with an async setup', () => {
       void include(failing('queue', boom));
     });
     expect(unhandled).toEqual([]);
-    expect(error).toBeInstanceOf(WiringError);
+    expectWiringError(error, 'API_WIRING_SETUP_FAILED', 'App.include(queue)');
     expect((error as WiringError).message).toBe(
       "App.include(queue): the extension's async setup failed: queue store unreachable. Fix: correct what the cause reports (error.cause), then start again.",
     );
@@ -454,6 +582,11 @@ describe('include() with an async setup', () => {
       void include(failing('queue', wiring));
     });
     expect(error).toBe(wiring);
+    // A plain-message WiringError (an extension's) has the generic code and its parts read back.
+    expect({ ...expectWiringError(error, 'API_WIRING', 'queue') }).toMatchObject({
+      problem: 'bad option',
+      fix: 'fix it',
+    });
   });
 
   it('when wire() fails meanwhile, its error wins; the setup failure is logged, never unhandled', async () => {

@@ -1,5 +1,5 @@
 // Construction-time checks of an app: its options, and what `include` does with an async setup.
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError, wiringError } from '../errors/wiring-error';
 
 /**
  * Checks `new App(options)`: an object whose known fields have the right kinds. Unknown keys are
@@ -9,8 +9,11 @@ import { describeValue, WiringError } from '../errors/wiring-error';
 export function checkAppOptions(appName: string, options: unknown): void {
   const where = `new ${appName}(options)`;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${where}: options must be an object, got ${describeValue(options)}. Fix: pass { logger, requestLog, limits, env, factory } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `options must be an object, got ${describeValue(options)}`,
+      'pass { logger, requestLog, limits, env, factory } or nothing',
     );
   const o = options as Record<string, unknown>;
   const logger = o.logger;
@@ -21,25 +24,39 @@ export function checkAppOptions(appName: string, options: unknown): void {
         ? ['info', 'warn', 'error']
         : ['info', 'warn', 'error'].filter((m) => typeof l[m] !== 'function');
     if (missing.length > 0)
-      throw new WiringError(
-        `${where}: logger must have info, warn and error methods (${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`}). Fix: pass a pino logger, or { info(message, fields?), warn(message, error?, fields?), error(message, error?, fields?) }, or leave it out for the console.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        'logger must have info, warn and error methods ' +
+          `(${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`})`,
+        'pass a pino logger, or { info(message, fields?), warn(message, error?, ' +
+          'fields?), error(message, error?, fields?) }, or leave it out for the console',
       );
   }
   const requestLog = o.requestLog;
   if (requestLog !== undefined && typeof requestLog !== 'boolean')
-    throw new WiringError(
-      `${where}: requestLog must be true or false, got ${describeValue(requestLog)}. Fix: requestLog: true for one log line per finished request, or leave it out.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `requestLog must be true or false, got ${describeValue(requestLog)}`,
+      'requestLog: true for one log line per finished request, or leave it out',
     );
   const env = o.env;
   if (env !== undefined) {
     if (typeof env !== 'object' || env === null || Array.isArray(env))
-      throw new WiringError(
-        `${where}: env must be an object of variable → string, got ${describeValue(env)}. Fix: env: { APP_BASE_URL: 'https://api.example' }, or leave it out for process.env.`,
+      throw wiringError(
+        'API_WIRING_ENV',
+        where,
+        `env must be an object of variable → string, got ${describeValue(env)}`,
+        "env: { APP_BASE_URL: 'https://api.example' }, or leave it out for process.env",
       );
     for (const [name, value] of Object.entries(env))
       if (value !== undefined && typeof value !== 'string')
-        throw new WiringError(
-          `${where}: env variable ${name} must be a string, got ${describeValue(value)}. Fix: pass strings, as process.env holds them.`,
+        throw wiringError(
+          'API_WIRING_ENV',
+          where,
+          `env variable ${name} must be a string, got ${describeValue(value)}`,
+          'pass strings, as process.env holds them',
         );
   }
 }
@@ -57,8 +74,11 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function includeFailure(where: string, error: unknown): WiringError {
   if (error instanceof WiringError) return error;
   const reason = error instanceof Error ? error.message : String(error);
-  return new WiringError(
-    `${where}: the extension's async setup failed: ${reason}. Fix: correct what the cause reports (error.cause), then start again.`,
+  return wiringError(
+    'API_WIRING_SETUP_FAILED',
+    where,
+    `the extension's async setup failed: ${reason}`,
+    'correct what the cause reports (error.cause), then start again',
     { cause: error },
   );
 }
@@ -67,26 +87,41 @@ export function includeFailure(where: string, error: unknown): WiringError {
 export function checkStartOptions(appName: string, options: unknown): 'node' | 'fetch' | undefined {
   const where = `${appName}.start(options)`;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${where}: options must be an object, got ${describeValue(options)}. Fix: start({ transport: 'fetch' }) or start().`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `options must be an object, got ${describeValue(options)}`,
+      "start({ transport: 'fetch' }) or start()",
     );
   for (const key of Object.keys(options))
     if (key !== 'transport')
-      throw new WiringError(`${where}: unknown option "${key}". Fix: use only transport.`);
+      throw wiringError('API_WIRING_UNKNOWN_OPTION', where, `unknown option "${key}"`, 'use only transport');
   const transport = (options as { transport?: unknown }).transport;
   if (transport === undefined || transport === 'node' || transport === 'fetch') return transport;
-  throw new WiringError(
-    `${where}: transport must be 'node' or 'fetch', got ${describeValue(transport)}. Fix: 'node' for serve() (node:http, also Bun and Deno), 'fetch' for app.fetch on a fetch-only runtime (workerd).`,
+  throw wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
+    where,
+    `transport must be 'node' or 'fetch', got ${describeValue(transport)}`,
+    "'node' for serve() (node:http, also Bun and Deno), " +
+      "'fetch' for app.fetch on a fetch-only runtime (workerd)",
   );
 }
 
 /** An app started for one transport, asked to run on the other. */
 export function transportMismatch(appName: string, started: string, asked: string): WiringError {
   return asked === 'node'
-    ? new WiringError(
-        `${appName}: started for the fetch transport (by app.fetch, or start({ transport: 'fetch' })), so serve() cannot run it on node:http (extensions that need Node were wired for fetch). Fix: serve(app) before any app.fetch call; app.fetch also answers on an app serve() started.`,
+    ? wiringError(
+        'API_WIRING_APP_STATE',
+        appName,
+        "started for the fetch transport (by app.fetch, or start({ transport: 'fetch' })), so " +
+          'serve() cannot run it on node:http (extensions that need Node were wired for fetch)',
+        'serve(app) before any app.fetch call; app.fetch also answers on an app serve() started',
       )
-    : new WiringError(
-        `${appName}: already started for node:http (serve() or start()), asked to start for the fetch transport. Fix: call start({ transport: 'fetch' }) first, before serve() or start(); or use app.fetch on it as it is (on Node it answers through the same routes).`,
+    : wiringError(
+        'API_WIRING_APP_STATE',
+        appName,
+        'already started for node:http (serve() or start()), asked to start for the fetch transport',
+        "call start({ transport: 'fetch' }) first, before serve() or start(); or " +
+          'use app.fetch on it as it is (on Node it answers through the same routes)',
       );
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import type { Extension } from '../extension/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../routing/route-info';
@@ -90,8 +90,11 @@ export abstract class BaseApp<TFactory = undefined> {
    */
   static withFactory<F>(factoryClass: FactoryClass<F>): abstract new (options?: AppOptions<F>) => BaseApp<F> {
     if (typeof factoryClass !== 'function')
-      throw new WiringError(
-        `BaseApp.withFactory: expected a factory class, got ${typeof factoryClass}. Fix: pass a class that extends BaseFactory.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'BaseApp.withFactory',
+        `expected a factory class, got ${typeof factoryClass}`,
+        'pass a class that extends BaseFactory',
       );
     abstract class WithFactory extends BaseApp<F> {
       static readonly [kFactoryClass] = factoryClass;
@@ -102,8 +105,11 @@ export abstract class BaseApp<TFactory = undefined> {
   /** The factory (built from the factory class, or supplied prebuilt). */
   protected get factory(): TFactory {
     if (this.#factory === undefined)
-      throw new WiringError(
-        `${this.constructor.name}: no factory. Fix: extend BaseApp.withFactory(Factory) or pass { factory }.`,
+      throw wiringError(
+        'API_WIRING_NO_FACTORY',
+        this.constructor.name,
+        'no factory',
+        'extend BaseApp.withFactory(Factory) or pass { factory }',
       );
     return this.#factory;
   }
@@ -126,8 +132,11 @@ export abstract class BaseApp<TFactory = undefined> {
 
   #assertWiring(method: string): void {
     if (this.#state !== 'starting') {
-      throw new WiringError(
-        `${this.constructor.name}.${method}: called outside wire(). Fix: mount routes and extensions inside wire(); the app is ${this.#state}.`,
+      throw wiringError(
+        'API_WIRING_APP_STATE',
+        `${this.constructor.name}.${method}`,
+        'called outside wire()',
+        `mount routes and extensions inside wire(); the app is ${this.#state}`,
       );
     }
   }
@@ -169,12 +178,19 @@ export abstract class BaseApp<TFactory = undefined> {
   #mount(instance: object, kind: 'resource' | 'endpoint', options: object | undefined): void {
     const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
     if (typeof instance !== 'object' || instance === null)
-      throw new WiringError(
-        `${this.constructor.name}.${method}: expected an instance of a ${kind === 'resource' ? 'Resource' : 'Endpoint'} class, got ${instance === null ? 'null' : typeof instance}. Fix: pass \`new MyRoute()\`.`,
+      throw wiringError(
+        'API_WIRING_MOUNT_WRONG_CLASS',
+        `${this.constructor.name}.${method}`,
+        `expected an instance of a ${kind === 'resource' ? 'Resource' : 'Endpoint'} ` +
+          `class, got ${instance === null ? 'null' : typeof instance}`,
+        'pass `new MyRoute()`',
       );
     if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
-      throw new WiringError(
-        `${this.constructor.name}.${method}(${routeClassName(instance.constructor as abstract new () => object)}): mount options must be an object, got ${describeValue(options)}. Fix: pass { auth, cors, middleware, limits, … } or nothing.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `${this.constructor.name}.${method}(${routeClassName(instance.constructor as abstract new () => object)})`,
+        `mount options must be an object, got ${describeValue(options)}`,
+        'pass { auth, cors, middleware, limits, … } or nothing',
       );
     const records = mountRouteClass({
       appName: this.constructor.name,
@@ -190,8 +206,11 @@ export abstract class BaseApp<TFactory = undefined> {
   protected include<T>(extension: Extension<T>): T {
     this.#assertWiring('include');
     if (typeof extension?.setup !== 'function')
-      throw new WiringError(
-        `${this.constructor.name}.include: expected an extension ({ name, setup(wiring) }). Fix: pass what the package's factory returns, e.g. include(cors(policy)).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `${this.constructor.name}.include`,
+        'expected an extension ({ name, setup(wiring) })',
+        "pass what the package's factory returns, e.g. include(cors(policy))",
       );
     const result = extension.setup(this.#wiring.api());
     if (isThenable(result)) {

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { BaseHTTPError } from '../errors';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { ExceptionResponse, responseFacts, type ResponseSpec } from '../responses/response';
 import type { ErrorClass } from '../meta/meta';
 
@@ -119,36 +119,56 @@ const HANDLER_KEYS: readonly string[] = ['exception', 'returns', 'handleExceptio
  */
 export function checkHandlerShape(where: string, handler: unknown, strictKeys: boolean): void {
   if (typeof handler !== 'object' || handler === null)
-    throw new WiringError(
-      `${where}: expected a handler object, got ${describeValue(handler)}. Fix: use defineExceptionHandler({ exception, handleException }).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `expected a handler object, got ${describeValue(handler)}`,
+      'use defineExceptionHandler({ exception, handleException })',
     );
   const h = handler as Partial<Record<'exception' | 'returns' | 'handleException', unknown>>;
   if (typeof h.exception !== 'function' || typeof h.handleException !== 'function') {
-    throw new WiringError(
-      `${where}: a handler needs "exception" (a class) and "handleException". Fix: use defineExceptionHandler({ exception, handleException }).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'a handler needs "exception" (a class) and "handleException"',
+      'use defineExceptionHandler({ exception, handleException })',
     );
   }
   const exception = h.exception as { name: string; prototype: unknown };
   if (exception !== Error && !(exception.prototype instanceof Error))
-    throw new WiringError(
-      `${where}: "exception" is ${describeValue(h.exception)}, which does not extend Error, so it never matches a thrown error. Fix: pass an Error subclass, e.g. exception: DuplicateNameError.`,
+    throw wiringError(
+      'API_WIRING_NOT_AN_ERROR_CLASS',
+      where,
+      `"exception" is ${describeValue(h.exception)}, which ` +
+        'does not extend Error, so it never matches a thrown error',
+      'pass an Error subclass, e.g. exception: DuplicateNameError',
     );
   if (strictKeys)
     for (const key of Object.keys(h))
       if (!HANDLER_KEYS.includes(key))
-        throw new WiringError(
-          `${where}: handler for ${exception.name} has unknown key "${key}". Fix: use only ${HANDLER_KEYS.join(', ')}.`,
+        throw wiringError(
+          'API_WIRING_UNKNOWN_OPTION',
+          where,
+          `handler for ${exception.name} has unknown key "${key}"`,
+          `use only ${HANDLER_KEYS.join(', ')}`,
         );
   if (h.returns !== undefined && !Array.isArray(h.returns))
-    throw new WiringError(
-      `${where}: handler for ${exception.name} declares returns as ${describeValue(h.returns)}, not a list. Fix: returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
+    throw wiringError(
+      'API_WIRING_RETURNS',
+      where,
+      `handler for ${exception.name} declares returns as ${describeValue(h.returns)}, not a list`,
+      'returns: [ExceptionResponse.of(Body), SomeHTTPError]',
     );
   for (const entry of (h.returns as readonly unknown[] | undefined) ?? []) {
     const info = responseFacts(entry);
     const ok = info ? info.cls === ExceptionResponse : isErrorClass(entry);
     if (!ok)
-      throw new WiringError(
-        `${where}: handler for ${exception.name} declares a result that is neither ExceptionResponse.of(...) nor an HTTP error class. Fix: declare returns: [ExceptionResponse.of(Body), SomeHTTPError].`,
+      throw wiringError(
+        'API_WIRING_RETURNS',
+        where,
+        `handler for ${exception.name} declares a result that is ` +
+          'neither ExceptionResponse.of(...) nor an HTTP error class',
+        'declare returns: [ExceptionResponse.of(Body), SomeHTTPError]',
       );
   }
 }

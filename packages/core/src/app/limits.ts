@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { defaultMultipartLimits, type MultipartLimits } from '../multipart';
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */
@@ -51,8 +51,12 @@ export const defaultLimits: Limits = Object.freeze({
 
 function positive(where: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-    throw new WiringError(
-      `${where}: limit "${name}" must be a positive number (got ${typeof value === 'number' ? value : describeValue(value)}); limits are never 0 or unlimited. Fix: e.g. ${name}: ${exampleOf(name)}, or leave it out for the default.`,
+    throw wiringError(
+      'API_WIRING_LIMIT',
+      where,
+      `limit "${name}" must be a positive number ` +
+        `(got ${typeof value === 'number' ? value : describeValue(value)}); limits are never 0 or unlimited`,
+      `e.g. ${name}: ${exampleOf(name)}, or leave it out for the default`,
     );
   return value;
 }
@@ -80,24 +84,38 @@ export function mergeLimits(
 ): Limits {
   if (over === undefined) return base;
   if (typeof over !== 'object' || over === null || Array.isArray(over))
-    throw new WiringError(
-      `${where}: limits must be an object of limit overrides, got ${describeValue(over)}. Fix: e.g. limits: { maxBodyBytes: 1048576 }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `limits must be an object of limit overrides, got ${describeValue(over)}`,
+      'e.g. limits: { maxBodyBytes: 1048576 }',
     );
   const out: Record<string, unknown> = { ...base, multipart: { ...base.multipart } };
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     if (!keys.includes(key))
-      throw new WiringError(`${where}: unknown limit "${key}". Fix: use only ${keys.join(', ')}.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        where,
+        `unknown limit "${key}"`,
+        `use only ${keys.join(', ')}`,
+      );
     if (key === 'multipart') {
       if (typeof value !== 'object' || value === null || Array.isArray(value))
-        throw new WiringError(
-          `${where}: limit "multipart" must be an object of multipart limits, got ${describeValue(value)}. Fix: e.g. multipart: { maxFileSize: 10485760 }.`,
+        throw wiringError(
+          'API_WIRING_LIMIT',
+          where,
+          `limit "multipart" must be an object of multipart limits, got ${describeValue(value)}`,
+          'e.g. multipart: { maxFileSize: 10485760 }',
         );
       for (const [mk, mv] of Object.entries(value as object)) {
         if (mv === undefined) continue;
         if (!(mk in base.multipart))
-          throw new WiringError(
-            `${where}: unknown limit "multipart.${mk}". Fix: use only ${Object.keys(base.multipart).join(', ')}.`,
+          throw wiringError(
+            'API_WIRING_UNKNOWN_OPTION',
+            where,
+            `unknown limit "multipart.${mk}"`,
+            `use only ${Object.keys(base.multipart).join(', ')}`,
           );
         (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv);
       }

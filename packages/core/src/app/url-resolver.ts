@@ -1,4 +1,4 @@
-import { WiringError } from '../errors/wiring-error';
+import { wiringError } from '../errors/wiring-error';
 import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
 import type { RouteInfo } from '../routing/route-info';
@@ -25,8 +25,12 @@ export function baseFromEnv(
   const trust = env.APP_TRUST_FORWARDED?.trim().toLowerCase();
   const trusted = trust !== undefined && trust !== '' && trust !== '0' && trust !== 'false';
   if (base && trusted) {
-    throw new WiringError(
-      `${appName}: both APP_BASE_URL and APP_TRUST_FORWARDED are set. Fix: set APP_BASE_URL for a static public origin, or APP_TRUST_FORWARDED to rebuild it from X-Forwarded-* headers, not both.`,
+    throw wiringError(
+      'API_WIRING_ENV',
+      appName,
+      'both APP_BASE_URL and APP_TRUST_FORWARDED are set',
+      'set APP_BASE_URL for a static public origin, or APP_TRUST_FORWARDED ' +
+        'to rebuild it from X-Forwarded-* headers, not both',
     );
   }
   if (base) {
@@ -34,13 +38,19 @@ export function baseFromEnv(
     try {
       url = new URL(base);
     } catch {
-      throw new WiringError(
-        `${appName}: APP_BASE_URL ${JSON.stringify(base)} is not an absolute URL. Fix: set it like https://api.example.com.`,
+      throw wiringError(
+        'API_WIRING_ENV',
+        appName,
+        `APP_BASE_URL ${JSON.stringify(base)} is not an absolute URL`,
+        'set it like https://api.example.com',
       );
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new WiringError(
-        `${appName}: APP_BASE_URL must be http(s). Fix: set it like https://api.example.com.`,
+      throw wiringError(
+        'API_WIRING_ENV',
+        appName,
+        'APP_BASE_URL must be http(s)',
+        'set it like https://api.example.com',
       );
     const fixed = (url.origin + url.pathname).replace(/\/+$/, '');
     return () => fixed;

@@ -6,7 +6,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
-import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
+import { describeValue, isSchema, wiringError } from '../errors/wiring-error';
 import type { Exchange, ExchangeRequest, RequestHead } from '../runtime/exchange-api';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
@@ -34,8 +34,11 @@ export type Validate = (input: unknown) => v.SafeParseResult<v.GenericSchema>;
 
 export function validator(schema: v.GenericSchema): Validate {
   if (!isSchema(schema))
-    throw new WiringError(
-      `compileValidator(schema): expected a valibot schema, got ${describeValue(schema)}. Fix: pass a Struct or a v.* schema.`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      'compileValidator(schema)',
+      `expected a valibot schema, got ${describeValue(schema)}`,
+      'pass a Struct or a v.* schema',
     );
   const config = v.getGlobalConfig({ abortEarly: false });
   const fast = compileFastValidator(schema);
@@ -161,18 +164,27 @@ export function cookiesBinder(
 export function pathBinder(schema: v.GenericSchema, slots: readonly string[], where: string): Binder {
   const entries = objectEntries(schema);
   if (!entries)
-    throw new WiringError(
-      `${where}: the path source is not an object schema. Fix: declare path as a Struct whose fields name the slots.`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      where,
+      'the path source is not an object schema',
+      'declare path as a Struct whose fields name the slots',
     );
   const fields = slots.map((slot) => {
     const field = entries[slot];
     if (!field)
-      throw new WiringError(
-        `${where}: path slot "{${slot}}" is not a field of the path schema. Fix: add "${slot}" to the path Struct.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path slot "{${slot}}" is not a field of the path schema`,
+        `add "${slot}" to the path Struct`,
       );
     if (hasDefault(field) || isOptional(field))
-      throw new WiringError(
-        `${where}: path field "${slot}" has a default or is optional. Fix: path fields are always present; remove the default/optional.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path field "${slot}" has a default or is optional`,
+        'path fields are always present; remove the default/optional',
       );
     return { key: slot, coercion: fieldCoercion(field) };
   });

@@ -5,7 +5,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
-import { WiringError } from '../errors/wiring-error';
+import { wiringError } from '../errors/wiring-error';
 import {
   isMultipartFormData,
   MultipartError,
@@ -107,8 +107,11 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
   if (!entries)
-    throw new WiringError(
-      `${where}: the form source is not an object schema. Fix: declare form as a Struct.`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      where,
+      'the form source is not an object schema',
+      'declare form as a Struct',
     );
   const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
     const part = partOf(field as v.GenericSchema);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/wiring-error';
+import { describeValue, isObjectSchema, isSchema, wiringError } from '../errors/wiring-error';
 import type { RawHeadersView } from './raw-headers';
 import type { ObjectSchemaLike } from '../schema/object-schema';
 import { node, unwrap } from '../schema/introspect';
@@ -60,20 +60,34 @@ type PartSchema<T> = v.CustomSchema<T, undefined> & { readonly [kFormPart]: Form
 /** Checks a part declaration's `options` (`{ headers? }`); `value` too for `FormPart(value)`. */
 function checkPart(factory: string, options: unknown, value?: { readonly given: unknown }): void {
   if (value !== undefined && !isSchema(value.given))
-    throw new WiringError(
-      `${factory}: the part's value must be a valibot schema, got ${describeValue(value.given)}. Fix: FormPart(v.string()) or FormPart(Meta) (a JSON part); FormPart.bytes() for raw bytes.`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      factory,
+      `the part's value must be a valibot schema, got ${describeValue(value.given)}`,
+      'FormPart(v.string()) or FormPart(Meta) (a JSON part); FormPart.bytes() for raw bytes',
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${factory}: options must be { headers? }, got ${describeValue(options)}. Fix: pass { headers: Struct('PartHeaders', { … }) } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `options must be { headers? }, got ${describeValue(options)}`,
+      "pass { headers: Struct('PartHeaders', { … }) } or nothing",
     );
   for (const key of Object.keys(options))
     if (key !== 'headers')
-      throw new WiringError(`${factory}: unknown option "${key}". Fix: the only option is headers.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        factory,
+        `unknown option "${key}"`,
+        'the only option is headers',
+      );
   const headers = (options as { headers?: unknown }).headers;
   if (headers !== undefined && !isObjectSchema(headers))
-    throw new WiringError(
-      `${factory}: headers must be an object schema of the part's headers, got ${describeValue(headers)}. Fix: headers: Struct('PartHeaders', { x_checksum: v.string() }).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      factory,
+      `headers must be an object schema of the part's headers, got ${describeValue(headers)}`,
+      "headers: Struct('PartHeaders', { x_checksum: v.string() })",
     );
 }
 

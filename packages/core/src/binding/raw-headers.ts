@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 
 /**
  * A case-insensitive, immutable view of headers that keeps the as-sent names and order.
@@ -14,8 +14,12 @@ export class RawHeadersView implements Iterable<[string, string]> {
   /** @param flat alternating names and values, as `IncomingMessage.rawHeaders` */
   constructor(flat: readonly string[]) {
     if (!Array.isArray(flat))
-      throw new WiringError(
-        `new RawHeadersView(flat): expected alternating names and values (an array, as IncomingMessage.rawHeaders), got ${describeValue(flat)}. Fix: new RawHeadersView(['X-Id', '1']).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new RawHeadersView(flat)',
+        'expected alternating names and values (an array, as ' +
+          `IncomingMessage.rawHeaders), got ${describeValue(flat)}`,
+        "new RawHeadersView(['X-Id', '1'])",
       );
     this.#flat = flat;
     Object.freeze(this);

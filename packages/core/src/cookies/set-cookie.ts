@@ -27,7 +27,7 @@ export interface SetCookieOptions {
   partitioned?: boolean;
 }
 
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, WiringError, type WiringErrorCode } from '../errors/wiring-error';
 
 /**
  * A `SetCookie` whose name, value or attributes break RFC 6265 or a cookie-prefix rule, or an
@@ -40,6 +40,7 @@ import { describeValue, WiringError } from '../errors/wiring-error';
  */
 export class CookieError extends WiringError {
   override readonly name: string = 'CookieError';
+  override readonly code: WiringErrorCode = 'API_WIRING_COOKIE';
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([

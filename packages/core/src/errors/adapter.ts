@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { compileSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
-import { WiringError } from './wiring-error';
+import { wiringError } from './wiring-error';
 import type { CompiledAdapter, ProblemView } from './base-http-error';
 
 /** Replaces the Problem-family wire body app-wide (`ErrorBodyAdapter[B]`). */
@@ -21,28 +21,43 @@ export function compileAdapter(
   where = 'includeErrorAdapter',
 ): CompiledAdapter {
   if (typeof adapter !== 'object' || adapter === null || typeof adapter.compose !== 'function')
-    throw new WiringError(
-      `${where}: an adapter needs compose(error). Fix: pass { schema, compose(error) { … } }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'an adapter needs compose(error)',
+      'pass { schema, compose(error) { … } }',
     );
   if (Object.getPrototypeOf(adapter) === Object.prototype)
     for (const key of Object.keys(adapter))
       if (key !== 'schema' && key !== 'compose' && key !== 'statusField')
-        throw new WiringError(
-          `${where}: unknown adapter key "${key}". Fix: an adapter is { schema, compose(error), statusField? }.`,
+        throw wiringError(
+          'API_WIRING_UNKNOWN_OPTION',
+          where,
+          `unknown adapter key "${key}"`,
+          'an adapter is { schema, compose(error), statusField? }',
         );
   const schema = adapter.schema as { kind?: unknown } | undefined;
   if (typeof schema !== 'object' || schema === null || schema.kind !== 'schema')
-    throw new WiringError(
-      `${where}: the adapter's schema is not a valibot schema. Fix: pass schema: Struct('Body', { … }).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      where,
+      "the adapter's schema is not a valibot schema",
+      "pass schema: Struct('Body', { … })",
     );
   if (adapter.statusField !== undefined && typeof adapter.statusField !== 'string')
-    throw new WiringError(
-      `${where}: statusField must be a field name (a string). Fix: statusField: 'status'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'statusField must be a field name (a string)',
+      "statusField: 'status'",
     );
   const entries = objectEntries(adapter.schema);
   if (adapter.statusField !== undefined && entries && adapter.statusField in entries) {
-    throw new WiringError(
-      `${where}: statusField "${adapter.statusField}" already exists on the adapter's body schema. Fix: the framework adds it; remove it from the schema or pick another name.`,
+    throw wiringError(
+      'API_WIRING_ERROR_FIELD',
+      where,
+      `statusField "${adapter.statusField}" already exists on the adapter's body schema`,
+      'the framework adds it; remove it from the schema or pick another name',
     );
   }
   const serialize = compileSerializer(adapter.schema, { strict: true });

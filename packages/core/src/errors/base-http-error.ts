@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from './wiring-error';
+import { describeValue, wiringError } from './wiring-error';
 import { isFramingHeader } from '../http/framing';
 
 /** A rendered error body, ready for the wire. */
@@ -67,17 +67,26 @@ export abstract class BaseHTTPError extends StacklessError {
   withHeaders(headers: Readonly<Record<string, string>>): this {
     const pairs: [string, string][] = [];
     if (typeof headers !== 'object' || headers === null)
-      throw new WiringError(
-        `${this.constructor.name}.withHeaders: expected an object of header name → value, got ${describeValue(headers)}. Fix: e.g. withHeaders({ 'retry-after': '30' }).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `${this.constructor.name}.withHeaders`,
+        `expected an object of header name → value, got ${describeValue(headers)}`,
+        "e.g. withHeaders({ 'retry-after': '30' })",
       );
     for (const [name, value] of Object.entries(headers)) {
       if (typeof value !== 'string' || /[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
-        throw new WiringError(
-          `${this.constructor.name}.withHeaders: header "${name}" cannot be sent. Fix: a token name and a string value without CR, LF or NUL.`,
+        throw wiringError(
+          'API_WIRING_INVALID_HEADER',
+          `${this.constructor.name}.withHeaders`,
+          `header "${name}" cannot be sent`,
+          'a token name and a string value without CR, LF or NUL',
         );
       if (isFramingHeader(name, this.status))
-        throw new WiringError(
-          `${this.constructor.name}.withHeaders: "${name.toLowerCase()}" is a framing header the framework computes for every response. Fix: remove it.`,
+        throw wiringError(
+          'API_WIRING_FRAMING_HEADER',
+          `${this.constructor.name}.withHeaders`,
+          `"${name.toLowerCase()}" is a framing header the framework computes for every response`,
+          'remove it',
         );
       pairs.push([name.toLowerCase(), value]);
     }
@@ -96,22 +105,36 @@ export const HTTP_ERROR_KEYS: readonly string[] = ['type', 'title', 'status', 'd
  */
 export function checkErrorOptions(factory: string, options: unknown, keys: readonly string[]): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { ${keys.join(', ')} }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `expected an options object, got ${describeValue(options)}`,
+      `pass { ${keys.join(', ')} }`,
     );
   const o = options as Record<string, unknown>;
   const where = `${factory}({ type: ${typeof o.type === 'string' ? `'${o.type}'` : '?'} })`;
   for (const key of Object.keys(o))
     if (!keys.includes(key))
-      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        where,
+        `unknown option "${key}"`,
+        `use only ${keys.join(', ')}`,
+      );
   for (const key of ['type', 'title'])
     if (typeof o[key] !== 'string' || o[key] === '')
-      throw new WiringError(
-        `${where}: "${key}" must be a non-empty string, got ${describeValue(o[key])}. Fix: e.g. ${key === 'type' ? "type: 'widget-not-found'" : "title: 'Widget not found'"}.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `"${key}" must be a non-empty string, got ${describeValue(o[key])}`,
+        `e.g. ${key === 'type' ? "type: 'widget-not-found'" : "title: 'Widget not found'"}`,
       );
   if (o.docs !== undefined && typeof o.docs !== 'string')
-    throw new WiringError(
-      `${where}: "docs" must be a URL string, got ${describeValue(o.docs)}. Fix: docs: 'https://docs.example/errors/…', or leave it out.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `"docs" must be a URL string, got ${describeValue(o.docs)}`,
+      "docs: 'https://docs.example/errors/…', or leave it out",
     );
   checkStatus(where, o.status as number);
 }
@@ -119,8 +142,11 @@ export function checkErrorOptions(factory: string, options: unknown, keys: reado
 /** Fails wiring unless `status` is an error status (400–599). */
 export function checkStatus(where: string, status: number): void {
   if (!Number.isInteger(status) || status < 400 || status > 599) {
-    throw new WiringError(
-      `${where}: status ${typeof status === 'number' ? status : describeValue(status)} is not an error status. Fix: use an integer from 400 to 599.`,
+    throw wiringError(
+      'API_WIRING_STATUS',
+      where,
+      `status ${typeof status === 'number' ? status : describeValue(status)} is not an error status`,
+      'use an integer from 400 to 599',
     );
   }
 }

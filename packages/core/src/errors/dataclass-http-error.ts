@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
-import { describeValue, isSchema, WiringError } from './wiring-error';
+import { describeValue, isSchema, wiringError } from './wiring-error';
 import { checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 import { HTTPError, type HTTPErrorOptions } from './http-error';
 import { renderTemplate, templateFields } from './templates';
@@ -53,8 +53,12 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   constructor(params: TParams) {
     super();
     if (typeof params !== 'object' || params === null)
-      throw new WiringError(
-        `new ${new.target.name}(params): expected the params object, got ${describeValue(params)}. Fix: pass the fields of ${structInfo(new.target.paramsSchema)?.name ?? 'its params Struct'}, e.g. new ${new.target.name}({ … }).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${new.target.name}(params)`,
+        `expected the params object, got ${describeValue(params)}`,
+        `pass the fields of ${structInfo(new.target.paramsSchema)?.name ?? 'its params Struct'}, ` +
+          `e.g. new ${new.target.name}({ … })`,
       );
     (this as { params: TParams }).params = params;
     this.renderedDetail = undefined;
@@ -85,18 +89,27 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
     checkErrorOptions('DataclassHTTPError.define', options, DATACLASS_KEYS);
     const where = `DataclassHTTPError.define({ type: '${options.type}' })`;
     if (typeof options.detailTemplate !== 'string')
-      throw new WiringError(
-        `${where}: "detailTemplate" must be a string, got ${describeValue(options.detailTemplate)}. Fix: e.g. detailTemplate: 'Widget {widgetId} not found'.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `"detailTemplate" must be a string, got ${describeValue(options.detailTemplate)}`,
+        "e.g. detailTemplate: 'Widget {widgetId} not found'",
       );
     const entries = isSchema(paramsSchema) ? objectEntries(paramsSchema) : undefined;
     if (!entries)
-      throw new WiringError(
-        `${where}: params schema is not an object schema (got ${describeValue(paramsSchema)}). Fix: pass a Struct as the first argument.`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        `params schema is not an object schema (got ${describeValue(paramsSchema)})`,
+        'pass a Struct as the first argument',
       );
     for (const field of templateFields(where, options.detailTemplate)) {
       if (!(field in entries)) {
-        throw new WiringError(
-          `${where}: detailTemplate names "{${field}}", which is not a params field. Fix: add "${field}" to the params Struct or change the template.`,
+        throw wiringError(
+          'API_WIRING_ERROR_TEMPLATE',
+          where,
+          `detailTemplate names "{${field}}", which is not a params field`,
+          `add "${field}" to the params Struct or change the template`,
         );
       }
     }

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
-import { describeValue, isSchema, WiringError } from './wiring-error';
+import { describeValue, isSchema, wiringError } from './wiring-error';
 import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
 import { renderTemplate, templateFields } from './templates';
 
@@ -87,8 +87,11 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
   constructor(params: object) {
     super();
     if (typeof params !== 'object' || params === null)
-      throw new WiringError(
-        `new ${new.target.name}(params): expected the raise-time params object, got ${describeValue(params)}. Fix: e.g. new ${new.target.name}({ thing: 'widget' }), or {} when every field has its source.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${new.target.name}(params)`,
+        `expected the raise-time params object, got ${describeValue(params)}`,
+        `e.g. new ${new.target.name}({ thing: 'widget' }), or {} when every field has its source`,
       );
     this.#params = { ...params };
     this.message = `${this.constructor.name} (${this.status})`;
@@ -125,49 +128,74 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
   ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>, TOptions['status']> {
     const where = `StructHTTPError.define(${structInfo(bodySchema)?.name ?? 'body'})`;
     if (!isSchema(bodySchema) || bodySchema.type !== 'object' || !bodySchema.entries) {
-      throw new WiringError(
-        `${where}: B must be a concrete Struct (an object schema), got ${isSchema(bodySchema) ? `a ${bodySchema.type} schema` : describeValue(bodySchema)}. Fix: pass a Struct, not a generic or a non-object schema.`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        'B must be a concrete Struct (an object schema), ' +
+          `got ${isSchema(bodySchema) ? `a ${bodySchema.type} schema` : describeValue(bodySchema)}`,
+        'pass a Struct, not a generic or a non-object schema',
       );
     }
     if (typeof options !== 'object' || options === null)
-      throw new WiringError(
-        `${where}: expected an options object, got ${describeValue(options)}. Fix: pass { status, consts?, templates?, statusField?, paramsField?, params? }.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `expected an options object, got ${describeValue(options)}`,
+        'pass { status, consts?, templates?, statusField?, paramsField?, params? }',
       );
     for (const key of Object.keys(options))
       if (!STRUCT_ERROR_KEYS.includes(key))
-        throw new WiringError(
-          `${where}: unknown option "${key}". Fix: use only ${STRUCT_ERROR_KEYS.join(', ')}.`,
+        throw wiringError(
+          'API_WIRING_UNKNOWN_OPTION',
+          where,
+          `unknown option "${key}"`,
+          `use only ${STRUCT_ERROR_KEYS.join(', ')}`,
         );
     checkStatus(where, options.status);
     if (options.description !== undefined && typeof options.description !== 'string')
-      throw new WiringError(
-        `${where}: "description" must be a string, got ${describeValue(options.description)}. Fix: description: 'What the error means', or leave it out.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `"description" must be a string, got ${describeValue(options.description)}`,
+        "description: 'What the error means', or leave it out",
       );
     for (const key of ['consts', 'templates'] as const) {
       const value: unknown = options[key];
       if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
-        throw new WiringError(
-          `${where}: "${key}" must be an object of field → value, got ${describeValue(value)}. Fix: e.g. ${key}: { code: ${key === 'consts' ? "'E404'" : "'No {thing}'"} }.`,
+        throw wiringError(
+          'API_WIRING_INVALID_ARGUMENT',
+          where,
+          `"${key}" must be an object of field → value, got ${describeValue(value)}`,
+          `e.g. ${key}: { code: ${key === 'consts' ? "'E404'" : "'No {thing}'"} }`,
         );
     }
     if (
       options.params !== undefined &&
       (!isSchema(options.params) || objectEntries(options.params) === undefined)
     )
-      throw new WiringError(
-        `${where}: "params" must be an object schema, got ${describeValue(options.params)}. Fix: params: v.object({ thing: v.string() }).`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        `"params" must be an object schema, got ${describeValue(options.params)}`,
+        'params: v.object({ thing: v.string() })',
       );
     const entries = bodySchema.entries as unknown as Record<string, SchemaNode>;
     const fed = new Map<string, string>();
     const feed = (field: string, source: string): void => {
       if (!(field in entries))
-        throw new WiringError(
-          `${where}: ${source} names unknown field "${field}". Fix: use a field of the body Struct.`,
+        throw wiringError(
+          'API_WIRING_ERROR_FIELD',
+          where,
+          `${source} names unknown field "${field}"`,
+          'use a field of the body Struct',
         );
       const prior = fed.get(field);
       if (prior)
-        throw new WiringError(
-          `${where}: field "${field}" is fed twice (${prior} and ${source}). Fix: give each field exactly one source.`,
+        throw wiringError(
+          'API_WIRING_DUPLICATE',
+          where,
+          `field "${field}" is fed twice (${prior} and ${source})`,
+          'give each field exactly one source',
         );
       fed.set(field, source);
     };
@@ -175,12 +203,18 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     for (const [field, template] of Object.entries(options.templates ?? {}) as [string, string][]) {
       feed(field, 'templates');
       if (typeof template !== 'string')
-        throw new WiringError(
-          `${where}: template of field "${field}" must be a string, got ${describeValue(template)}. Fix: e.g. templates: { ${field}: 'No {thing}' }.`,
+        throw wiringError(
+          'API_WIRING_ERROR_TEMPLATE',
+          where,
+          `template of field "${field}" must be a string, got ${describeValue(template)}`,
+          `e.g. templates: { ${field}: 'No {thing}' }`,
         );
       if (unwrap(entries[field]!).type !== 'string')
-        throw new WiringError(
-          `${where}: template on non-string field "${field}". Fix: templates render strings; use consts or a param for "${field}".`,
+        throw wiringError(
+          'API_WIRING_ERROR_TEMPLATE',
+          where,
+          `template on non-string field "${field}"`,
+          `templates render strings; use consts or a param for "${field}"`,
         );
       templateFields(where, template);
     }
@@ -189,15 +223,21 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
       const s = unwrap(entries[options.statusField]!);
       const isInt = s.type === 'number' && (s.pipe ?? []).some((a) => a.type === 'integer');
       if (!isInt)
-        throw new WiringError(
-          `${where}: statusField "${options.statusField}" is not an int field. Fix: declare it v.pipe(v.number(), v.integer()).`,
+        throw wiringError(
+          'API_WIRING_ERROR_FIELD',
+          where,
+          `statusField "${options.statusField}" is not an int field`,
+          'declare it v.pipe(v.number(), v.integer())',
         );
     }
     if (options.paramsField !== undefined) {
       feed(options.paramsField, 'paramsField');
       if (!objectEntries(entries[options.paramsField]!))
-        throw new WiringError(
-          `${where}: paramsField "${options.paramsField}" is not a Struct-typed field. Fix: declare it as a Struct.`,
+        throw wiringError(
+          'API_WIRING_ERROR_FIELD',
+          where,
+          `paramsField "${options.paramsField}" is not a Struct-typed field`,
+          'declare it as a Struct',
         );
     }
     abstract class Defined extends StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>> {

@@ -1,4 +1,4 @@
-import { WiringError } from './wiring-error';
+import { wiringError } from './wiring-error';
 
 /** Renders a `str.format`-style template: `{name}` placeholders, `{{` / `}}` literal braces. */
 export function renderTemplate(template: string, params: Record<string, unknown>): string {
@@ -36,15 +36,21 @@ export function templateFields(where: string, template: string): string[] {
       }
       const end = template.indexOf('}', i);
       if (end < 0)
-        throw new WiringError(
-          `${where}: template ${JSON.stringify(template)} has an unclosed "{". Fix: close it or escape it as "{{".`,
+        throw wiringError(
+          'API_WIRING_ERROR_TEMPLATE',
+          where,
+          `template ${JSON.stringify(template)} has an unclosed "{"`,
+          'close it or escape it as "{{"',
         );
       names.push(template.slice(i + 1, end));
       i = end;
     } else if (c === '}') {
       if (template[i + 1] !== '}')
-        throw new WiringError(
-          `${where}: template ${JSON.stringify(template)} has a lone "}". Fix: escape it as "}}".`,
+        throw wiringError(
+          'API_WIRING_ERROR_TEMPLATE',
+          where,
+          `template ${JSON.stringify(template)} has a lone "}"`,
+          'escape it as "}}"',
         );
       i++;
     }

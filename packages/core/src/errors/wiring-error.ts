@@ -1,18 +1,94 @@
+import type { WiringErrorCode } from './wiring-codes';
+
+export type { WiringErrorCode } from './wiring-codes';
+
+/** The parts of a `WiringError`: its stable code and the three parts of its message. */
+export interface WiringErrorParts {
+  /** What kind of mistake it is (`API_WIRING_*`, see docs/errors.md); tests and tools match this. */
+  readonly code: WiringErrorCode;
+  /** Who made the mistake: `Class.operation`, the factory call, the extension. */
+  readonly where: string;
+  /** What is wrong, without a trailing period. */
+  readonly problem: string;
+  /** What to write instead, without a trailing period. */
+  readonly fix: string;
+}
+
 /**
  * A startup configuration mistake, raised before the app serves any request.
  *
- * The message names the class, the operation and the fix.
+ * The message is `where: problem. Fix: fix.`; `code` names the kind of mistake (stable across
+ * wording changes, so tests and tools match it, not the prose). The one-string constructor is kept
+ * for extensions: such an error has the generic code `'API_WIRING'`.
  *
  * @example
- * throw new WiringError('WidgetResource.readOne: path field "widget_id" has a default; remove it.');
+ * throw new WiringError({
+ *   code: 'API_WIRING_PATH_BINDING',
+ *   where: 'WidgetResource.readOne',
+ *   problem: 'path field "widget_id" has a default',
+ *   fix: 'remove it',
+ * });
  */
 export class WiringError extends TypeError {
   override readonly name: string = 'WiringError';
+  /** The kind of mistake (`'API_WIRING'` when built from a plain message). */
+  readonly code: WiringErrorCode;
+  /** Who made the mistake (the text before the first `": "` when built from a plain message). */
+  readonly where: string;
+  /** What is wrong (the rest of a plain message when it has no "Fix:"). */
+  readonly problem: string;
+  /** What to write instead (empty when a plain message has no "Fix:"). */
+  readonly fix: string;
+
+  constructor(message: string | WiringErrorParts, options?: ErrorOptions) {
+    const parts = typeof message === 'string' ? partsOf(message) : message;
+    super(
+      typeof message === 'string' ? message : wiringMessage(parts.where, parts.problem, parts.fix),
+      options,
+    );
+    this.code = parts.code;
+    this.where = parts.where;
+    this.problem = parts.problem;
+    this.fix = parts.fix;
+  }
 }
 
-/** Formats `Owner.operation: problem. Fix: fix` consistently for every wiring message. */
+/**
+ * A `WiringError` from its code and the three parts of its message (`where: problem. Fix: fix.`):
+ * the one way core builds them.
+ *
+ * @example
+ * throw wiringError('API_WIRING_UNKNOWN_OPTION', 'serve(App, options)', 'unknown option "prot"', 'use only port, host');
+ */
+export function wiringError(
+  code: WiringErrorCode,
+  where: string,
+  problem: string,
+  fix: string,
+  options?: ErrorOptions,
+): WiringError {
+  return new WiringError({ code, where, problem, fix }, options);
+}
+
+/** Formats `Owner.operation: problem. Fix: fix.` consistently for every wiring message. */
 export function wiringMessage(where: string, problem: string, fix: string): string {
   return `${where}: ${problem}. Fix: ${fix}.`;
+}
+
+/** A plain message read back into parts, as far as it follows `where: problem. Fix: fix.`. */
+function partsOf(message: string): WiringErrorParts {
+  const colon = message.indexOf(': ');
+  const fixAt = message.lastIndexOf('. Fix: ');
+  if (colon < 0) return { code: 'API_WIRING', where: '', problem: message, fix: '' };
+  if (fixAt < colon)
+    return { code: 'API_WIRING', where: message.slice(0, colon), problem: message.slice(colon + 2), fix: '' };
+  const fix = message.slice(fixAt + 7);
+  return {
+    code: 'API_WIRING',
+    where: message.slice(0, colon),
+    problem: message.slice(colon + 2, fixAt),
+    fix: fix.endsWith('.') ? fix.slice(0, -1) : fix,
+  };
 }
 
 /** A short description of a wrong argument for wiring messages (its kind, never its contents). */

@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import type { Wiring } from './wiring';
 
 /**
@@ -19,22 +19,35 @@ export interface Extension<T = void> {
  */
 export function defineExtension<T>(extension: Extension<T>): Extension<T> {
   if (typeof extension !== 'object' || extension === null)
-    throw new WiringError(
-      `defineExtension: expected { name, setup(wiring) }, got ${describeValue(extension)}. Fix: defineExtension({ name: 'my-extension', setup(wiring) { … } }).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      'defineExtension',
+      `expected { name, setup(wiring) }, got ${describeValue(extension)}`,
+      "defineExtension({ name: 'my-extension', setup(wiring) { … } })",
     );
   const given = extension as unknown as Partial<Record<string, unknown>>;
   if (typeof given.name !== 'string' || given.name === '')
-    throw new WiringError(
-      `defineExtension: "name" must be a non-empty string (it names the extension in wiring errors), got ${describeValue(given.name)}. Fix: name: 'my-extension'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      'defineExtension',
+      '"name" must be a non-empty string (it names the extension ' +
+        `in wiring errors), got ${describeValue(given.name)}`,
+      "name: 'my-extension'",
     );
   if (typeof given.setup !== 'function')
-    throw new WiringError(
-      `defineExtension(${given.name}): "setup" must be a function (wiring) => value, got ${describeValue(given.setup)}. Fix: setup(wiring) { … }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `defineExtension(${given.name})`,
+      `"setup" must be a function (wiring) => value, got ${describeValue(given.setup)}`,
+      'setup(wiring) { … }',
     );
   for (const key of Object.keys(given))
     if (key !== 'name' && key !== 'setup')
-      throw new WiringError(
-        `defineExtension(${given.name}): unknown key "${key}". Fix: an extension is { name, setup(wiring) }; do the rest inside setup.`,
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        `defineExtension(${given.name})`,
+        `unknown key "${key}"`,
+        'an extension is { name, setup(wiring) }; do the rest inside setup',
       );
   return extension;
 }

@@ -63,7 +63,13 @@ export type { MountOptions } from '../app/app-options';
 export type { Middleware } from '../middleware/middleware';
 export type { Limits } from '../app/limits';
 export type { ErrorBodyAdapter, ProblemView, RenderedError } from '../errors';
-export { describeValue, WiringError } from '../errors/wiring-error';
+export {
+  describeValue,
+  WiringError,
+  wiringError,
+  type WiringErrorCode,
+  type WiringErrorParts,
+} from '../errors/wiring-error';
 export { formFieldKind, formPartInfo, type FormPartInfo, type FormPartKind } from '../binding/form';
 export { hasHeader, toHeaderName } from '../http';
 export { negotiateContentCoding } from '../http/accept-encoding';

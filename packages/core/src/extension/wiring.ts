@@ -1,4 +1,5 @@
 // The wiring surface an extension's `setup(wiring)` gets; implemented by `wiring/wiring-api.ts`.
+import type { WiringErrorCode } from '../errors/wiring-error';
 import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
 import type { Limits } from '../app/limits';
@@ -74,8 +75,12 @@ export interface Wiring {
    * cut them); nothing the exit stack holds is closed yet. Task queues drain here.
    */
   onDrain(callback: () => void | Promise<void>): void;
-  /** Fails wiring with a `WiringError` naming where, what and the fix. */
-  fail(where: string, problem: string, fix: string): never;
+  /**
+   * Fails wiring with a `WiringError` naming where, what and the fix: `where: problem. Fix: fix.`.
+   * `code` (default `'API_WIRING'`) is one of core's codes when the mistake is of that kind
+   * (e.g. `'API_WIRING_UNKNOWN_OPTION'`; the table is docs/errors.md).
+   */
+  fail(where: string, problem: string, fix: string, code?: WiringErrorCode): never;
   /** Mount-scoped middleware compiled to a contribution (for extensions that take `middleware`). */
   compileMiddleware(
     where: string,

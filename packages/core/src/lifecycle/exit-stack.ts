@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 /** Anything with a lifecycle: `Disposable`, `AsyncDisposable`, or an object with `close()`. */
 export type Closeable = Disposable | AsyncDisposable | { close(): unknown } | { [Symbol.dispose](): void };
 
@@ -10,8 +10,12 @@ function closerOf(resource: unknown, where: string): Closer {
     return () => (r[Symbol.asyncDispose] as () => unknown).call(r);
   if (r && typeof r[Symbol.dispose] === 'function') return () => (r[Symbol.dispose] as () => unknown).call(r);
   if (r && typeof r.close === 'function') return () => (r.close as () => unknown).call(r);
-  throw new WiringError(
-    `${where}: expected a resource with [Symbol.asyncDispose], [Symbol.dispose] or close(), got ${describeValue(resource)}; nothing could tear it down. Fix: pass the resource itself, or register a callback with defer(() => …)`,
+  throw wiringError(
+    'API_WIRING_NOT_CLOSEABLE',
+    where,
+    'expected a resource with [Symbol.asyncDispose], [Symbol.dispose] or close(), ' +
+      `got ${describeValue(resource)}; nothing could tear it down`,
+    'pass the resource itself, or register a callback with defer(() => …)',
   );
 }
 
@@ -28,8 +32,11 @@ export class ExitStack {
   /** Registers a plain teardown callback. */
   defer(fn: () => unknown): void {
     if (typeof fn !== 'function')
-      throw new WiringError(
-        `ExitStack.defer(fn): expected a teardown function, got ${describeValue(fn)}. Fix: defer(() => resource.close()).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'ExitStack.defer(fn)',
+        `expected a teardown function, got ${describeValue(fn)}`,
+        'defer(() => resource.close())',
       );
     this.#closers.push(fn);
   }

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { BaseHTTPError } from '../errors';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 
 /**
  * A tag with a description; renders its OpenAPI document entry.
@@ -14,12 +14,18 @@ export class Tag {
     readonly description?: string,
   ) {
     if (typeof name !== 'string' || name === '')
-      throw new WiringError(
-        `new Tag(name): name must be a non-empty string, got ${describeValue(name)}. Fix: new Tag('widgets', 'Create, read, and manage widgets.').`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new Tag(name)',
+        `name must be a non-empty string, got ${describeValue(name)}`,
+        "new Tag('widgets', 'Create, read, and manage widgets.')",
       );
     if (description !== undefined && typeof description !== 'string')
-      throw new WiringError(
-        `new Tag('${name}', description): description must be a string, got ${describeValue(description)}. Fix: new Tag('${name}', 'What these operations do.'), or leave it out.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new Tag('${name}', description)`,
+        `description must be a string, got ${describeValue(description)}`,
+        `new Tag('${name}', 'What these operations do.'), or leave it out`,
       );
   }
   /** The document's `tags[]` entry. */

@@ -1,5 +1,6 @@
 // The shape check of a middleware object: at defineMiddleware, and again where it is installed.
-import { describeValue, isObjectSchema, WiringError } from '../errors/wiring-error';
+import { isFramingHeader } from '../http/framing';
+import { describeValue, isObjectSchema, wiringError } from '../errors/wiring-error';
 
 /** What a middleware object may hold (structural: this file imports nothing of middleware.ts). */
 interface MiddlewareShape {
@@ -25,58 +26,87 @@ const MIDDLEWARE_KEYS: readonly string[] = [
  */
 export function checkMiddleware(where: string, given: unknown, strictKeys = false): void {
   if (typeof given !== 'object' || given === null)
-    throw new WiringError(
-      `${where}: middleware must be an object, got ${describeValue(given)}. Fix: pass { responseHeaders?, intercept?, observe? }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `middleware must be an object, got ${describeValue(given)}`,
+      'pass { responseHeaders?, intercept?, observe? }',
     );
   const mw = given as MiddlewareShape;
   if (strictKeys)
     for (const key of Object.keys(mw))
       if (!MIDDLEWARE_KEYS.includes(key))
-        throw new WiringError(
-          `${where}: unknown middleware key "${key}". Fix: use only ${MIDDLEWARE_KEYS.join(', ')}.`,
+        throw wiringError(
+          'API_WIRING_UNKNOWN_OPTION',
+          where,
+          `unknown middleware key "${key}"`,
+          `use only ${MIDDLEWARE_KEYS.join(', ')}`,
         );
   if (mw.headers !== undefined && !isObjectSchema(mw.headers))
-    throw new WiringError(
-      `${where}: headers must be an object schema (the request headers the hooks read), got ${describeValue(mw.headers)}. Fix: headers: Struct('Headers', { x_request_id: v.optional(v.string()) }).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      where,
+      'headers must be an object schema (the request headers ' +
+        `the hooks read), got ${describeValue(mw.headers)}`,
+      "headers: Struct('Headers', { x_request_id: v.optional(v.string()) })",
     );
   const hasHook =
     mw.responseHeaders !== undefined ||
     typeof mw.intercept === 'function' ||
     typeof mw.observe === 'function';
   if (!hasHook)
-    throw new WiringError(
-      `${where}: the middleware object has none of responseHeaders, intercept, observe. Fix: add at least one hook.`,
+    throw wiringError(
+      'API_WIRING_MIDDLEWARE',
+      where,
+      'the middleware object has none of responseHeaders, intercept, observe',
+      'add at least one hook',
     );
   if (mw.interceptMethods !== undefined && typeof mw.intercept !== 'function')
-    throw new WiringError(
-      `${where}: interceptMethods without intercept. Fix: add an intercept method or drop interceptMethods.`,
+    throw wiringError(
+      'API_WIRING_MIDDLEWARE',
+      where,
+      'interceptMethods without intercept',
+      'add an intercept method or drop interceptMethods',
     );
   if (typeof mw.intercept === 'function') checkInterceptMethods(where, mw.interceptMethods);
   const rh = mw.responseHeaders;
   if (rh !== undefined && typeof rh !== 'function' && (typeof rh !== 'object' || rh === null))
-    throw new WiringError(
-      `${where}: responseHeaders must be an object of constant headers or a method. Fix: return a Record<string, string>.`,
+    throw wiringError(
+      'API_WIRING_MIDDLEWARE',
+      where,
+      'responseHeaders must be an object of constant headers or a method',
+      'return a Record<string, string>',
     );
   if (typeof rh === 'function' && rh.constructor.name === 'AsyncFunction')
-    throw new WiringError(
-      `${where}: responseHeaders is async; headers are computed while the response is written. Fix: make it synchronous (compute what it needs in intercept or observe).`,
+    throw wiringError(
+      'API_WIRING_MIDDLEWARE',
+      where,
+      'responseHeaders is async; headers are computed while the response is written',
+      'make it synchronous (compute what it needs in intercept or observe)',
     );
   if (rh !== undefined && typeof rh === 'object') {
     for (const [name, value] of Object.entries(rh)) {
       const lower = name.toLowerCase();
-      if (FRAMING.has(lower))
-        throw new WiringError(
-          `${where}: responseHeaders sets "${lower}", which the framework owns per response. Fix: remove it; declare the content type on the response instead.`,
+      if (isFramingHeader(lower, undefined))
+        throw wiringError(
+          'API_WIRING_FRAMING_HEADER',
+          where,
+          `responseHeaders sets "${lower}", a framing header the framework computes for every response`,
+          lower === 'content-type'
+            ? 'remove it; declare the content type on the response instead'
+            : 'remove it',
         );
       if (typeof value !== 'string' || /[\r\n\0]/.test(value))
-        throw new WiringError(
-          `${where}: responseHeaders "${lower}" must be a string without CR, LF or NUL. Fix: give a plain string value.`,
+        throw wiringError(
+          'API_WIRING_INVALID_HEADER',
+          where,
+          `responseHeaders "${lower}" must be a string without CR, LF or NUL`,
+          'give a plain string value',
         );
     }
   }
 }
 
-const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
 const KNOWN_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
@@ -85,30 +115,51 @@ const KNOWN_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH',
  */
 function checkInterceptMethods(where: string, methods: readonly unknown[] | undefined): void {
   if (!Array.isArray(methods) || methods.length === 0)
-    throw new WiringError(
-      `${where}: an intercept needs interceptMethods (the methods it runs for). Fix: add interceptMethods: ['GET', 'POST', …].`,
+    throw wiringError(
+      'API_WIRING_MIDDLEWARE',
+      where,
+      'an intercept needs interceptMethods (the methods it runs for)',
+      "add interceptMethods: ['GET', 'POST', …]",
     );
   const seen = new Set<string>();
   for (const m of methods) {
     if (typeof m !== 'string')
-      throw new WiringError(
-        `${where}: interceptMethods lists ${describeValue(m)}, which is not a method name. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.`,
+      throw wiringError(
+        'API_WIRING_HTTP_METHOD',
+        where,
+        `interceptMethods lists ${describeValue(m)}, which is not a method name`,
+        "use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'",
       );
     const upper = m.trim().toUpperCase();
     if (upper === 'OPTIONS')
-      throw new WiringError(
-        `${where}: interceptMethods names OPTIONS, which the framework answers itself (CORS preflights). Fix: remove OPTIONS.`,
+      throw wiringError(
+        'API_WIRING_HTTP_METHOD',
+        where,
+        'interceptMethods names OPTIONS, which the framework answers itself (CORS preflights)',
+        'remove OPTIONS',
       );
     if (!KNOWN_METHODS.includes(upper))
-      throw new WiringError(
-        `${where}: interceptMethods names ${JSON.stringify(m)}, which is not an HTTP method an intercept runs for. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.`,
+      throw wiringError(
+        'API_WIRING_HTTP_METHOD',
+        where,
+        `interceptMethods names ${JSON.stringify(m)}, ` + 'which is not an HTTP method an intercept runs for',
+        "use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'",
       );
     if (m !== upper)
-      throw new WiringError(
-        `${where}: interceptMethods names ${JSON.stringify(m)}; methods are matched as sent on the wire, in upper case, so it would never match. Fix: write '${upper}'.`,
+      throw wiringError(
+        'API_WIRING_HTTP_METHOD',
+        where,
+        `interceptMethods names ${JSON.stringify(m)}; methods are matched ` +
+          'as sent on the wire, in upper case, so it would never match',
+        `write '${upper}'`,
       );
     if (seen.has(upper))
-      throw new WiringError(`${where}: interceptMethods names ${upper} twice. Fix: list each method once.`);
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `interceptMethods names ${upper} twice`,
+        'list each method once',
+      );
     seen.add(upper);
   }
 }
@@ -131,8 +182,13 @@ export function checkInterceptsReach(
   middleware.forEach((mw, i) => {
     if (typeof mw.intercept !== 'function' || mw.interceptMethods === undefined) return;
     if (mw.interceptMethods.some((m) => answered.has(m))) return;
-    throw new WiringError(
-      `${where}: middleware[${i}] intercepts ${mw.interceptMethods.join(', ')}, but the mount answers only ${[...answered].join(', ')}, so the intercept would never run. Fix: list the methods it should guard (e.g. interceptMethods: ['${methods[0] ?? 'GET'}']), or mount it where ${mw.interceptMethods.join('/')} is answered.`,
+    throw wiringError(
+      'API_WIRING_INTERCEPT_UNREACHABLE',
+      where,
+      `middleware[${i}] intercepts ${mw.interceptMethods.join(', ')}, but the mount ` +
+        `answers only ${[...answered].join(', ')}, so the intercept would never run`,
+      `list the methods it should guard (e.g. interceptMethods: ['${methods[0] ?? 'GET'}']), ` +
+        `or mount it where ${mw.interceptMethods.join('/')} is answered`,
     );
   });
 }
@@ -148,8 +204,11 @@ export function checkMethodNames(where: string, methods: readonly string[]): voi
   for (const m of methods) {
     if (/^[A-Z][A-Z-]*$/.test(m)) continue;
     const upper = m.trim().toUpperCase();
-    throw new WiringError(
-      `${where}: ${JSON.stringify(m)} is not an HTTP method as requests carry it (upper case). Fix: ${/^[A-Z][A-Z-]*$/.test(upper) ? `write '${upper}'` : "use e.g. 'GET' or 'POST'"}.`,
+    throw wiringError(
+      'API_WIRING_HTTP_METHOD',
+      where,
+      `${JSON.stringify(m)} is not an HTTP method as requests carry it (upper case)`,
+      `${/^[A-Z][A-Z-]*$/.test(upper) ? `write '${upper}'` : "use e.g. 'GET' or 'POST'"}`,
     );
   }
 }

@@ -1,12 +1,9 @@
 import { MalformedRequestError } from '../errors';
-import { WiringError } from '../errors/wiring-error';
 import type { Exchange } from '../runtime/exchange-api';
 import type { RouteContribution } from '../wiring/contribution';
-import { isFramingHeader } from '../http/framing';
 import { headersBinder } from '../binding/binders';
 import { toErrorReason } from '../schema/issues';
 import type { Middleware, Request } from './middleware';
-import { checkMiddleware } from './check';
 
 interface Hook {
   /** The hook's request view; throws 400 when a required hook header is missing (cached per request). */
@@ -41,7 +38,10 @@ function softly(hook: Hook, ex: Exchange): Request<unknown> | undefined {
   }
 }
 
-/** Compiles a list of middleware into one contribution at an order position. */
+/**
+ * Compiles a list of middleware into one contribution at an order position. Every middleware object
+ * was checked once where it was registered (`checkMiddleware`), so nothing is checked again per route.
+ */
 export function compileMiddlewareList(
   where: string,
   list: readonly Middleware[],
@@ -54,7 +54,6 @@ export function compileMiddlewareList(
   const observers: ((ex: Exchange, status: number, ms: number) => void)[] = [];
   const early: Hook[] = [];
   for (const mw of list) {
-    checkMiddleware(where, mw);
     const hook = middlewareHook(mw);
     const rh = mw.responseHeaders;
     // An observer that reads headers binds them before the handler runs: a missing required header
@@ -68,12 +67,7 @@ export function compileMiddlewareList(
       });
     } else if (rh) {
       for (const [k, val] of Object.entries(rh)) {
-        const lower = k.toLowerCase();
-        if (isFramingHeader(lower, undefined))
-          throw new WiringError(
-            `${where}: responseHeaders sets "${lower}", a framing header the framework computes for every response. Fix: remove it.`,
-          );
-        headers.push([lower, val]);
+        headers.push([k.toLowerCase(), val]);
       }
     }
     if (mw.intercept) {

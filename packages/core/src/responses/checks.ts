@@ -1,30 +1,47 @@
 // Argument checks of the response wrappers. `of` declarations run once, at module load or wiring,
 // and check everything; constructors run per request and only do typeof/instanceof checks.
 import { SetCookie } from '../cookies/set-cookie';
-import { describeValue, isObjectSchema, isSchema, WiringError } from '../errors/wiring-error';
+import { describeValue, isObjectSchema, isSchema, wiringError } from '../errors/wiring-error';
 import { Link, Location } from './location';
 
 /** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */
 export function checkOf(factory: string, schema: unknown, options: unknown, keys: readonly string[]): void {
   if (schema !== NO_SCHEMA && !isSchema(schema))
-    throw new WiringError(
-      `${factory}: the body schema must be a valibot schema, got ${describeValue(schema)}. Fix: pass a Struct or a v.* schema, e.g. ${factory}(Widget).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      factory,
+      `the body schema must be a valibot schema, got ${describeValue(schema)}`,
+      `pass a Struct or a v.* schema, e.g. ${factory}(Widget)`,
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${factory}: options must be an object, got ${describeValue(options)}. Fix: pass { ${keys.join(', ')} } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `options must be an object, got ${describeValue(options)}`,
+      `pass { ${keys.join(', ')} } or nothing`,
     );
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o))
     if (!keys.includes(key))
-      throw new WiringError(`${factory}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        factory,
+        `unknown option "${key}"`,
+        `use only ${keys.join(', ')}`,
+      );
   if (o.headers !== undefined && !isObjectSchema(o.headers))
-    throw new WiringError(
-      `${factory}: headers must be an object schema of the typed response headers, got ${describeValue(o.headers)}. Fix: headers: Struct('Headers', { xTraceId: v.string() }).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      factory,
+      'headers must be an object schema of the typed ' + `response headers, got ${describeValue(o.headers)}`,
+      "headers: Struct('Headers', { xTraceId: v.string() })",
     );
   if (o.contentType !== undefined && (typeof o.contentType !== 'string' || o.contentType === ''))
-    throw new WiringError(
-      `${factory}: contentType must be a media type string, got ${describeValue(o.contentType)}. Fix: e.g. contentType: 'image/png'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `contentType must be a media type string, got ${describeValue(o.contentType)}`,
+      "e.g. contentType: 'image/png'",
     );
 }
 
@@ -58,14 +75,21 @@ export function checkFields(wrapper: string, init: unknown): void {
 
 // Cold paths out of line, so the check itself stays small enough to inline.
 function badInit(wrapper: string, init: unknown): never {
-  throw new WiringError(
-    `new ${wrapper}(init): expected an object of response fields, got ${describeValue(init)}. Fix: e.g. new ${wrapper}({ json: value }).`,
+  throw wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
+    `new ${wrapper}(init)`,
+    `expected an object of response fields, got ${describeValue(init)}`,
+    `e.g. new ${wrapper}({ json: value })`,
   );
 }
 
 function badStatus(wrapper: string, status: unknown): never {
-  throw new WiringError(
-    `new ${wrapper}: statusCode must be an integer from 200 to 599, got ${typeof status === 'number' ? status : describeValue(status)}. Fix: e.g. statusCode: 201, or leave it out for the operation's default.`,
+  throw wiringError(
+    'API_WIRING_STATUS',
+    `new ${wrapper}`,
+    'statusCode must be an integer from 200 to 599, ' +
+      `got ${typeof status === 'number' ? status : describeValue(status)}`,
+    "e.g. statusCode: 201, or leave it out for the operation's default",
   );
 }
 
@@ -82,34 +106,53 @@ function checkExtras(wrapper: string, f: Fields): void {
   const cookies = f.cookies;
   if (cookies !== undefined) {
     if (!Array.isArray(cookies))
-      throw new WiringError(
-        `new ${wrapper}: cookies must be an array of SetCookie, got ${describeValue(cookies)}. Fix: cookies: [new SetCookie('name', 'value')].`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${wrapper}`,
+        `cookies must be an array of SetCookie, got ${describeValue(cookies)}`,
+        "cookies: [new SetCookie('name', 'value')]",
       );
     for (const cookie of cookies as unknown[])
       if (!(cookie instanceof SetCookie))
-        throw new WiringError(
-          `new ${wrapper}: cookies holds ${describeValue(cookie)}, not a SetCookie. Fix: cookies: [new SetCookie('name', 'value')].`,
+        throw wiringError(
+          'API_WIRING_INVALID_ARGUMENT',
+          `new ${wrapper}`,
+          `cookies holds ${describeValue(cookie)}, not a SetCookie`,
+          "cookies: [new SetCookie('name', 'value')]",
         );
   }
   if (f.location !== undefined && !(f.location instanceof Location))
-    throw new WiringError(
-      `new ${wrapper}: location must be a Location, got ${describeValue(f.location)}. Fix: location: Location.fromPath('/widgets/1') (or fromOperation, fromRef, fromUrl).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      `location must be a Location, got ${describeValue(f.location)}`,
+      "location: Location.fromPath('/widgets/1') (or fromOperation, fromRef, fromUrl)",
     );
   const links = f.links;
   if (links !== undefined && !(links instanceof Link)) {
     if (!Array.isArray(links) || !links.every((l) => l instanceof Link))
-      throw new WiringError(
-        `new ${wrapper}: links must be a Link or an array of Link, got ${describeValue(links)}. Fix: links: [Link.fromRef('widgets.readMany', { rel: 'collection' })].`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${wrapper}`,
+        `links must be a Link or an array of Link, got ${describeValue(links)}`,
+        "links: [Link.fromRef('widgets.readMany', { rel: 'collection' })]",
       );
   }
   const raw = f.rawHeaders;
   if (raw !== undefined && (typeof raw !== 'object' || raw === null))
-    throw new WiringError(
-      `new ${wrapper}: rawHeaders must be an object of name → value(s) or an array of [name, value] pairs, got ${describeValue(raw)}. Fix: rawHeaders: { 'x-kept': 'yes' }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      'rawHeaders must be an object of name → value(s) or an ' +
+        `array of [name, value] pairs, got ${describeValue(raw)}`,
+      "rawHeaders: { 'x-kept': 'yes' }",
     );
   if (f.headers !== undefined && (typeof f.headers !== 'object' || f.headers === null))
-    throw new WiringError(
-      `new ${wrapper}: headers must be an object of typed header values, got ${describeValue(f.headers)}. Fix: headers: { xTraceId: '…' }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      `headers must be an object of typed header values, got ${describeValue(f.headers)}`,
+      "headers: { xTraceId: '…' }",
     );
 }
 
@@ -117,13 +160,20 @@ function checkExtras(wrapper: string, f: Fields): void {
 export function checkResponseKind(info: unknown): void {
   const where = 'defineResponseKind';
   if (typeof info !== 'object' || info === null)
-    throw new WiringError(
-      `${where}: expected { kind, cls, schema, headers, status, contentType, compile }, got ${describeValue(info)}. Fix: see the CsvRows example in docs/extensions.md.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'expected { kind, cls, schema, headers, status, ' +
+        `contentType, compile }, got ${describeValue(info)}`,
+      'see the CsvRows example in docs/extensions.md',
     );
   const i = info as Record<string, unknown>;
   const fail = (field: string, expected: string, fix: string): never => {
-    throw new WiringError(
-      `${where}(${typeof i.kind === 'string' ? i.kind : '?'}): "${field}" must be ${expected}, got ${describeValue(i[field])}. Fix: ${fix}.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${where}(${typeof i.kind === 'string' ? i.kind : '?'})`,
+      `"${field}" must be ${expected}, got ${describeValue(i[field])}`,
+      fix,
     );
   };
   if (typeof i.kind !== 'string' || i.kind === '') fail('kind', 'a non-empty string', "kind: 'csv'");

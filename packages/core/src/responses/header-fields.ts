@@ -2,7 +2,7 @@
 // Location and Link (resolved and percent-encoded), and an undeclared response's header object.
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
-import { WiringError } from '../errors/wiring-error';
+import { wiringError } from '../errors/wiring-error';
 import { assertHeaderValue, formatLink, toHeaderName } from '../http';
 import { framingError, isFramingHeader } from '../http/framing';
 import { encodeUriReference } from '../http/uri';
@@ -35,8 +35,12 @@ export function compileTypedHeaders(
   const fields = Object.keys(entries).map((key) => [key, toHeaderName(key)] as const);
   for (const [key, wire] of fields)
     if (isFramingHeader(wire, undefined))
-      throw new WiringError(
-        `${where}: the typed response headers declare "${key}" (sent as "${wire}"), a framing header the framework computes for every response. Fix: remove the field; core frames the body itself.`,
+      throw wiringError(
+        'API_WIRING_FRAMING_HEADER',
+        where,
+        `the typed response headers declare "${key}" (sent as "${wire}"), ` +
+          'a framing header the framework computes for every response',
+        'remove the field; core frames the body itself',
       );
   return (values, out) => {
     if (values === null || typeof values !== 'object') return;

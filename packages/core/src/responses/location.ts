@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { routeClassName } from '../routes/route-name';
 
 /** Path field values used to fill a route template's `{slots}`. */
@@ -42,8 +42,11 @@ export type OperationTargetArgs<
 
 function refTarget(factory: string, ref: string, path: PathValues | undefined): LocationTarget {
   if (typeof ref !== 'string' || !ref.includes('.'))
-    throw new WiringError(
-      `${factory}(${typeof ref === 'string' ? `'${ref}'` : describeValue(ref)}): a ref is "name.operation". Fix: write e.g. 'widgets.readOne'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${factory}(${typeof ref === 'string' ? `'${ref}'` : describeValue(ref)})`,
+      'a ref is "name.operation"',
+      "write e.g. 'widgets.readOne'",
     );
   checkPathValues(factory, path);
   return { kind: 'ref', ref, path };
@@ -52,19 +55,28 @@ function refTarget(factory: string, ref: string, path: PathValues | undefined): 
 // Per-request checks: typeof only (these factories run inside handlers).
 function checkPathValues(factory: string, path: unknown): void {
   if (path !== undefined && (typeof path !== 'object' || path === null))
-    throw new WiringError(
-      `${factory}: "path" must be an object of slot → value, got ${describeValue(path)}. Fix: { path: { widget_id: widget.id } }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `"path" must be an object of slot → value, got ${describeValue(path)}`,
+      '{ path: { widget_id: widget.id } }',
     );
 }
 
 function operationTarget(factory: string, owner: unknown, operation: unknown, path: unknown): LocationTarget {
   if (typeof owner !== 'function')
-    throw new WiringError(
-      `${factory}: expected a route class, got ${describeValue(owner)}. Fix: ${factory}(WidgetResource, 'readOne', { path: { widget_id } }).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `expected a route class, got ${describeValue(owner)}`,
+      `${factory}(WidgetResource, 'readOne', { path: { widget_id } })`,
     );
   if (typeof operation !== 'string')
-    throw new WiringError(
-      `${factory}(${routeClassName(owner as abstract new () => object)}, …): the operation must be its name (a string), got ${describeValue(operation)}. Fix: e.g. 'readOne'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${factory}(${routeClassName(owner as abstract new () => object)}, …)`,
+      `the operation must be its name (a string), got ${describeValue(operation)}`,
+      "e.g. 'readOne'",
     );
   checkPathValues(factory, path);
   return {
@@ -77,24 +89,34 @@ function operationTarget(factory: string, owner: unknown, operation: unknown, pa
 
 function pathTarget(factory: string, path: unknown): LocationTarget {
   if (typeof path !== 'string' || path.charCodeAt(0) !== 47)
-    throw new WiringError(
-      `${factory}: expected an absolute path on this app starting with "/", got ${typeof path === 'string' ? JSON.stringify(path) : describeValue(path)}. Fix: e.g. ${factory}('/widgets/1'); use fromUrl for another origin.`,
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      factory,
+      'expected an absolute path on this app starting with "/", ' +
+        `got ${typeof path === 'string' ? JSON.stringify(path) : describeValue(path)}`,
+      `e.g. ${factory}('/widgets/1'); use fromUrl for another origin`,
     );
   return { kind: 'path', path };
 }
 
 function urlTarget(factory: string, url: unknown): LocationTarget {
   if (typeof url !== 'string' || url === '')
-    throw new WiringError(
-      `${factory}: expected a URL string, got ${describeValue(url)}. Fix: e.g. ${factory}('https://docs.example/widgets').`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `expected a URL string, got ${describeValue(url)}`,
+      `e.g. ${factory}('https://docs.example/widgets')`,
     );
   return { kind: 'url', url };
 }
 
 function checkOptions(factory: string, options: unknown): void {
   if (typeof options !== 'object' || options === null)
-    throw new WiringError(
-      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { path: { … } } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `expected an options object, got ${describeValue(options)}`,
+      'pass { path: { … } } or nothing',
     );
 }
 
@@ -158,20 +180,30 @@ export class Link {
   /** Checks `params` before the target (per request: typeof only). */
   private static checked(factory: string, params: unknown): LinkParams {
     if (typeof params !== 'object' || params === null)
-      throw new WiringError(
-        `${factory}: expected link params { rel, title?, mediaType? }, got ${describeValue(params)}. Fix: e.g. { rel: 'collection' }.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        factory,
+        `expected link params { rel, title?, mediaType? }, got ${describeValue(params)}`,
+        "e.g. { rel: 'collection' }",
       );
     const p = params as { rel?: unknown; title?: unknown; mediaType?: unknown };
     if (typeof p.rel !== 'string' || p.rel === '')
-      throw new WiringError(
-        `${factory}: "rel" is required (a link relation such as 'next' or 'collection'), got ${describeValue(p.rel)}. Fix: { rel: 'collection' }.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        factory,
+        '"rel" is required (a link relation such as \'next\' ' +
+          `or 'collection'), got ${describeValue(p.rel)}`,
+        "{ rel: 'collection' }",
       );
     if (
       (p.title !== undefined && typeof p.title !== 'string') ||
       (p.mediaType !== undefined && typeof p.mediaType !== 'string')
     )
-      throw new WiringError(
-        `${factory}: "title" and "mediaType" must be strings. Fix: { rel: 'next', title: 'Next page' }.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        factory,
+        '"title" and "mediaType" must be strings',
+        "{ rel: 'next', title: 'Next page' }",
       );
     return params as LinkParams;
   }

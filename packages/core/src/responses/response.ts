@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
 import { checkFields, checkOf, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
@@ -99,8 +99,11 @@ abstract class JsonBody<T, THeaders, TForced extends boolean> extends BufferedRe
   constructor(init: JsonInit<T, THeaders, TForced>) {
     super(init);
     if (!('json' in init))
-      throw new WiringError(
-        `new ${new.target.name}: the "json" field is missing. Fix: new ${new.target.name}({ json: value }).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${new.target.name}`,
+        'the "json" field is missing',
+        `new ${new.target.name}({ json: value })`,
       );
     this.json = init.json;
   }
@@ -200,12 +203,18 @@ export class BytesResponse<THeaders = undefined> extends BufferedResponse<THeade
   ) {
     super(init);
     if (!(init.content instanceof Uint8Array))
-      throw new WiringError(
-        `new BytesResponse: content must be a Uint8Array (or Buffer), got ${describeValue(init.content)}. Fix: content: Buffer.from(text) or new Uint8Array(bytes).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new BytesResponse',
+        `content must be a Uint8Array (or Buffer), got ${describeValue(init.content)}`,
+        'content: Buffer.from(text) or new Uint8Array(bytes)',
       );
     if (init.contentType !== undefined && typeof init.contentType !== 'string')
-      throw new WiringError(
-        `new BytesResponse: contentType must be a media type string, got ${describeValue(init.contentType)}. Fix: e.g. contentType: 'image/png'.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new BytesResponse',
+        `contentType must be a media type string, got ${describeValue(init.contentType)}`,
+        "e.g. contentType: 'image/png'",
       );
     this.content = init.content;
     this.contentType = init.contentType;
@@ -273,16 +282,27 @@ export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus 
     readonly cookies?: readonly SetCookie[];
   }) {
     if (typeof init !== 'object' || init === null)
-      throw new WiringError(
-        `new ExceptionResponse(init): expected { statusCode, json, headers?, cookies? }, got ${describeValue(init)}. Fix: new ExceptionResponse({ statusCode: 409, json: body }).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new ExceptionResponse(init)',
+        `expected { statusCode, json, headers?, cookies? }, got ${describeValue(init)}`,
+        'new ExceptionResponse({ statusCode: 409, json: body })',
       );
     const status = init.statusCode;
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
-      throw new WiringError(
-        typeof status === 'number'
-          ? `ExceptionResponse: statusCode ${status} is outside 400–599. Fix: an exception handler answers with an error status.`
-          : `ExceptionResponse: statusCode must be an integer from 400 to 599, got ${describeValue(status)}. Fix: e.g. statusCode: 409.`,
-      );
+      throw typeof status === 'number'
+        ? wiringError(
+            'API_WIRING_STATUS',
+            'ExceptionResponse',
+            `statusCode ${status} is outside 400–599`,
+            'an exception handler answers with an error status',
+          )
+        : wiringError(
+            'API_WIRING_INVALID_ARGUMENT',
+            'ExceptionResponse',
+            `statusCode must be an integer from 400 to 599, got ${describeValue(status)}`,
+            'e.g. statusCode: 409',
+          );
     }
     if (init.cookies !== undefined || init.headers !== undefined)
       checkFields('ExceptionResponse', { cookies: init.cookies, headers: init.headers });
@@ -313,8 +333,11 @@ export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus 
     checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
     const status = options.status;
     if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))
-      throw new WiringError(
-        `ExceptionResponse.of: status ${String(status)} is outside 400–599. Fix: pin an error status (e.g. status: 503), or leave status out.`,
+      throw wiringError(
+        'API_WIRING_STATUS',
+        'ExceptionResponse.of',
+        `status ${String(status)} is outside 400–599`,
+        'pin an error status (e.g. status: 503), or leave status out',
       );
     return spec({
       kind: 'json',

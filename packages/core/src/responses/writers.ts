@@ -1,6 +1,7 @@
 // Compiles the writer of each declared response kind (JSON family, bytes, text, empty, an
 // extension's own kind) once per route, at wiring. Headers: header-fields.ts; responses no
 // declaration describes: undeclared.ts.
+import type { WiringErrorCode } from '../errors/wiring-error';
 import { hasHeader } from '../http/header-name';
 import { assertNoFraming } from '../http/framing';
 import type { Exchange, HeaderList } from '../runtime/exchange-api';
@@ -36,7 +37,7 @@ export interface WriterContext {
   readonly where: string;
   readonly method: string;
   readonly path: string;
-  readonly fail: (problem: string, fix: string) => never;
+  readonly fail: (problem: string, fix: string, code?: WiringErrorCode) => never;
 }
 
 const JSON_TYPE = 'application/json';
@@ -93,7 +94,9 @@ export function compileWriter(info: ResponseKindFacts, ctx: WriterContext): Writ
     default:
       return ctx.fail(
         `response kind "${info.kind}" has no writer`,
-        'declare responses with JSONResponse.of, Created.of, NoContent.of, BytesResponse.of, Text, Bytes, a schema, or an extension kind',
+        'declare responses with JSONResponse.of, Created.of, NoContent.of, BytesResponse.of, Text, Bytes, ' +
+          'a schema, or an extension kind',
+        'API_WIRING_RETURNS',
       );
   }
 }

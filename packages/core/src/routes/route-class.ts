@@ -3,7 +3,7 @@ import type { OperationMeta, RouteMeta } from '../meta/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
 import { nameRouteClass } from './route-name';
 import type { WiringTypeError } from './type-errors';
@@ -213,12 +213,19 @@ abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
   ): Operation<S, ExtraFields<S, TPath>, TKind> {
     // Runs when the route class is instantiated (`new MyRoute()`), never per request.
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec))
-      throw new WiringError(
-        `${this.constructor.name}.operation: the spec must be an object ({ path?, params?, json?, …, returns? }), got ${describeValue(spec)}. Fix: this.operation({ returns: Widget }, handler).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `${this.constructor.name}.operation`,
+        'the spec must be an object ({ path?, params?, ' +
+          `json?, …, returns? }), got ${describeValue(spec)}`,
+        'this.operation({ returns: Widget }, handler)',
       );
     if (typeof handler !== 'function')
-      throw new WiringError(
-        `${this.constructor.name}.operation: the handler must be a function, got ${describeValue(handler)}. Fix: this.operation({ … }, (input) => value).`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `${this.constructor.name}.operation`,
+        `the handler must be a function, got ${describeValue(handler)}`,
+        'this.operation({ … }, (input) => value)',
       );
     return { [kOperation]: true, spec, handler: handler };
   }
@@ -268,33 +275,55 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
 ): abstract new () => RouteBase<TPath, OperationKind<TKind>> {
   const name = kind === 'resource' ? 'Resource' : 'Endpoint';
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new WiringError(
-      `${name}(${JSON.stringify(path) ?? String(path)}): expected a mount path starting with "/". Fix: write ${name}('/widgets').`,
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      `${name}(${JSON.stringify(path) ?? String(path)})`,
+      'expected a mount path starting with "/"',
+      `write ${name}('/widgets')`,
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${name}('${path}', …): expected an options object ({ name?, ref?, meta? }). Fix: pass { ref: 'name' } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${name}('${path}', …)`,
+      'expected an options object ({ name?, ref?, meta? })',
+      "pass { ref: 'name' } or nothing",
     );
   const given = options as Record<string, unknown>;
   for (const key of Object.keys(given))
     if (key !== 'name' && key !== 'ref' && key !== 'meta')
-      throw new WiringError(`${name}('${path}', …): unknown option "${key}". Fix: use only name, ref, meta.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        `${name}('${path}', …)`,
+        `unknown option "${key}"`,
+        'use only name, ref, meta',
+      );
   if (given.ref !== undefined && (typeof given.ref !== 'string' || !/^[A-Za-z_][\w-]*$/.test(given.ref)))
-    throw new WiringError(
-      `${name}('${path}', { ref }): ref must be a name without dots (${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)}). Fix: ref: 'widgets', then Location.fromRef('widgets.readOne').`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${name}('${path}', { ref })`,
+      'ref must be a name without dots ' +
+        `(${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)})`,
+      "ref: 'widgets', then Location.fromRef('widgets.readOne')",
     );
   if (
     given.meta !== undefined &&
     (typeof given.meta !== 'object' || given.meta === null || Array.isArray(given.meta))
   )
-    throw new WiringError(
-      `${name}('${path}', { meta }): meta must be an object ({ tags?, summary?, description?, responses?, exceptions? }), got ${describeValue(given.meta)}. Fix: meta: { tags: ['widgets'] }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${name}('${path}', { meta })`,
+      'meta must be an object ({ tags?, summary?, description?, ' +
+        `responses?, exceptions? }), got ${describeValue(given.meta)}`,
+      "meta: { tags: ['widgets'] }",
     );
   for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
     // An empty "{}" is reported at mount, where the error can name the class.
     if (slot !== '{}' && !/^\{[a-z_][a-z0-9_]*\}$/.test(slot))
-      throw new WiringError(
-        `${name}('${path}'): slot "${slot}" is not snake_case. Fix: name slots like {widget_id}.`,
+      throw wiringError(
+        'API_WIRING_SLOT_NAME',
+        `${name}('${path}')`,
+        `slot "${slot}" is not snake_case`,
+        'name slots like {widget_id}',
       );
   }
   abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>> {}

@@ -1,7 +1,7 @@
 // One name per route class, the same under tsx, vitest and any bundler. esbuild (and so tsup)
 // renames a class that refers to itself (`_WidgetResource`) or that clashes with another module's
 // (`WidgetResource2`), so a class's `.name` depends on the build; the `name` option does not.
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { kRouteName } from '../symbols';
 
 /** A route class name: an identifier (it becomes part of operationIds such as `WidgetResource_readOne`). */
@@ -24,8 +24,12 @@ type AnyClass = abstract new (...args: never[]) => object;
 export function nameRouteClass(base: AnyClass, name: unknown, where: string): void {
   if (name === undefined) return;
   if (typeof name !== 'string' || !NAME.test(name))
-    throw new WiringError(
-      `${where}: name must be an identifier (letters, digits and _, not starting with a digit), got ${typeof name === 'string' ? JSON.stringify(name) : describeValue(name)}. Fix: name the class as in its declaration, e.g. name: 'WidgetResource'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'name must be an identifier (letters, digits and _, not starting with a digit), ' +
+        `got ${typeof name === 'string' ? JSON.stringify(name) : describeValue(name)}`,
+      "name the class as in its declaration, e.g. name: 'WidgetResource'",
     );
   Object.defineProperty(base, kRouteName, { value: name });
 }

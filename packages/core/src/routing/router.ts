@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, type WiringError, wiringError } from '../errors/wiring-error';
 import { normalizePercentEncoding } from './normalize-path';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */
@@ -33,32 +33,57 @@ function newNode<R>(): TrieNode<R> {
  * @param where - Who declared it, e.g. `App.includeResource(WidgetResource)`.
  */
 export function parseTemplate(template: string, where?: string): { segments: string[]; slots: string[] } {
-  if (typeof template !== 'string' || !template.startsWith('/'))
-    throw new WiringError(
-      `${where === undefined ? 'parseTemplate(' : `${where}: path `}${typeof template === 'string' ? JSON.stringify(template) : describeValue(template)}${where === undefined ? ')' : ''}: expected a path template starting with "/". Fix: e.g. "/widgets/{widget_id}".`,
+  if (typeof template !== 'string' || !template.startsWith('/')) {
+    const shown = typeof template === 'string' ? JSON.stringify(template) : describeValue(template);
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      where === undefined ? `parseTemplate(${shown})` : `${where}: path ${shown}`,
+      'expected a path template starting with "/"',
+      'e.g. "/widgets/{widget_id}"',
     );
+  }
   const at = where === undefined ? `path "${template}"` : `${where}: path "${template}"`;
   const segments = template.split('/').slice(1);
   const slots: string[] = [];
   for (const seg of segments) {
     if (seg.startsWith('{')) {
       if (!seg.endsWith('}') || seg.length < 3)
-        throw new WiringError(
-          `${at}: segment "${seg}" is not a valid {slot}${seg.endsWith('}') ? ' (the slot has no name)' : ' (the brace is not closed)'}. Fix: a slot fills a whole segment, e.g. "/widgets/{widget_id}".`,
+        throw wiringError(
+          'API_WIRING_INVALID_PATH',
+          at,
+          `segment "${seg}" is not a valid ` +
+            `{slot}${seg.endsWith('}') ? ' (the slot has no name)' : ' (the brace is not closed)'}`,
+          'a slot fills a whole segment, e.g. "/widgets/{widget_id}"',
         );
       const name = seg.slice(1, -1);
       if (!/^[a-z_][a-z0-9_]*$/.test(name))
-        throw new WiringError(`${at}: slot "{${name}}" is not snake_case. Fix: name slots like {widget_id}.`);
+        throw wiringError(
+          'API_WIRING_SLOT_NAME',
+          at,
+          `slot "{${name}}" is not snake_case`,
+          'name slots like {widget_id}',
+        );
       if (slots.includes(name))
-        throw new WiringError(`${at}: slot "{${name}}" appears twice. Fix: give each slot its own name.`);
+        throw wiringError(
+          'API_WIRING_DUPLICATE',
+          at,
+          `slot "{${name}}" appears twice`,
+          'give each slot its own name',
+        );
       slots.push(name);
     } else if (seg.includes('{') && seg.includes('}')) {
-      throw new WiringError(
-        `${at}: segment "${seg}" mixes text and a slot. Fix: a slot fills a whole segment.`,
+      throw wiringError(
+        'API_WIRING_INVALID_PATH',
+        at,
+        `segment "${seg}" mixes text and a slot`,
+        'a slot fills a whole segment',
       );
     } else if (seg.includes('{') || seg.includes('}')) {
-      throw new WiringError(
-        `${at}: segment "${seg}" has an unbalanced brace. Fix: a slot is a whole segment in braces, e.g. "/widgets/{widget_id}".`,
+      throw wiringError(
+        'API_WIRING_INVALID_PATH',
+        at,
+        `segment "${seg}" has an unbalanced brace`,
+        'a slot is a whole segment in braces, e.g. "/widgets/{widget_id}"',
       );
     }
   }
@@ -121,8 +146,22 @@ export class Router<R> {
         }
       }
       if (node.entry && node.entry.template !== template) {
-        throw new WiringError(
-          `path "${template}" has the same shape as "${node.entry.template}" (only slot names differ). Fix: mount both under one template.`,
+        // The same method on the same shape is a duplicate route (one error wherever it is seen);
+        // another method is refused too: one path shape has one template.
+        const existing = node.entry.methods.get(method);
+        if (existing !== undefined)
+          throw duplicateRouteError(
+            describe(route),
+            method,
+            template,
+            describe(existing),
+            node.entry.template,
+          );
+        throw wiringError(
+          'API_WIRING_PATH_SHAPE',
+          describe(route),
+          `path "${template}" has the same shape as "${node.entry.template}" (only slot names differ)`,
+          'mount both under one template',
         );
       }
       entry = node.entry ??= { template, methods: new Map(), allow: '' };
@@ -130,9 +169,9 @@ export class Router<R> {
     }
     const existing = entry.methods.get(method);
     if (existing !== undefined) {
-      throw new WiringError(
-        `${describe(route)}: ${method} ${template} is already answered by ${describe(existing)}. Fix: mount one of them at another path, or split methods so each is answered once.`,
-      );
+      // Reached only by an operation mounted after an extension route on its path (app-wiring.ts
+      // defers that clash so the extension's contributors can name it first): same error as there.
+      throw duplicateRouteError(describe(route), method, template, describe(existing), entry.template);
     }
     entry.methods.set(method, route);
     entry.allow = allowHeader(entry.methods.keys());
@@ -201,4 +240,25 @@ export function pick<R>(entry: PathEntry<R>, method: string): R | undefined {
   const route = entry.methods.get(method);
   if (route !== undefined || method !== 'HEAD') return route;
   return entry.methods.get('GET');
+}
+
+/**
+ * The one `WiringError` of a method and path answered twice, naming both registrants (the one
+ * added and the one already there, with its path when only slot names tell them apart).
+ */
+export function duplicateRouteError(
+  added: string,
+  method: string,
+  path: string,
+  prior: string,
+  priorPath: string,
+): WiringError {
+  const same = priorPath === path ? '' : ` (as ${priorPath})`;
+  return wiringError(
+    'API_WIRING_DUPLICATE_ROUTE',
+    added,
+    `${method} ${path} is already answered by ${prior}${same}`,
+    'mount one of them at another path, split methods so each is answered once, ' +
+      'or (in an extension) check wiring.hasRoute(method, path) before adding',
+  );
 }

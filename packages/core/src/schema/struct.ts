@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
 import { kStruct } from '../symbols';
 
 /** Metadata a model carries into OpenAPI (`ModelMeta` in the spec). */
@@ -68,10 +68,13 @@ const META_KEYS = new Set(['description', 'name', 'tag']);
 
 /** Wrong arguments are WiringErrors at declaration, naming the model, the argument and the fix. */
 function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
-  const fail = (problem: string, fix: string): never => {
-    throw new WiringError(
-      `Struct(${typeof name === 'string' ? JSON.stringify(name) : '…'}): ${problem}. Fix: ${fix}.`,
-    );
+  const where = `Struct(${typeof name === 'string' ? JSON.stringify(name) : '…'})`;
+  const fail = (
+    problem: string,
+    fix: string,
+    code: WiringErrorCode = 'API_WIRING_INVALID_ARGUMENT',
+  ): never => {
+    throw wiringError(code, where, problem, fix);
   };
   if (typeof name !== 'string' || name.length === 0)
     fail(
@@ -89,6 +92,7 @@ function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
       fail(
         `field "${key}" is not a valibot schema (got ${describeValue(schema)})`,
         `${key}: v.string() (or another valibot schema)`,
+        'API_WIRING_NOT_A_SCHEMA',
       );
   }
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta))
@@ -98,7 +102,8 @@ function checkStruct(name: unknown, entries: unknown, meta: unknown): void {
     );
   const m = meta as Record<string, unknown>;
   for (const key of Object.keys(m)) {
-    if (!META_KEYS.has(key)) fail(`unknown meta "${key}"`, 'use description, name or tag');
+    if (!META_KEYS.has(key))
+      fail(`unknown meta "${key}"`, 'use description, name or tag', 'API_WIRING_UNKNOWN_OPTION');
   }
   if (m.description !== undefined && typeof m.description !== 'string')
     fail(`meta.description must be a string, got ${describeValue(m.description)}`, "description: 'A widget'");

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { BaseApp } from '../app/base-app';
 import type { Logger } from '../logging/logger';
 import { consoleLogger } from '../logging/logger';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import { isClosing } from './linger';
 import {
   MalformedRequestError,
@@ -45,34 +45,55 @@ function checkServeArguments(app: unknown, options: unknown): void {
     typeof a.start !== 'function' ||
     typeof a.listener !== 'function'
   )
-    throw new WiringError(
-      `serve(app): expected an app instance (a BaseApp subclass), got ${describeValue(app)}. Fix: serve(new App(), { port: 8000 }).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      'serve(app)',
+      `expected an app instance (a BaseApp subclass), got ${describeValue(app)}`,
+      'serve(new App(), { port: 8000 })',
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `serve(${(app as object).constructor.name}, options): options must be an object, got ${describeValue(options)}. Fix: pass { ${SERVE_KEYS.join(', ')} } or nothing.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `serve(${(app as object).constructor.name}, options)`,
+      `options must be an object, got ${describeValue(options)}`,
+      `pass { ${SERVE_KEYS.join(', ')} } or nothing`,
     );
   const where = `serve(${(app as object).constructor.name}, options)`;
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o))
     if (!SERVE_KEYS.includes(key))
-      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${SERVE_KEYS.join(', ')}.`);
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        where,
+        `unknown option "${key}"`,
+        `use only ${SERVE_KEYS.join(', ')}`,
+      );
   const port = o.port;
   if (
     port !== undefined &&
     !(typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535)
   )
-    throw new WiringError(
-      `${where}: port must be an integer from 0 to 65535, got ${typeof port === 'number' ? port : describeValue(port)}. Fix: e.g. port: 8000 (0 picks a free port).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'port must be an integer from 0 to 65535, ' +
+        `got ${typeof port === 'number' ? port : describeValue(port)}`,
+      'e.g. port: 8000 (0 picks a free port)',
     );
   if (o.host !== undefined && (typeof o.host !== 'string' || o.host === ''))
-    throw new WiringError(
-      `${where}: host must be a non-empty string, got ${describeValue(o.host)}. Fix: e.g. host: '0.0.0.0' (every interface) or '127.0.0.1'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `host must be a non-empty string, got ${describeValue(o.host)}`,
+      "e.g. host: '0.0.0.0' (every interface) or '127.0.0.1'",
     );
   for (const key of ['signals', 'quiet'])
     if (o[key] !== undefined && typeof o[key] !== 'boolean')
-      throw new WiringError(
-        `${where}: ${key} must be true or false, got ${describeValue(o[key])}. Fix: ${key}: ${key === 'signals' ? 'false' : 'true'}, or leave it out.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `${key} must be true or false, got ${describeValue(o[key])}`,
+        `${key}: ${key === 'signals' ? 'false' : 'true'}, or leave it out`,
       );
 }
 

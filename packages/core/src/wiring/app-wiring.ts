@@ -1,6 +1,6 @@
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
 import type { ShutdownHook } from '../lifecycle/shutdown';
-import { WiringError } from '../errors/wiring-error';
+import { WiringError, wiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import type { ExceptionHandler } from '../app/exception-handler';
 import type {
@@ -16,7 +16,7 @@ import type { Transport } from '../runtime/exchange-api';
 import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
-import { parseTemplate } from '../routing/router';
+import { duplicateRouteError, parseTemplate } from '../routing/router';
 import { Runtime } from '../runtime/runtime';
 import { buildRuntime } from './build';
 import { createWiringApi } from './wiring-api';
@@ -91,8 +91,11 @@ export class AppWiring {
       if (ref === undefined) continue;
       const other = this.records.find((r) => r.info.ref === ref && r.info.ownerClass !== ownerClass);
       if (other)
-        throw new WiringError(
-          `${owner}: ref "${ref}" is already the ref of ${other.info.owner}. Fix: give each route class its own ref.`,
+        throw wiringError(
+          'API_WIRING_DUPLICATE',
+          owner,
+          `ref "${ref}" is already the ref of ${other.info.owner}`,
+          'give each route class its own ref',
         );
     }
     for (const record of records) {
@@ -114,8 +117,11 @@ export class AppWiring {
 
   setAdapter(where: string, adapter: ErrorBodyAdapter): void {
     if (this.adapter)
-      throw new WiringError(
-        `${where}: an error adapter is already registered. Fix: register one adapter per app.`,
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        'an error adapter is already registered',
+        'register one adapter per app',
       );
     // Compiled now so a bad adapter fails here, naming the call.
     compileAdapter(adapter, () => undefined, where);
@@ -188,8 +194,5 @@ function label(route: RouteLabel): string {
 
 /** The `WiringError` of a second route for one method and path, naming both registrants. */
 function duplicateRoute(added: RouteLabel, prior: RouteLabel): WiringError {
-  const same = prior.path === added.path ? '' : ` (as ${prior.path})`;
-  return new WiringError(
-    `${label(added)}: ${added.method} ${added.path} is already answered by ${label(prior)}${same}. Fix: mount one of them at another path, split methods so each is answered once, or (in an extension) check wiring.hasRoute(method, path) before adding.`,
-  );
+  return duplicateRouteError(label(added), added.method, added.path, label(prior), prior.path);
 }

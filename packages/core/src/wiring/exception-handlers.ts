@@ -1,5 +1,5 @@
 import { StructHTTPError } from '../errors';
-import { WiringError } from '../errors/wiring-error';
+import { wiringError } from '../errors/wiring-error';
 import type { Exchange } from '../runtime/exchange-api';
 import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
 import { responseFacts, type ExceptionResponse } from '../responses/response';
@@ -18,8 +18,11 @@ export function checkExceptionHandler(
 ): void {
   checkHandlerShape(where, handler, false);
   if (registered.has(handler.exception)) {
-    throw new WiringError(
-      `${where}: two handlers for ${handler.exception.name}. Fix: keep one; a base class and a subclass may each have their own.`,
+    throw wiringError(
+      'API_WIRING_DUPLICATE',
+      where,
+      `two handlers for ${handler.exception.name}`,
+      'keep one; a base class and a subclass may each have their own',
     );
   }
 }

@@ -1,11 +1,11 @@
 // The checks of a route an extension adds (`wiring.addRoute` / `addUpgradeRoute`): its shape,
 // method, literal path and mount options, each mistake a WiringError naming the fix. The route's
 // registration (duplicates, the record) stays in app-wiring.ts.
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import type { Middleware } from '../middleware/middleware';
-import { checkInterceptsReach, checkMiddleware } from '../middleware/check';
+import { checkInterceptsReach } from '../middleware/check';
 import type { CustomRoute, UpgradeRoute } from './contribution';
-import { isMountOptionValue, CORE_MOUNT_OPTIONS } from './mount';
+import { checkMountOptions } from './mount';
 
 /** An extension route once checked: its method, label and mount options, as the record needs them. */
 export interface CheckedExtensionRoute {
@@ -25,42 +25,56 @@ export function checkExtensionRoute(
 ): CheckedExtensionRoute {
   const adder = kind === 'upgrade' ? 'addUpgradeRoute' : 'addRoute';
   if (typeof route !== 'object' || route === null)
-    throw new WiringError(
-      `wiring.${adder}: expected a route object, got ${describeValue(route)}. Fix: pass { ${kind === 'custom' ? 'method, ' : ''}path, owner, ${kind === 'custom' ? 'operation, ' : ''}handle(ex, input) }.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `wiring.${adder}`,
+      `expected a route object, got ${describeValue(route)}`,
+      `pass { ${kind === 'custom' ? 'method, ' : ''}path, ` +
+        `owner, ${kind === 'custom' ? 'operation, ' : ''}handle(ex, input) }`,
     );
   if (typeof route.owner !== 'string' || route.owner === '')
-    throw new WiringError(
-      `wiring.${adder}: "owner" must name who adds the route (a non-empty string), got ${describeValue(route.owner)}. Fix: owner: 'my-extension'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `wiring.${adder}`,
+      `"owner" must name who adds the route (a non-empty string), got ${describeValue(route.owner)}`,
+      "owner: 'my-extension'",
     );
   if (route.operation !== undefined && typeof route.operation !== 'string')
-    throw new WiringError(
-      `wiring.${adder} (${route.owner}): "operation" must be a string label, got ${describeValue(route.operation)}. Fix: operation: 'document'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `wiring.${adder} (${route.owner})`,
+      `"operation" must be a string label, got ${describeValue(route.operation)}`,
+      "operation: 'document'",
     );
   if (typeof route.path !== 'string' || !route.path.startsWith('/'))
-    throw new WiringError(
-      `wiring.${adder} (${route.owner}): "path" must be a path template starting with "/", got ${typeof route.path === 'string' ? JSON.stringify(route.path) : describeValue(route.path)}. Fix: path: '/_meta/routes'.`,
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      `wiring.${adder} (${route.owner})`,
+      '"path" must be a path template starting with "/", ' +
+        `got ${typeof route.path === 'string' ? JSON.stringify(route.path) : describeValue(route.path)}`,
+      "path: '/_meta/routes'",
     );
   const method = kind === 'upgrade' ? 'GET' : String((route as CustomRoute).method ?? '').toUpperCase();
   const operation = route.operation ?? 'handle';
   const where = `${route.owner}.${operation}`;
   const literal = kind === 'custom' && (route as CustomRoute).literal === true;
   if (typeof route.handle !== 'function')
-    throw new WiringError(
-      `${where}: an extension route needs a handle(ex, input) function. Fix: add handle.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'an extension route needs a handle(ex, input) function',
+      'add handle',
     );
   if (!/^[A-Z]+$/.test(method))
-    throw new WiringError(`${where}: "${method}" is not an HTTP method. Fix: use GET, POST, …`);
+    throw wiringError(
+      'API_WIRING_HTTP_METHOD',
+      where,
+      `"${method}" is not an HTTP method`,
+      "use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'",
+    );
   if (literal) checkLiteralPath(where, route.path, route.spec);
   const mountOptions = route.mountOptions ?? {};
-  for (const [key, value] of Object.entries(mountOptions)) {
-    if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value))
-      continue;
-    throw new WiringError(
-      `${where}: mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}".`,
-    );
-  }
-  const middleware = (mountOptions as { middleware?: readonly Middleware[] }).middleware ?? [];
-  middleware.forEach((mw) => checkMiddleware(`${where} mount middleware`, mw));
+  const middleware = checkMountOptions(where, mountOptions, where);
   checkInterceptsReach(`${where} (${kind} route)`, middleware, [method]);
   return { method, operation, where, literal, mountOptions, middleware };
 }
@@ -72,11 +86,18 @@ export function checkExtensionRoute(
 function checkLiteralPath(where: string, path: string, spec: CustomRoute['spec']): void {
   const bad = /[^\x21-\x7e]|[?#]/.exec(path);
   if (bad)
-    throw new WiringError(
-      `${where}: literal path ${JSON.stringify(path)} has ${JSON.stringify(bad[0])}, which no request target carries as is, so the route could never match. Fix: percent-encode it (as a browser would) in the path you add.`,
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      where,
+      `literal path ${JSON.stringify(path)} has ${JSON.stringify(bad[0])}, ` +
+        'which no request target carries as is, so the route could never match',
+      'percent-encode it (as a browser would) in the path you add',
     );
   if (spec?.path !== undefined)
-    throw new WiringError(
-      `${where}: a literal route has no slots, so it cannot declare a path source. Fix: drop spec.path, or add the route as a template (without literal: true).`,
+    throw wiringError(
+      'API_WIRING_PATH_BINDING',
+      where,
+      'a literal route has no slots, so it cannot declare a path source',
+      'drop spec.path, or add the route as a template (without literal: true)',
     );
 }

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { isExtensionKind } from '../responses/extension-kind';
-import { describeValue, isSchema, WiringError } from '../errors/wiring-error';
+import { describeValue, isSchema, wiringError } from '../errors/wiring-error';
 import type { Limits } from '../app/limits';
 import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
 import { pathBinder } from '../binding/binders';
@@ -45,6 +45,43 @@ export function isMountOptionValue(value: unknown): value is MountOptionValue {
 }
 
 /**
+ * The one check of a route's mount options, for a class mount and an extension route alike: every
+ * option core does not compile itself is a compiled mount option value, and `middleware` is a list
+ * of middleware objects (each checked here, once). Returns that list.
+ *
+ * @param where - The mount call or the extension route, for the message.
+ * @param options - The mount options.
+ * @param middlewareOwner - Who the middleware is mounted on, for the middleware's messages.
+ */
+export function checkMountOptions(
+  where: string,
+  options: Readonly<Record<string, unknown>>,
+  middlewareOwner: string,
+): readonly Middleware[] {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key) || isMountOptionValue(value))
+      continue;
+    throw wiringError(
+      'API_WIRING_MOUNT_OPTION',
+      where,
+      `mount option "${key}" is not a value core can compile`,
+      `build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors)`,
+    );
+  }
+  const given: unknown = options.middleware ?? [];
+  if (!Array.isArray(given))
+    throw wiringError(
+      'API_WIRING_MOUNT_OPTION',
+      where,
+      `mount option "middleware" must be a list, got ${describeValue(given)}`,
+      'middleware: [myMiddleware]',
+    );
+  const middleware = given as readonly Middleware[];
+  middleware.forEach((mw) => checkMiddleware(`${middlewareOwner} mount middleware`, mw));
+  return middleware;
+}
+
+/**
  * Turns a mounted Resource/Endpoint instance into route records: one per declared operation,
  * every path rule checked (each mistake a `WiringError` naming the class, the operation and the fix).
  */
@@ -56,26 +93,16 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   const info = routeClassInfo(instance);
   const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
   if (!info || info.kind !== kind) {
-    throw new WiringError(
-      `${appName}.${method}: ${className} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}. Fix: declare it with \`class ${className} extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}.`,
+    throw wiringError(
+      'API_WIRING_MOUNT_WRONG_CLASS',
+      `${appName}.${method}`,
+      `${className} is not ${kind === 'resource' ? 'a Resource' : 'an Endpoint'}`,
+      `declare it with \`class ${className} ` +
+        `extends ${kind === 'resource' ? 'Resource' : 'Endpoint'}('/path') {}\` and ` +
+        `use ${kind === 'resource' ? 'includeEndpoint for Endpoints' : 'includeResource for Resources'}`,
     );
   }
-  for (const key of Object.keys(options)) {
-    const value = options[key];
-    if (value === undefined || value === false || CORE_MOUNT_OPTIONS.has(key)) continue;
-    if (!isMountOptionValue(value)) {
-      throw new WiringError(
-        `${appName}.${method}(${className}): mount option "${key}" is not a value core can compile. Fix: build it with the package that provides "${key}" (for example auth from @api/auth, cors from @api/cors).`,
-      );
-    }
-  }
-  const givenMiddleware: unknown = options.middleware ?? [];
-  if (!Array.isArray(givenMiddleware))
-    throw new WiringError(
-      `${appName}.${method}(${className}): mount option "middleware" must be a list, got ${describeValue(givenMiddleware)}. Fix: middleware: [myMiddleware].`,
-    );
-  const mountMiddleware = givenMiddleware as readonly Middleware[];
-  mountMiddleware.forEach((mw) => checkMiddleware(`${className} mount middleware`, mw));
+  const mountMiddleware = checkMountOptions(`${appName}.${method}(${className})`, options, className);
   const limits = mergeLimits(`${className} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
   const { slots } = parseTemplate(info.path, `${appName}.${method}(${className})`);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
@@ -89,8 +116,11 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
     if (operation === undefined) continue;
     const where = `${className}.${name}`;
     if (!isOperation(operation))
-      throw new WiringError(
-        `${where}: is not an operation. Fix: declare it as \`${name} = this.operation({ … }, handler)\`.`,
+      throw wiringError(
+        'API_WIRING_NOT_AN_OPERATION',
+        where,
+        'is not an operation',
+        `declare it as \`${name} = this.operation({ … }, handler)\``,
       );
     count++;
     const spec = operation.spec;
@@ -98,39 +128,59 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
       (k) => (spec as Record<string, unknown>)[k] !== undefined,
     );
     if (bodies.length > 1)
-      throw new WiringError(
-        `${where}: declares ${bodies.join(' and ')}; a request has one body. Fix: declare only one of json, content, form.`,
+      throw wiringError(
+        'API_WIRING_REQUEST_BODY',
+        where,
+        `declares ${bodies.join(' and ')}; a request has one body`,
+        'declare only one of json, content, form',
       );
     checkSources(where, op.method, spec);
     let path = info.path;
     if (spec.path === undefined && slots.length > 0 && !op.item)
-      throw new WiringError(
-        `${where}: mount path "${info.path}" has ${slots.length === 1 ? 'slot' : 'slots'} ${slots.map((s) => `"{${s}}"`).join(', ')} but the operation declares no path model, so no request could bind it. Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: v.string()`).join(', ')} }).`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `mount path "${info.path}" ` +
+          `has ${slots.length === 1 ? 'slot' : 'slots'} ${slots.map((s) => `"{${s}}"`).join(', ')} but the ` +
+          'operation declares no path model, so no request could bind it',
+        `declare path: Struct('…', { ${slots.map((s) => `${s}: v.string()`).join(', ')} })`,
       );
     const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
     for (const slot of slots) {
       if (spec.path && !pathFields.includes(slot))
-        throw new WiringError(
-          `${where}: mount path "${info.path}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`,
+        throw wiringError(
+          'API_WIRING_PATH_BINDING',
+          where,
+          `mount path "${info.path}" has slot "{${slot}}" but the path schema has no field "${slot}"`,
+          `add "${slot}" to the path Struct`,
         );
     }
     const extra = pathFields.filter((f) => !slots.includes(f));
     if (op.item) {
       if (extra.length === 0)
-        throw new WiringError(
-          `${where}: an item operation needs a path field beyond the mount's slots (e.g. "{widget_id}"). Fix: declare path: Struct('…', { ${slots.map((s) => `${s}: …, `).join('')}item_id: v.string() }).`,
+        throw wiringError(
+          'API_WIRING_PATH_BINDING',
+          where,
+          'an item operation needs a path field beyond the mount\'s slots (e.g. "{widget_id}")',
+          `declare path: Struct('…', { ${slots.map((s) => `${s}: …, `).join('')}item_id: v.string() })`,
         );
       for (const field of extra) {
         if (!/^[a-z_][a-z0-9_]*$/.test(field))
-          throw new WiringError(
-            `${where}: path field "${field}" is not snake_case. Fix: name path fields like widget_id.`,
+          throw wiringError(
+            'API_WIRING_SLOT_NAME',
+            where,
+            `path field "${field}" is not snake_case`,
+            'name path fields like widget_id',
           );
       }
       path += extra.map((f) => `/{${f}}`).join('');
     } else if (extra.length > 0) {
       const what = kind === 'endpoint' ? 'an Endpoint path is exact' : `${name} is on the exact mount path`;
-      throw new WiringError(
-        `${where}: path fields ${extra.map((f) => `"${f}"`).join(', ')} are not slots of "${info.path}" (${what}). Fix: remove them, or move the operation to an item operation / a path with those slots.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path fields ${extra.map((f) => `"${f}"`).join(', ')} ` + `are not slots of "${info.path}" (${what})`,
+        'remove them, or move the operation to an item operation / a path with those slots',
       );
     }
     const allSlots = [...slots, ...extra];
@@ -168,8 +218,11 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   );
   if (count === 0) {
     const names = Object.keys(table).join(', ');
-    throw new WiringError(
-      `${appName}.${method}(${className}): declares no operation. Fix: add one of ${names} as \`= this.operation({ … }, handler)\`.`,
+    throw wiringError(
+      'API_WIRING_NO_OPERATION',
+      `${appName}.${method}(${className})`,
+      'declares no operation',
+      `add one of ${names} as \`= this.operation({ … }, handler)\``,
     );
   }
   return records;
@@ -196,20 +249,31 @@ export function normalizeReturns(where: string, spec: OperationSpec): ResponseKi
     else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
       out.push(responseFacts(plainJson(entry as v.GenericSchema))!);
     } else {
-      throw new WiringError(
-        `${where}: a returns entry is neither a schema nor a response declaration. Fix: use a valibot schema, JSONResponse.of(schema), Created.of(schema), NoContent.of(), BytesResponse.of(), Text or Bytes.`,
+      throw wiringError(
+        'API_WIRING_RETURNS',
+        where,
+        'a returns entry is neither a schema nor a response declaration',
+        'use a valibot schema, JSONResponse.of(schema), Created.of(schema), ' +
+          'NoContent.of(), BytesResponse.of(), Text or Bytes',
       );
     }
   }
   const plain = out.filter((i) => i.cls === undefined && !isExtensionKind(i));
   if (plain.length > 1)
-    throw new WiringError(
-      `${where}: returns lists ${plain.length} plain members; a union can hold one plain value and any number of wrappers. Fix: wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union.`,
+    throw wiringError(
+      'API_WIRING_RETURNS',
+      where,
+      `returns lists ${plain.length} plain members; a union ` +
+        'can hold one plain value and any number of wrappers',
+      'wrap the others (JSONResponse.of, NoContent.of, …) or combine the schemas with v.union',
     );
   const classes = out.filter((i) => i.cls !== undefined).map((i) => i.cls);
   if (new Set(classes).size !== classes.length)
-    throw new WiringError(
-      `${where}: returns lists the same wrapper class twice. Fix: declare each wrapper once; combine bodies with v.union.`,
+    throw wiringError(
+      'API_WIRING_RETURNS',
+      where,
+      'returns lists the same wrapper class twice',
+      'declare each wrapper once; combine bodies with v.union',
     );
   return out;
 }
@@ -219,8 +283,12 @@ function checkOperationNames(className: string, instance: object, names: readonl
   for (const key of Object.keys(instance)) {
     if (names.includes(key) || !isOperation((instance as Record<string, unknown>)[key])) continue;
     const guess = closest(key, names);
-    throw new WiringError(
-      `${className}.${key}: "${key}" is not an operation name of this class kind, so it would never be routed${guess ? ` (did you mean ${guess}?)` : ''}. Fix: name it one of ${names.join(', ')}.`,
+    throw wiringError(
+      'API_WIRING_NOT_AN_OPERATION',
+      `${className}.${key}`,
+      `"${key}" is not an operation name of this class kind, so it ` +
+        `would never be routed${guess ? ` (did you mean ${guess}?)` : ''}`,
+      `name it one of ${names.join(', ')}`,
     );
   }
 }
@@ -254,29 +322,42 @@ function distance(a: string, b: string): number {
 function checkSources(where: string, method: string, spec: OperationSpec): void {
   for (const body of ['json', 'form', 'content'] as const) {
     if (spec[body] !== undefined && (method === 'GET' || method === 'DELETE'))
-      throw new WiringError(
-        `${where}: declares a ${body} body on ${method}, which carries none (HEAD is served from GET). Fix: move the input to params or path, or use POST/PUT/PATCH.`,
+      throw wiringError(
+        'API_WIRING_REQUEST_BODY',
+        where,
+        `declares a ${body} body on ${method}, which carries none (HEAD is served from GET)`,
+        'move the input to params or path, or use POST/PUT/PATCH',
       );
   }
   for (const source of ['path', 'params', 'headers', 'cookies', 'form'] as const) {
     const schema: unknown = spec[source];
     if (schema !== undefined && !(isSchema(schema) && objectEntries(schema)))
-      throw new WiringError(
-        `${where}: the ${source} source is not an object schema${isSchema(schema) ? '' : ` (got ${describeValue(schema)}; a plain object of fields is not a schema)`}. Fix: declare ${source} as a Struct (named fields).`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        `the ${source} source is not an object ` +
+          `schema${isSchema(schema) ? '' : ` (got ${describeValue(schema)}; a plain object of fields is not a schema)`}`,
+        `declare ${source} as a Struct (named fields)`,
       );
   }
   for (const source of ['json', 'user'] as const) {
     const schema: unknown = spec[source];
     if (schema !== undefined && !isSchema(schema))
-      throw new WiringError(
-        `${where}: the ${source} source must be a valibot schema, got ${describeValue(schema)}. Fix: ${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema).`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        `the ${source} source must be a valibot schema, got ${describeValue(schema)}`,
+        `${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema)`,
       );
   }
   for (const source of ['content', 'rawHeaders', 'requestId'] as const) {
     const flag: unknown = spec[source];
     if (flag !== undefined && flag !== true)
-      throw new WiringError(
-        `${where}: the ${source} source is declared with true, got ${describeValue(flag)}. Fix: ${source}: true, or leave it out.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `the ${source} source is declared with true, got ${describeValue(flag)}`,
+        `${source}: true, or leave it out`,
       );
   }
 }

@@ -1,4 +1,4 @@
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
 import { isErrorClass } from '../app/exception-handler';
 import type { ErrorClass } from '../meta/meta';
 import { isFramingHeader } from '../http/framing';
@@ -78,8 +78,11 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   for (const c of contributions) {
     for (const [key, resolve] of Object.entries(c.sources ?? {})) {
       if (provided.has(key))
-        throw new WiringError(
-          `${where}: two mount options provide the "${key}" source. Fix: keep one of them.`,
+        throw wiringError(
+          'API_WIRING_SOURCE',
+          where,
+          `two mount options provide the "${key}" source`,
+          'keep one of them',
         );
       provided.set(key, resolve);
     }
@@ -99,13 +102,21 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     else if (registered)
       resolve = registered.compile({ route: info, declared: (spec as Record<string, unknown>)[key], where });
     else if (key === 'user')
-      throw new WiringError(
-        `${where}: declares the "user" source, but nothing mounted with it provides "user". Fix: mount ${info.owner} with the option that provides it (auth from @api/auth), or remove "user".`,
+      throw wiringError(
+        'API_WIRING_SOURCE',
+        where,
+        'declares the "user" source, but nothing mounted with it provides "user"',
+        `mount ${info.owner} with the option that provides it (auth from @api/auth), or remove "user"`,
       );
     else {
       const installed = [...ctx.sources.keys()];
-      throw new WiringError(
-        `${where}: unknown operation key "${key}". Fix: use path, params, headers, cookies, json, content, rawHeaders, form, requestId, user, returns or meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}.`,
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        where,
+        `unknown operation key "${key}"`,
+        'use path, params, headers, cookies, json, content, rawHeaders, ' +
+          'form, requestId, user, returns or ' +
+          `meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}`,
       );
     }
     keys.push(key);
@@ -196,8 +207,12 @@ function oneTransform(
 ): RouteContribution['transform'] {
   const transforms = collect(contributions, (c) => c.transform);
   if (transforms !== undefined && transforms.length > 1)
-    throw new WiringError(
-      `${where}: ${transforms.length} contributions give a body transform; a body is encoded once. Fix: install one extension that transforms bodies (e.g. one compression), or turn it off for this mount.`,
+    throw wiringError(
+      'API_WIRING_CONTRIBUTION_CONFLICT',
+      where,
+      `${transforms.length} contributions give a body transform; a body is encoded once`,
+      'install one extension that transforms bodies (e.g. ' +
+        'one compression), or turn it off for this mount',
     );
   return transforms?.[0];
 }
@@ -217,12 +232,20 @@ function compileTail(
     for (const [name, value] of c.headers ?? []) {
       const lower = name.toLowerCase();
       if (isFramingHeader(lower, undefined))
-        throw new WiringError(
-          `${where}: a contribution (an extension, CORS or middleware) sets the constant response header "${lower}", a framing header the framework computes for every response. Fix: remove it from that contribution.`,
+        throw wiringError(
+          'API_WIRING_FRAMING_HEADER',
+          where,
+          'a contribution (an extension, CORS or middleware) sets the constant response ' +
+            `header "${lower}", a framing header the framework computes for every response`,
+          'remove it from that contribution',
         );
       if (names.has(lower))
-        throw new WiringError(
-          `${where}: two contributions set the constant response header "${lower}" (CORS, app-wide or scoped middleware). Fix: set "${lower}" in one place only.`,
+        throw wiringError(
+          'API_WIRING_CONTRIBUTION_CONFLICT',
+          where,
+          'two contributions set the constant response header ' +
+            `"${lower}" (CORS, app-wide or scoped middleware)`,
+          `set "${lower}" in one place only`,
         );
       names.add(lower);
       tail.push(lower, value);
@@ -241,13 +264,20 @@ function recordErrors(
   for (const c of contributions) {
     if (c.raises === undefined) continue;
     if (!Array.isArray(c.raises))
-      throw new WiringError(
-        `${where}: a contribution's raises must be a list of HTTP error classes, got ${describeValue(c.raises)}. Fix: raises: [MyError], with class MyError extends HTTPError.define({ … }) {}.`,
+      throw wiringError(
+        'API_WIRING_NOT_AN_ERROR_CLASS',
+        where,
+        `a contribution's raises must be a list of HTTP error classes, got ${describeValue(c.raises)}`,
+        'raises: [MyError], with class MyError extends HTTPError.define({ … }) {}',
       );
     for (const cls of c.raises as readonly unknown[]) {
       if (!isErrorClass(cls))
-        throw new WiringError(
-          `${where}: a contribution raises ${describeValue(cls)}, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.`,
+        throw wiringError(
+          'API_WIRING_NOT_AN_ERROR_CLASS',
+          where,
+          `a contribution raises ${describeValue(cls)}, which is not an HTTP error class`,
+          'list classes declared with HTTPError.define, ' +
+            'DataclassHTTPError.define or StructHTTPError.define',
         );
       if (!errors.includes(cls)) errors.push(cls);
     }
@@ -263,8 +293,8 @@ function compileResponses(record: RouteRecord, where: string, resolver: UrlResol
     where,
     method: info.method,
     path: info.path,
-    fail: (problem: string, fix: string): never => {
-      throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
+    fail: (problem: string, fix: string, code: WiringErrorCode = 'API_WIRING'): never => {
+      throw wiringError(code, where, problem, fix);
     },
   };
   const writers = info.responses.map((r) => [r, compileWriter(r, ctx)] as const);

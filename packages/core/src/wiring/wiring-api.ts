@@ -3,7 +3,7 @@ import type { ShutdownHook } from '../lifecycle/shutdown';
 import type * as v from 'valibot';
 import type { Limits } from '../app/limits';
 import { cookiesBinder, headersBinder } from '../binding/binders';
-import { describeValue, WiringError } from '../errors/wiring-error';
+import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
 import type {
   AppIntercept,
   CustomRoute,
@@ -16,7 +16,7 @@ import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
 import type { RequestHead, Transport } from '../runtime/exchange-api';
 import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
-import { checkMethodNames } from '../middleware/check';
+import { checkMethodNames, checkMiddleware } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
 import { isCoreSource } from './plan-compiler';
@@ -42,8 +42,11 @@ export interface WiringTarget {
 /** Throws a `WiringError` unless `value` is a function (a callback an extension registers). */
 function callback(member: string, what: string, value: unknown): void {
   if (typeof value !== 'function')
-    throw new WiringError(
-      `wiring.${member}: expected ${what}, got ${describeValue(value)}. Fix: pass a function.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `wiring.${member}`,
+      `expected ${what}, got ${describeValue(value)}`,
+      'pass a function',
     );
 }
 
@@ -62,8 +65,12 @@ function isCloseable(value: unknown): boolean {
 /** Fails with a `WiringError` unless `resource` can be torn down by the exit stack. */
 export function checkCloseable(where: string, resource: unknown): void {
   if (!isCloseable(resource))
-    throw new WiringError(
-      `${where}: ${describeValue(resource)} has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().`,
+    throw wiringError(
+      'API_WIRING_NOT_CLOSEABLE',
+      where,
+      `${describeValue(resource)} has no [Symbol.asyncDispose], ` +
+        '[Symbol.dispose] or close(), so nothing could tear it down',
+      'pass a Disposable, an AsyncDisposable or an object with close()',
     );
 }
 
@@ -73,8 +80,8 @@ export function createWiringApi(
   stacks: ExitStacks,
   assertWiring: (method: string) => void,
 ): Wiring {
-  const fail = (where: string, problem: string, fix: string): never => {
-    throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
+  const fail = (where: string, problem: string, fix: string, code: WiringErrorCode = 'API_WIRING'): never => {
+    throw wiringError(code, where, problem, fix);
   };
   // Routes, sources, contributors and intercepts are compiled once wire() and every async setup
   // are done: one added later (from onWired) would silently never take effect.
@@ -84,6 +91,7 @@ export function createWiringApi(
         `wiring.${member}`,
         'called after the routes were compiled (from onWired or later), so it would never take effect',
         `call ${member} in setup (an async setup may await first)`,
+        'API_WIRING_APP_STATE',
       );
   };
   return {
@@ -130,6 +138,7 @@ export function createWiringApi(
           'wiring.addSource',
           `expected { name, compile }, got ${typeof source === 'object' && source !== null ? `a source named ${describeValue(source.name)}` : describeValue(source)}`,
           "pass { name: 'requestId', compile: (ctx) => (ex) => value }",
+          'API_WIRING_INVALID_ARGUMENT',
         );
       callback(
         `addSource(${source.name})`,
@@ -141,12 +150,14 @@ export function createWiringApi(
           `addSource(${source.name})`,
           `"${source.name}" is a source core binds itself, so this one would never be used`,
           'give the source another name',
+          'API_WIRING_SOURCE',
         );
       if (target.sources.has(source.name))
         fail(
           `addSource(${source.name})`,
           `the "${source.name}" source is already provided`,
           'install the extension that provides it once',
+          'API_WIRING_DUPLICATE',
         );
       target.sources.set(source.name, source);
     },
@@ -162,6 +173,7 @@ export function createWiringApi(
           'wiring.addIntercept',
           `expected { methods?, intercept(ex) }, got ${describeValue(intercept)}`,
           'pass { intercept: (ex) => response | undefined }',
+          'API_WIRING_INVALID_ARGUMENT',
         );
       callback('addIntercept', 'intercept(ex)', (intercept as { intercept?: unknown }).intercept);
       if (
@@ -172,6 +184,7 @@ export function createWiringApi(
           'wiring.addIntercept',
           `methods must be a list of method names, got ${describeValue(intercept.methods)}`,
           "methods: ['GET', 'POST'], or leave it out for every method",
+          'API_WIRING_INVALID_ARGUMENT',
         );
       if (intercept.methods !== undefined)
         checkMethodNames('wiring.addIntercept: methods', intercept.methods);
@@ -190,7 +203,10 @@ export function createWiringApi(
       target.drain.push(fn);
     },
     fail,
-    compileMiddleware: (where, middleware, order) => compileMiddlewareList(where, middleware, order),
+    compileMiddleware: (where, middleware, order) => {
+      middleware.forEach((mw) => checkMiddleware(where, mw));
+      return compileMiddlewareList(where, middleware, order);
+    },
     headerBinder: (schema, _where, onError) =>
       headersBinder(
         schema,
