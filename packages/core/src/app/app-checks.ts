@@ -27,8 +27,11 @@ export function checkAppOptions(appName: string, options: unknown): void {
       throw wiringError(
         'API_WIRING_INVALID_ARGUMENT',
         where,
-        'logger must have info, warn and error methods ' +
-          `(${typeof logger === 'object' && logger !== null ? `missing ${missing.join(', ')}` : `got ${describeValue(logger)}`})`,
+        'logger must have info, warn and error methods (' +
+          (typeof logger === 'object' && logger !== null
+            ? `missing ${missing.join(', ')}`
+            : `got ${describeValue(logger)}`) +
+          ')',
         'pass a pino logger, or { info(message, fields?), warn(message, error?, ' +
           'fields?), error(message, error?, fields?) }, or leave it out for the console',
       );

@@ -22,13 +22,13 @@ export interface MountOptions<TRoute extends object = object> {
 /** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */
 export type MountArgs<TRoute extends object> =
   NeedsOptions<TRoute> extends true
-    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown until registered
       [options: MountOptions<TRoute> & MountRequirements<TRoute>]
     : [options?: MountOptions<TRoute>];
 /** The type of the `options` argument when one is passed. */
 export type MountArg<TRoute extends object> =
   NeedsOptions<TRoute> extends true
-    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown only while no package registers requirements
+    ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown until registered
       MountOptions<TRoute> & MountRequirements<TRoute>
     : MountOptions<TRoute> | undefined;
 

@@ -146,7 +146,7 @@ export abstract class BaseApp<TFactory = undefined> {
    * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
    */
   protected includeResource<TRoute extends ResourceOperations>(
-    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless one is missing
     resource: TRoute & OmittedOptionsCheck<TRoute>,
   ): void;
   protected includeResource<TRoute extends ResourceOperations>(
@@ -163,7 +163,7 @@ export abstract class BaseApp<TFactory = undefined> {
    * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
    */
   protected includeEndpoint<TRoute extends EndpointOperations>(
-    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the check is `unknown` unless a requirement is missing
+    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless one is missing
     endpoint: TRoute & OmittedOptionsCheck<TRoute>,
   ): void;
   protected includeEndpoint<TRoute extends EndpointOperations>(
@@ -216,7 +216,8 @@ export abstract class BaseApp<TFactory = undefined> {
     if (isThenable(result)) {
       // A rejection handler is attached at once: a failing async setup is a startup failure
       // (surfaced once by start()), never an unhandled rejection, whether wire() awaits it or not.
-      const where = `${this.constructor.name}.include(${typeof extension.name === 'string' ? extension.name : 'extension'})`;
+      const name = typeof extension.name === 'string' ? extension.name : 'extension';
+      const where = `${this.constructor.name}.include(${name})`;
       this.#includes.push(
         Promise.resolve(result).then(
           () => undefined,

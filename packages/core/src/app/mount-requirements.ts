@@ -1,6 +1,6 @@
 // What a route requires of its mount, by package: the registry packages augment, the options it
 // adds up to, and the compile-time error for a mount that leaves them out. Type-only.
-import type { WiringTypeError } from '../routes/type-errors';
+import type { TypeErrorMessage, WiringTypeError } from '../routes/type-errors';
 
 declare const requirementMessage: unique symbol;
 
@@ -38,7 +38,10 @@ export type MountRequirements<TRoute extends object> = {
 }[keyof Registry<TRoute>] extends (entry: infer I) => void
   ? I
   : never;
-/** True when a route requires mount options (decided without instantiating anything when no package registers requirements). */
+/**
+ * True when a route requires mount options (decided without instantiating anything when no package
+ * registers requirements).
+ */
 export type NeedsOptions<TRoute extends object> = [keyof MountRequirementRegistry<TRoute>] extends [never]
   ? false
   : object extends MountRequirements<TRoute>
@@ -46,6 +49,13 @@ export type NeedsOptions<TRoute extends object> = [keyof MountRequirementRegistr
     : true;
 type RequirementMessages<TRoute extends object> =
   MountRequirements<TRoute> extends { readonly [requirementMessage]?: infer M extends string } ? M : never;
+/** The names of the mount options a route requires (they exist once a package registers requirements). */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the keys exist once registered
+type RequiredOptionNames<TRoute extends object> = Exclude<
+  keyof MountRequirements<TRoute>,
+  typeof requirementMessage
+> &
+  string;
 /**
  * `unknown`, or the error tsc shows on the route argument when the route requires mount options and
  * the mount passes none (instead of "Expected 2 arguments, but got 1").
@@ -54,8 +64,10 @@ export type OmittedOptionsCheck<TRoute extends object> =
   NeedsOptions<TRoute> extends true
     ? WiringTypeError<
         [RequirementMessages<TRoute>] extends [never]
-          ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the keys exist once a package registers requirements
-            `@api: this route needs the mount options ${Exclude<keyof MountRequirements<TRoute>, typeof requirementMessage> & string}. Fix: pass them as the second argument of the mount.`
+          ? TypeErrorMessage<
+              `this route needs the mount options ${RequiredOptionNames<TRoute>}`,
+              'pass them as the second argument of the mount'
+            >
           : RequirementMessages<TRoute>
       >
     : unknown;

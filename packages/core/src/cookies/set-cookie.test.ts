@@ -33,7 +33,8 @@ describe('SetCookie', () => {
       maxAge: 60,
     });
     expect(c.toHeader()).toBe(
-      'id=v; Max-Age=60; Expires=Wed, 02 Jan 2030 03:04:05 GMT; Domain=example.com; Path=/app; Secure; HttpOnly; SameSite=None; Partitioned',
+      'id=v; Max-Age=60; Expires=Wed, 02 Jan 2030 03:04:05 GMT; ' +
+        'Domain=example.com; Path=/app; Secure; HttpOnly; SameSite=None; Partitioned',
     );
   });
 
@@ -61,7 +62,8 @@ describe('SetCookie', () => {
       'session_id=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/; Secure; HttpOnly; SameSite=Lax',
     );
     expect(SetCookie.expire('sid', { path: '/api', domain: 'example.com' }).toHeader()).toBe(
-      'sid=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Domain=example.com; Path=/api; Secure; HttpOnly; SameSite=Lax',
+      'sid=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; ' +
+        'Domain=example.com; Path=/api; Secure; HttpOnly; SameSite=Lax',
     );
   });
 

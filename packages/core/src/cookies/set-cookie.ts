@@ -58,7 +58,8 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
 function checkOptions(where: string, options: unknown): void {
   if (typeof options !== 'object' || options === null)
     throw new CookieError(
-      `${where}: options must be an object of attributes, got ${describeValue(options)}. Fix: e.g. { maxAge: 3600 }, or nothing for the secure defaults.`,
+      `${where}: options must be an object of attributes, got ${describeValue(options)}. ` +
+        'Fix: e.g. { maxAge: 3600 }, or nothing for the secure defaults.',
     );
   for (const key in options)
     if (!OPTION_KEYS.has(key))
@@ -69,7 +70,8 @@ function checkOptions(where: string, options: unknown): void {
   for (const key of ['secure', 'httpOnly', 'partitioned'])
     if (o[key] !== undefined && typeof o[key] !== 'boolean')
       throw new CookieError(
-        `${where}: attribute "${key}" must be true or false, got ${describeValue(o[key])}. Fix: ${key}: ${key === 'partitioned' ? 'true' : 'false'}, or leave it out for the default.`,
+        `${where}: attribute "${key}" must be true or false, got ${describeValue(o[key])}. Fix: ` +
+          `${key}: ${key === 'partitioned' ? 'true' : 'false'}, or leave it out for the default.`,
       );
 }
 
@@ -239,12 +241,14 @@ export class SetCookie {
   static expire(name: string, options: { path?: string; domain?: string } = {}): SetCookie {
     if (typeof options !== 'object' || options === null)
       throw new CookieError(
-        `SetCookie.expire(${JSON.stringify(name)}): options must be { path?, domain }, got ${describeValue(options)}. Fix: pass the path and domain the cookie was set with, or nothing.`,
+        `SetCookie.expire(${JSON.stringify(name)}): options must be { path?, domain }, got ` +
+          `${describeValue(options)}. Fix: pass the path and domain the cookie was set with, or nothing.`,
       );
     for (const key in options)
       if (key !== 'path' && key !== 'domain')
         throw new CookieError(
-          `SetCookie.expire(${JSON.stringify(name)}): unknown option "${key}". Fix: use only path, domain (they must match the cookie being cleared).`,
+          `SetCookie.expire(${JSON.stringify(name)}): unknown option "${key}". ` +
+            'Fix: use only path, domain (they must match the cookie being cleared).',
         );
     const attributes: SetCookieOptions = { maxAge: 0, expires: new Date(0) };
     if (options.path !== undefined) attributes.path = options.path;

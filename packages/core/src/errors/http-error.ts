@@ -83,7 +83,9 @@ export abstract class HTTPError extends BaseHTTPError implements ProblemView {
     let head = problemHeads.get(cls);
     if (head === undefined) {
       const docs = this.docs;
-      head = `{"type":${JSON.stringify(this.type)},"title":${JSON.stringify(this.title)},"status":${this.status}${docs === undefined ? '' : `,"docs":${JSON.stringify(docs)}`}`;
+      head =
+        `{"type":${JSON.stringify(this.type)},"title":${JSON.stringify(this.title)},"status":${this.status}` +
+        (docs === undefined ? '' : `,"docs":${JSON.stringify(docs)}`);
       problemHeads.set(cls, head);
     }
     return head;

@@ -58,7 +58,7 @@ export class WiringError extends TypeError {
  * the one way core builds them.
  *
  * @example
- * throw wiringError('API_WIRING_UNKNOWN_OPTION', 'serve(App, options)', 'unknown option "prot"', 'use only port, host');
+ * throw wiringError('API_WIRING_UNKNOWN_OPTION', 'serve(App, options)', 'unknown option "prot"', 'use port');
  */
 export function wiringError(
   code: WiringErrorCode,

@@ -40,7 +40,8 @@ export function isFramingHeader(name: string, status: number | undefined): boole
  */
 export function framingError(name: string, source: string): TypeError {
   return new TypeError(
-    `${source} sets "${name.toLowerCase()}", a framing header (${FRAMING_HEADERS.join(', ')}): the framework computes these for every response. Fix: remove it.`,
+    `${source} sets "${name.toLowerCase()}", a framing header (${FRAMING_HEADERS.join(', ')}): ` +
+      'the framework computes these for every response. Fix: remove it.',
   );
 }
 

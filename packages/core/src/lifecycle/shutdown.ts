@@ -53,7 +53,10 @@ export async function runShutdown(p: {
   readonly options: ShutdownOptions;
 }): Promise<void> {
   let failure: { error: unknown } | undefined;
-  /** Runs a phase's hooks in order; the phase as a whole is bounded by `capMs` (a stuck hook is left behind, logged once). */
+  /**
+   * Runs a phase's hooks in order; the phase as a whole is bounded by `capMs` (a stuck hook is left
+   * behind, logged once).
+   */
   const run = async (phase: string, hooks: readonly ShutdownHook[], capped = false): Promise<void> => {
     if (hooks.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
@@ -77,7 +80,8 @@ export async function runShutdown(p: {
     clearTimeout(timer);
     if (outcome === 'cap')
       p.log.warn(
-        `${p.appName}: ${hooks.length - done} ${phase} hook(s) still running after the shutdown cap (${p.capMs} ms); shutdown goes on without them`,
+        `${p.appName}: ${hooks.length - done} ${phase} hook(s) still running ` +
+          `after the shutdown cap (${p.capMs} ms); shutdown goes on without them`,
       );
   };
   const runtime = p.runtime;
@@ -93,7 +97,8 @@ export async function runShutdown(p: {
     clearTimeout(timer);
     if (outcome === 'cap') {
       p.log.warn(
-        `${p.appName}: shutdown cap (${p.capMs} ms) reached with ${runtime.inFlight} request(s) and ${runtime.upgraded.size} upgraded socket(s) open; closing them`,
+        `${p.appName}: shutdown cap (${p.capMs} ms) reached with ${runtime.inFlight} ` +
+          `request(s) and ${runtime.upgraded.size} upgraded socket(s) open; closing them`,
       );
       // Uploads still arriving get a 503 (their connections close after it); cutting the
       // connections at once could reset them before that answer is out, so they get a short

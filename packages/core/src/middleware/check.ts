@@ -20,9 +20,16 @@ const MIDDLEWARE_KEYS: readonly string[] = [
 ];
 
 /**
- * Checks a middleware object's shape (at `defineMiddleware`, and where it is installed); every
- * mistake is a `WiringError` naming `where`. `strictKeys` (a literal from `defineMiddleware`) also
- * refuses unknown keys: a typo such as `responseHeader` would silently install nothing.
+ * Middleware objects that passed `checkMiddleware` (true: with `strictKeys`): one object is checked
+ * once, however often it is mounted.
+ */
+const checked = new WeakMap<object, boolean>();
+
+/**
+ * Checks a middleware object's shape, once per object: at `defineMiddleware`, or where a plain
+ * object is first installed; every mistake is a `WiringError` naming `where`. `strictKeys` (a
+ * literal from `defineMiddleware`) also refuses unknown keys: a typo such as `responseHeader` would
+ * silently install nothing.
  */
 export function checkMiddleware(where: string, given: unknown, strictKeys = false): void {
   if (typeof given !== 'object' || given === null)
@@ -32,7 +39,13 @@ export function checkMiddleware(where: string, given: unknown, strictKeys = fals
       `middleware must be an object, got ${describeValue(given)}`,
       'pass { responseHeaders?, intercept?, observe? }',
     );
-  const mw = given as MiddlewareShape;
+  const before = checked.get(given);
+  if (before === true || (before === false && !strictKeys)) return;
+  checkShape(where, given, strictKeys);
+  checked.set(given, strictKeys);
+}
+
+function checkShape(where: string, mw: MiddlewareShape, strictKeys: boolean): void {
   if (strictKeys)
     for (const key of Object.keys(mw))
       if (!MIDDLEWARE_KEYS.includes(key))

@@ -8,7 +8,11 @@ export type MultipartErrorKind = 'malformed' | 'too-large' | 'too-many';
  * Messages never contain submitted bytes.
  *
  * @example
- * try { await parseMultipart(req, boundary); } catch (e) { if (e instanceof MultipartError && e.kind === 'too-large') { ... } }
+ * try {
+ *   await parseMultipart(req, boundary);
+ * } catch (e) {
+ *   if (e instanceof MultipartError && e.kind === 'too-large') { ... }
+ * }
  */
 export class MultipartError extends Error {
   override readonly name = 'MultipartError';

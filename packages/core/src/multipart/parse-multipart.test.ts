@@ -148,7 +148,9 @@ describe('parseMultipart', () => {
   });
 
   it('ignores a preamble, an epilogue and transport padding', async () => {
-    const raw = `preamble line\r\n--${B} \t\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${B}--\r\nepilogue`;
+    const raw =
+      `preamble line\r\n--${B} \t\r\nContent-Disposition: form-data; name="a"\r\n` +
+      `\r\n1\r\n--${B}--\r\nepilogue`;
     const parts = await parseMultipart(whole(raw), B);
     expect(parts.map((p) => [p.name, p.data.toString()])).toEqual([['a', '1']]);
     expect((await parseMultipart(bytewise(Buffer.from(raw)), B)).length).toBe(1);

@@ -6,8 +6,9 @@ import type { RouteContribution } from '../wiring/contribution';
  * The access log (the app's `requestLog: true`): one info line per finished request — `request
  * finished` with method, route template, path, status, duration, bytes out and request id — and,
  * for a connection an upgrade route took over, one `connection closed` line when it ends, with its
- * lifetime and close code (and no byte count: the protocol owns the socket by then). Contributed to every route and to unrouted answers at wiring;
- * an app without it has none of this on its request path.
+ * lifetime and close code (and no byte count: the protocol owns the socket by then). Contributed to
+ * every route and to unrouted answers at wiring; an app without it has none of this on its request
+ * path.
  *
  * @param log - the app's logger (the line carries its own request fields)
  */

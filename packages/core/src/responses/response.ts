@@ -4,7 +4,7 @@ import { describeValue, wiringError } from '../errors/wiring-error';
 import { kResponseKind } from '../symbols';
 import { checkFields, checkOf, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
-import type { WiringTypeError } from '../routes/type-errors';
+import type { TypeErrorMessage, WiringTypeError } from '../routes/type-errors';
 
 /** Raw response headers: as-written names, repeats allowed. */
 export type RawHeaders =
@@ -261,7 +261,12 @@ type ErrorStatusCheck<TStatus extends number> = number extends TStatus
   ? unknown
   : TStatus extends ErrorStatus
     ? unknown
-    : WiringTypeError<`@api: ${TStatus} is not an error status, and an exception handler answers with one (400-599). Fix: use an error status, e.g. 409 or 503.`>;
+    : WiringTypeError<
+        TypeErrorMessage<
+          `${TStatus} is not an error status, and an exception handler answers with one (400-599)`,
+          'use an error status, e.g. 409 or 503'
+        >
+      >;
 
 /**
  * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.

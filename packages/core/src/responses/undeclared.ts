@@ -41,7 +41,8 @@ export function writeUndeclaredResponse(value: unknown, ex: Answering, resolver:
     ex.answer(value.statusCode as number, encoded.headers, encoded.body);
   } else {
     throw new TypeError(
-      'an intercept returned a value that is not a response (JSONResponse, Created, Accepted, NoContent, BytesResponse) or undefined',
+      'an intercept returned a value that is not a response (JSONResponse, ' +
+        'Created, Accepted, NoContent, BytesResponse) or undefined',
     );
   }
 }

@@ -6,7 +6,7 @@ import type { FormInput } from '../binding/form';
 import { describeValue, wiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
 import { nameRouteClass } from './route-name';
-import type { WiringTypeError } from './type-errors';
+import type { TypeErrorMessage, WiringTypeError } from './type-errors';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
 export type { ObjectSchemaLike } from '../schema/object-schema';
@@ -152,8 +152,17 @@ export type OperationKind<TKind extends RouteKindName = RouteKindName> = TKind e
 
 /** What tsc prints for a path field beyond the slots of an exact path. */
 type ExactPathError<TKind extends RouteKindName> = TKind extends 'resource'
-  ? '@api: create and readMany answer on the mount path itself, so their path fields must all be {slots} of it. Fix: remove the other path fields, or declare an item operation (readOne, updateFull, updatePartial, delete).'
-  : '@api: an Endpoint path is exact, so every path field must be a {slot} of it. Fix: remove the other path fields or add them to the path as {slots} (a Resource with item operations is mounted with includeResource).';
+  ? TypeErrorMessage<
+      'create and readMany answer on the mount path itself, so their path fields must all be {slots} of it',
+      'remove the other path fields, or declare an item operation (readOne, updateFull, updatePartial, delete)'
+    >
+  : TypeErrorMessage<
+      'an Endpoint path is exact, so every path field must be a {slot} of it',
+      [
+        'remove the other path fields or add them to the path as {slots} ',
+        '(a Resource with item operations is mounted with includeResource)',
+      ]
+    >;
 
 /** An operation on an exact path (endpoints, `create`, `readMany`): no path fields beyond the slots. */
 export type ExactOperation<TKind extends RouteKindName = RouteKindName> = Operation<
@@ -177,8 +186,18 @@ type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
 type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
   ? [TDefaulted] extends [never]
     ? unknown
-    : WiringTypeError<`@api: path field ${TDefaulted & string} is optional or has a default, but a matched path always carries its value. Fix: declare ${TDefaulted & string} without v.optional, v.nullish or a default.`>
-  : WiringTypeError<`@api: the path schema has no field for the mount path slot {${TMissing & string}}. Fix: add ${TMissing & string} to the path Struct.`>;
+    : WiringTypeError<
+        TypeErrorMessage<
+          `path field ${TDefaulted & string} is optional or has a default, but a matched path always carries its value`,
+          `declare ${TDefaulted & string} without v.optional, v.nullish or a default`
+        >
+      >
+  : WiringTypeError<
+      TypeErrorMessage<
+        `the path schema has no field for the mount path slot {${TMissing & string}}`,
+        `add ${TMissing & string} to the path Struct`
+      >
+    >;
 
 /** Class-level options of `Resource(...)` and `Endpoint(...)`. */
 export interface RouteClassOptions {
@@ -265,7 +284,12 @@ type BadSlot<S extends string> = S extends Lowercase<S> ? (S extends `${string}-
 /** A mount path whose `{slots}` are not snake_case is a type error (and a `WiringError` at run time). */
 export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] extends [never]
   ? unknown
-  : WiringTypeError<`@api: path slots are snake_case, and {${BadSlot<PathSlots<TPath>>}} is not. Fix: name slots like {widget_id}.`>;
+  : WiringTypeError<
+      TypeErrorMessage<
+        `path slots are snake_case, and {${BadSlot<PathSlots<TPath>>}} is not`,
+        'name slots like {widget_id}'
+      >
+    >;
 
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(

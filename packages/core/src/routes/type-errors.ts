@@ -11,8 +11,29 @@ declare const typeError: unique symbol;
  * tsc prints it as `WiringTypeError<"@api: <rule>. Fix: <fix>">`.
  *
  * @example
- * type Check<T extends number> = T extends ErrorStatus ? unknown : WiringTypeError<`@api: ${T} is not 400-599. Fix: ...`>;
+ * type Check<T extends number> = T extends ErrorStatus
+ *   ? unknown
+ *   : WiringTypeError<`@api: ${T} is not 400-599. Fix: ...`>;
  */
 export interface WiringTypeError<TMessage extends string> {
   readonly [typeError]: TMessage;
 }
+
+/**
+ * `'@api: <rule>. Fix: <fix>.'` from its parts (the compile-time twin of a `WiringError`'s
+ * message), so a long message is written under the line limit: a part too long for one line is a
+ * list of strings, joined.
+ *
+ * @example
+ * type E = WiringTypeError<TypeErrorMessage<'path slots are snake_case', 'name slots like {widget_id}'>>;
+ */
+export type TypeErrorMessage<
+  TRule extends string | readonly string[],
+  TFix extends string | readonly string[],
+> = `@api: ${Joined<TRule>}. Fix: ${Joined<TFix>}.`;
+
+type Joined<T extends string | readonly string[]> = T extends string
+  ? T
+  : T extends readonly [infer H extends string, ...infer R extends readonly string[]]
+    ? `${H}${Joined<R>}`
+    : '';

@@ -148,7 +148,8 @@ export class ExchangeImpl implements Answering {
       } catch (error) {
         if (!this.answeringError) throw hookFailure(error);
         this.log.error(
-          `${this.method} ${this.path}: a response-header hook failed while the ${status} error answer was assembled (its headers are left out)`,
+          `${this.method} ${this.path}: a response-header hook failed while ` +
+            `the ${status} error answer was assembled (its headers are left out)`,
           error,
         );
         continue;

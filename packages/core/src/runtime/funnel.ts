@@ -93,7 +93,8 @@ export class ErrorFunnel {
       } else if (result instanceof BaseHTTPError) this.#renderDefault(ex, result, extra);
       else
         throw new TypeError(
-          `exception handler for ${handler.exception.name} returned neither an ExceptionResponse, an HTTP error nor undefined`,
+          `exception handler for ${handler.exception.name} returned ` +
+            'neither an ExceptionResponse, an HTTP error nor undefined',
         );
     } catch (failure) {
       this.#handlerFailed(ex, error, failure);

@@ -66,7 +66,10 @@ export class InFlight {
     res.on('close', this.#onClose);
   }
 
-  /** An upgrade route took the connection over: the socket is tracked (shutdown waits for it) instead of the request. */
+  /**
+   * An upgrade route took the connection over: the socket is tracked (shutdown waits for it)
+   * instead of the request.
+   */
   adopt(ex: ExchangeImpl, socket: Duplex): void {
     ex.res.off('close', this.#onClose);
     this.inFlight--;

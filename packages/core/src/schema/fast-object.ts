@@ -211,7 +211,7 @@ export function generateObjectValidator(
     ...body,
   ].join('\n');
   try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: a validator per schema, decided at wiring
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a validator per schema, built at wiring
     const make = new Function('FAIL', 'F', 'R', `return function validate(input) {\n${source}\n};`) as (
       fail: symbol,
       f: unknown[],

@@ -193,8 +193,9 @@ function compile(schema: SchemaNode): FastValidator | undefined {
  * Compiles a fast validator for the common subset of valibot schemas (objects, arrays, strings,
  * numbers, booleans, literals, picklists, optional/nullable wrappers with defaults, unions of
  * tagged Structs and variants on a literal key, and the length, range, integer and regex checks).
- * It decides only the *valid* case — a `FAIL` means "ask valibot", which then produces the issues. Returns undefined for anything outside the subset (transforms,
- * other unions, custom checks), where valibot runs alone.
+ * It decides only the *valid* case — a `FAIL` means "ask valibot", which then produces the issues.
+ * Returns undefined for anything outside the subset (transforms, other unions, custom checks),
+ * where valibot runs alone.
  */
 export function compileFastValidator(schema: v.GenericSchema): FastValidator | undefined {
   return compile(schema);

@@ -106,7 +106,7 @@ export function generateStrictObjectSerializer(p: {
   });
   lines.push(`return ${parts.join(' + ')} + '}';`);
   try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the point: a serializer per schema, decided at wiring
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a serializer per schema, built at wiring
     const make = new Function(
       'NOT_OBJECT',
       'FAIL',

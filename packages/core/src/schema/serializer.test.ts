@@ -69,7 +69,8 @@ describe('compileSerializer: unions of tagged Structs', () => {
     );
     expect(error.path).toBe('$[1].type');
     expect(error.message).toBe(
-      'the value at `$[1].type` does not match the declared response schema (expected "Created" | "Deleted" (the union\'s members), got another string)',
+      'the value at `$[1].type` does not match the declared response schema ' +
+        '(expected "Created" | "Deleted" (the union\'s members), got another string)',
     );
     expect(shapeError(() => serialize([{ id: '1' }])).message).toContain('at `$[0].type`');
     expect(shapeError(() => serialize([{ id: '1' }])).message).toContain('got nothing)');
@@ -177,7 +178,8 @@ describe('compileSerializer: strict objects (generated per schema)', () => {
       ],
       [
         { ...row, name: undefined },
-        'the value at `$.name` does not match the declared response schema (expected a value (required field), got undefined)',
+        'the value at `$.name` does not match the declared response ' +
+          'schema (expected a value (required field), got undefined)',
       ],
       [
         { ...row, ok: 1 },
@@ -201,7 +203,8 @@ describe('compileSerializer: strict objects (generated per schema)', () => {
       ],
       [
         [],
-        'the value at `$.id` does not match the declared response schema (expected a value (required field), got undefined)',
+        'the value at `$.id` does not match the declared response ' +
+          'schema (expected a value (required field), got undefined)',
       ],
       [null, 'the value at `$` does not match the declared response schema (expected object, got null)'],
     ];

@@ -23,7 +23,10 @@ export class ResponseShapeError extends Error {
     this.path = '$';
   }
   override get message(): string {
-    return `the value at \`${this.path}\` does not match the declared response schema (expected ${this.expected}, got ${this.received})`;
+    return (
+      `the value at \`${this.path}\` does not match the declared ` +
+      `response schema (expected ${this.expected}, got ${this.received})`
+    );
   }
   /** Prepends a key as the error travels up through objects and arrays. */
   at(key: string | number): this {

@@ -110,7 +110,10 @@ function responseInFlight(socket: Socket): boolean {
 /** A raw HTTP/1.1 Problem answer for errors node:http reports before there is a request object. */
 const PROBLEM = (error: HTTPError, reason: string): string => {
   const body = error.problemJson();
-  return `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+  return (
+    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/problem+json\r\n` +
+    `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  );
 };
 
 /**

@@ -73,7 +73,10 @@ export class AppWiring {
   /** Every route added so far by method and path shape (slot names ignored), for early duplicate checks. */
   readonly #routes = new Map<string, RouteRecord>();
 
-  /** The route answering `method` at `path` (same shape: slot names ignored; `literal`: the exact path), if one was added. */
+  /**
+   * The route answering `method` at `path` (same shape: slot names ignored; `literal`: the exact
+   * path), if one was added.
+   */
   findRoute(method: string, path: string, literal = false): RouteInfo | undefined {
     return this.#routes.get(routeKey(method, path, literal))?.info;
   }

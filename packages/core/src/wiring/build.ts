@@ -96,8 +96,10 @@ export function buildRuntime(
       info.method,
       info.path,
       compilePlan(record, contributions, ctx),
-      (plan) =>
-        `${plan.info.owner}.${plan.info.operation}${plan.info.kind === 'operation' ? '' : ` (${plan.info.kind} route)`}`,
+      (plan) => {
+        const kind = plan.info.kind === 'operation' ? '' : ` (${plan.info.kind} route)`;
+        return `${plan.info.owner}.${plan.info.operation}${kind}`;
+      },
       info.literal === true,
     );
   }

@@ -108,7 +108,9 @@ export interface CustomRoute extends ExtensionRouteBase {
    * printable ASCII without space, `?` or `#`. Default false (`path` is a template).
    *
    * @example
-   * wiring.addRoute({ method: 'GET', path: '/assets/{a}.css', literal: true, owner: 'assets', operation: 'asset', handle });
+   * wiring.addRoute({
+   *   method: 'GET', path: '/assets/{a}.css', literal: true, owner: 'assets', operation: 'asset', handle,
+   * });
    */
   readonly literal?: boolean;
   /** A label for the catalogue, e.g. `document` or `asset`. */

@@ -335,8 +335,10 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
-        `the ${source} source is not an object ` +
-          `schema${isSchema(schema) ? '' : ` (got ${describeValue(schema)}; a plain object of fields is not a schema)`}`,
+        `the ${source} source is not an object schema` +
+          (isSchema(schema)
+            ? ''
+            : ` (got ${describeValue(schema)}; a plain object of fields is not a schema)`),
         `declare ${source} as a Struct (named fields)`,
       );
   }

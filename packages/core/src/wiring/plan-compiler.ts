@@ -22,7 +22,10 @@ import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
 import type { RouteRecord } from './records';
 
-/** Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path → headers → cookies → query → body). */
+/**
+ * Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path →
+ * headers → cookies → query → body).
+ */
 const CORE_SOURCES: readonly (keyof OperationSpec)[] = [
   'path',
   'headers',

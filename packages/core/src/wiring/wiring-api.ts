@@ -136,7 +136,10 @@ export function createWiringApi(
       )
         fail(
           'wiring.addSource',
-          `expected { name, compile }, got ${typeof source === 'object' && source !== null ? `a source named ${describeValue(source.name)}` : describeValue(source)}`,
+          'expected { name, compile }, got ' +
+            (typeof source === 'object' && source !== null
+              ? `a source named ${describeValue(source.name)}`
+              : describeValue(source)),
           "pass { name: 'requestId', compile: (ctx) => (ex) => value }",
           'API_WIRING_INVALID_ARGUMENT',
         );
