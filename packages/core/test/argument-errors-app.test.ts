@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BaseApp, defineMiddleware, Endpoint, serve, Struct, WiringError } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { defineExtension, type Wiring } from '../src/extension/index';
 import { memoryLogger } from './fixtures';
 
@@ -61,34 +62,46 @@ describe('new App(options)', () => {
       'a logger without warn',
       { logger: { info() {}, error() {} } },
       'new App(options): logger must have info, warn and error methods (missing warn). Fix: pass a pino logger, or { info(message, fields?), warn(message, error?, fields?), error(message, error?, fields?) }, or leave it out for the console.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'a limit given as text',
       { limits: { maxBodyBytes: '1mb' } },
       'new App({ limits }): limit "maxBodyBytes" must be a positive number (got a string); limits are never 0 or unlimited. Fix: e.g. maxBodyBytes: 1048576, or leave it out for the default.',
+      'API_WIRING_LIMIT',
     ],
     [
       'an unknown multipart limit (was silently kept)',
       { limits: { multipart: { maxFiles: 3 } } },
       'new App({ limits }): unknown limit "multipart.maxFiles". Fix: use only maxFileSize, maxFields, maxParts, maxFieldSize, maxHeaderSize, maxTotalSize.',
+      'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       'an env value that is not a string',
       { env: { APP_BASE_URL: 1 } },
       'new App(options): env variable APP_BASE_URL must be a string, got a number. Fix: pass strings, as process.env holds them.',
+      'API_WIRING_ENV',
     ],
     [
       'options that are not an object',
       'quiet',
       'new App(options): options must be an object, got a string. Fix: pass { logger, requestLog, limits, env, factory } or nothing.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'a requestLog that is not a boolean',
       { requestLog: 'yes' },
       'new App(options): requestLog must be true or false, got a string. Fix: requestLog: true for one log line per finished request, or leave it out.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
-  ])('%s', (_what, options, message) => {
-    expect(thrown(() => new App(any(options))).message).toBe(message);
+  ] as const)('%s', (_what, options, message, code) => {
+    expect(
+      expectWiringError(
+        thrown(() => new App(any(options))),
+        code,
+        /./,
+      ).message,
+    ).toBe(message);
   });
 });
 
@@ -98,16 +111,19 @@ describe('mounts, enter and the wiring surface', () => {
       'mount options that are not an object',
       (d: Door) => d.mount(new H(), 'auth'),
       'App.includeEndpoint(H): mount options must be an object, got a string. Fix: pass { auth, cors, middleware, limits, … } or nothing.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'one middleware instead of a list (was a bare TypeError)',
       (d: Door) => d.mount(new H(), { middleware: defineMiddleware({ observe() {} }) }),
       'App.includeEndpoint(H): mount option "middleware" must be a list, got an object. Fix: middleware: [myMiddleware].',
+      'API_WIRING_MOUNT_OPTION',
     ],
     [
       'an app-only limit on a mount (was silently ignored)',
       (d: Door) => d.mount(new H(), { limits: { shutdownTimeoutMs: 1 } }),
       'H mount limits: unknown limit "shutdownTimeoutMs". Fix: use only maxBodyBytes, maxJsonDepth, multipart.',
+      'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       'plain fields as a params schema',
@@ -120,6 +136,7 @@ describe('mounts, enter and the wiring surface', () => {
         d.mount(new P());
       },
       'P.get: the params source is not an object schema (got an object; a plain object of fields is not a schema). Fix: declare params as a Struct (named fields).',
+      'API_WIRING_NOT_A_SCHEMA',
     ],
     [
       'a json source that is not a schema',
@@ -130,11 +147,13 @@ describe('mounts, enter and the wiring surface', () => {
         d.mount(new J());
       },
       'J.post: the json source must be a valibot schema, got an object. Fix: json: WidgetIn (a Struct or a v.* schema).',
+      'API_WIRING_NOT_A_SCHEMA',
     ],
     [
       'enter() of something with no close',
       (d: Door) => d.enter({ open() {} }),
       'App.enter: an object has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',
+      'API_WIRING_NOT_CLOSEABLE',
     ],
     [
       'an error adapter with a misspelt key (was silently ignored)',
@@ -145,6 +164,7 @@ describe('mounts, enter and the wiring surface', () => {
           statusfield: 'code',
         }),
       'App.includeErrorAdapter: unknown adapter key "statusfield". Fix: an adapter is { schema, compose(error), statusField? }.',
+      'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       'addRoute with a relative path',
@@ -153,31 +173,37 @@ describe('mounts, enter and the wiring surface', () => {
           w.addRoute({ method: 'GET', path: 'meta', owner: 'probe', operation: 'x', handle() {} }),
         ),
       'wiring.addRoute (probe): "path" must be a path template starting with "/", got "meta". Fix: path: \'/_meta/routes\'.',
+      'API_WIRING_INVALID_PATH',
     ],
     [
       'addRoute without an owner',
       (d: Door) => d.include((w) => w.addRoute(any({ method: 'GET', path: '/m', handle() {} }))),
       'wiring.addRoute: "owner" must name who adds the route (a non-empty string), got undefined. Fix: owner: \'my-extension\'.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'addContributor with an object (was a TypeError at the end of wiring)',
       (d: Door) => d.include((w) => w.addContributor(any({ headers: [] }))),
       'wiring.addContributor: expected a function (route) => contribution, got an object. Fix: pass a function.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'onDrain without a callback (was a TypeError at shutdown)',
       (d: Door) => d.include((w) => w.onDrain(any(undefined))),
       'wiring.onDrain: expected a callback () => void | Promise<void>, got undefined. Fix: pass a function.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'addSource without compile',
       (d: Door) => d.include((w) => w.addSource(any({ name: 'requestId' }))),
       'wiring.addSource(requestId): expected compile(ctx) returning a resolver, got undefined. Fix: pass a function.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'addSource named after a source core binds (was silently never used)',
       (d: Door) => d.include((w) => w.addSource({ name: 'requestId', compile: () => () => 'mine' })),
       'addSource(requestId): "requestId" is a source core binds itself, so this one would never be used. Fix: give the source another name.',
+      'API_WIRING_SOURCE',
     ],
     [
       'addRoute from onWired (was silently never routed)',
@@ -188,14 +214,16 @@ describe('mounts, enter and the wiring surface', () => {
           ),
         ),
       'wiring.addRoute: called after the routes were compiled (from onWired or later), so it would never take effect. Fix: call addRoute in setup (an async setup may await first).',
+      'API_WIRING_APP_STATE',
     ],
     [
       'wiring.enter of a plain value',
       (d: Door) => d.include((w) => w.enter(any('pool'))),
       'wiring.enter: a string has no [Symbol.asyncDispose], [Symbol.dispose] or close(), so nothing could tear it down. Fix: pass a Disposable, an AsyncDisposable or an object with close().',
+      'API_WIRING_NOT_CLOSEABLE',
     ],
-  ])('%s', async (_what, wire, message) => {
-    expect((await startError(wire)).message).toBe(message);
+  ] as const)('%s', async (_what, wire, message, code) => {
+    expect(expectWiringError(await startError(wire), code, /./).message).toBe(message);
   });
 });
 
@@ -205,28 +233,32 @@ describe('serve(app, options)', () => {
       'a port out of range',
       () => serve(new App(), any({ port: 70000 })),
       'serve(App, options): port must be an integer from 0 to 65535, got 70000. Fix: e.g. port: 8000 (0 picks a free port).',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'a misspelt option',
       () => serve(new App(), any({ prot: 8000 })),
       'serve(App, options): unknown option "prot". Fix: use only port, host, signals, quiet.',
+      'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       'the app class instead of an instance',
       () => serve(any(App)),
       'serve(app): expected an app instance (a BaseApp subclass), got a function (App). Fix: serve(new App(), { port: 8000 }).',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
     [
       'signals as text',
       () => serve(new App(), any({ signals: 'no' })),
       'serve(App, options): signals must be true or false, got a string. Fix: signals: false, or leave it out.',
+      'API_WIRING_INVALID_ARGUMENT',
     ],
-  ])('%s, before anything starts or listens', async (_what, call, message) => {
+  ] as const)('%s, before anything starts or listens', async (_what, call, message, code) => {
     const error: unknown = await call().then(
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(WiringError);
-    expect((error as Error).message).toBe(message);
+    // The exact message pins the wording users see (and so `where`, its first part).
+    expect(expectWiringError(error, code, /./).message).toBe(message);
   });
 });

@@ -17,6 +17,7 @@ import {
   WiringError,
   defineMiddleware,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import {
   defineExtension,
   defineResponseKind,
@@ -329,7 +330,7 @@ describe('a body transform', () => {
       );
       w.endpoint(new Kinds());
     });
-    expect(error).toBeInstanceOf(WiringError);
+    expectWiringError(error, 'API_WIRING_CONTRIBUTION_CONFLICT', 'Kinds.get');
     expect((error as Error).message).toMatch(/^Kinds\.get: 2 contributions give a body transform/);
   });
 

@@ -17,6 +17,7 @@ import {
   WiringError,
   type ErrorBodyAdapter,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { clientFactory, memoryLogger } from './fixtures';
 
 const client = clientFactory();
@@ -191,34 +192,49 @@ describe('StructHTTPError', () => {
 
   it('fails at definition for each rule violation', () => {
     const Body = Struct('Body', { a: v.string(), n: v.number(), s: v.pipe(v.number(), v.integer()) });
-    expect(() => StructHTTPError.define(Body, { status: 400, consts: { zzz: 'x' } as never })).toThrow(
-      /unknown field "zzz"/,
+    const where = 'StructHTTPError.define(Body)';
+    const unknown = () => StructHTTPError.define(Body, { status: 400, consts: { zzz: 'x' } as never });
+    expect(expectWiringError(unknown, 'API_WIRING_ERROR_FIELD', where).problem).toBe(
+      'consts names unknown field "zzz"',
     );
-    expect(() =>
-      StructHTTPError.define(Body, { status: 400, consts: { a: 'x' }, templates: { a: 'y' } }),
-    ).toThrow(/field "a" is fed twice/);
-    expect(() => StructHTTPError.define(Body, { status: 400, templates: { n: '{x}' } })).toThrow(
-      /template on non-string field "n"/,
+    const twice = () =>
+      StructHTTPError.define(Body, { status: 400, consts: { a: 'x' }, templates: { a: 'y' } });
+    expect(expectWiringError(twice, 'API_WIRING_DUPLICATE', where).problem).toMatch(
+      /^field "a" is fed twice/,
     );
-    expect(() => StructHTTPError.define(Body, { status: 400, statusField: 'n' })).toThrow(
-      /statusField "n" is not an int field/,
+    const nonString = () => StructHTTPError.define(Body, { status: 400, templates: { n: '{x}' } });
+    expect(expectWiringError(nonString, 'API_WIRING_ERROR_TEMPLATE', where).problem).toBe(
+      'template on non-string field "n"',
+    );
+    const notInt = () => StructHTTPError.define(Body, { status: 400, statusField: 'n' });
+    expect(expectWiringError(notInt, 'API_WIRING_ERROR_FIELD', where).problem).toBe(
+      'statusField "n" is not an int field',
     );
     expect(() => StructHTTPError.define(Body, { status: 400, statusField: 's' })).not.toThrow();
-    expect(() => StructHTTPError.define(v.string() as never, { status: 400 })).toThrow(TypeError);
+    expectWiringError(
+      () => StructHTTPError.define(v.string() as never, { status: 400 }),
+      'API_WIRING_NOT_A_SCHEMA',
+      /^StructHTTPError\.define/,
+    );
   });
 });
 
 describe('definition-time checks of Problem errors', () => {
   it('rejects a detailTemplate naming an unknown param and a non-error status', () => {
-    expect(() =>
+    const nope = () =>
       DataclassHTTPError.define(ThingParams, {
         type: 'x',
         title: 'X',
         status: 400,
         detailTemplate: '{nope}',
-      }),
-    ).toThrow(WiringError);
-    expect(() => HTTPError.define({ type: 'x', title: 'X', status: 200 })).toThrow(/not an error status/);
+      });
+    expect(
+      expectWiringError(nope, 'API_WIRING_ERROR_TEMPLATE', /^DataclassHTTPError\.define/).problem,
+    ).toMatch(/names "\{nope\}"/);
+    const ok = () => HTTPError.define({ type: 'x', title: 'X', status: 200 });
+    expect(expectWiringError(ok, 'API_WIRING_STATUS', /^HTTPError\.define/).problem).toMatch(
+      /not an error status/,
+    );
   });
 });
 
@@ -255,7 +271,10 @@ describe('exception handlers', () => {
   it('rejects a status outside 400–599', () => {
     // A literal outside 400–599 is a type error (see response.test-d.ts); a computed one throws here.
     const computed: number = 302;
-    expect(() => new ExceptionResponse({ statusCode: computed, json: {} })).toThrow(/outside 400–599/);
+    const response = () => new ExceptionResponse({ statusCode: computed, json: {} });
+    expect(expectWiringError(response, 'API_WIRING_STATUS', 'ExceptionResponse').problem).toBe(
+      'statusCode 302 is outside 400–599',
+    );
   });
 
   it('rejects two handlers for one exception class at wiring', async () => {
@@ -270,8 +289,9 @@ describe('exception handlers', () => {
         );
       }
     }
-    await expect(new TestClient(new Dup({ logger: memoryLogger() })).start()).rejects.toThrow(
-      /two handlers for UpstreamError/,
+    const error: unknown = await new TestClient(new Dup({ logger: memoryLogger() })).start().catch((e) => e);
+    expect(expectWiringError(error, 'API_WIRING_DUPLICATE', 'Dup.includeExceptionHandler').problem).toBe(
+      'two handlers for UpstreamError',
     );
   });
 });
@@ -316,16 +336,20 @@ describe('ErrorBodyAdapter', () => {
         this.includeErrorAdapter(adapter);
       }
     }
-    await expect(new TestClient(new Twice({ logger: memoryLogger() })).start()).rejects.toThrow(
-      /already registered/,
+    const twice: unknown = await new TestClient(new Twice({ logger: memoryLogger() }))
+      .start()
+      .catch((e) => e);
+    expect(expectWiringError(twice, 'API_WIRING_DUPLICATE', 'Twice.includeErrorAdapter').problem).toBe(
+      'an error adapter is already registered',
     );
     const clash: ErrorBodyAdapter<typeof House> = {
       schema: House,
       statusField: 'error',
       compose: () => ({ error: '', message: '' }),
     };
-    await expect(new TestClient(new App(clash)).start()).rejects.toThrow(
-      /statusField "error" already exists/,
+    const exists: unknown = await new TestClient(new App(clash)).start().catch((e) => e);
+    expect(expectWiringError(exists, 'API_WIRING_ERROR_FIELD', 'App.includeErrorAdapter').problem).toMatch(
+      /^statusField "error" already exists/,
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   Struct,
   WiringError,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import {
   defineExtension,
   mountOption,
@@ -224,7 +225,7 @@ describe('literal custom routes (addRoute({ literal: true }))', () => {
       );
     };
     const twice = await start(literalApp(['/files/{a}.css', '/files/{a}.css']));
-    expect(twice).toBeInstanceOf(WiringError);
+    expectWiringError(twice, 'API_WIRING_DUPLICATE_ROUTE', 'files.file (custom route)');
     expect(String(twice)).toMatch(
       /files\.file \(custom route\): GET \/files\/\{a\}\.css is already answered by files\.file \(custom route\)/,
     );
@@ -234,8 +235,7 @@ describe('literal custom routes (addRoute({ literal: true }))', () => {
       ['/files/café.css', 'é'],
     ] as const) {
       const error = await start(literalApp([path]));
-      expect(error).toBeInstanceOf(WiringError);
-      expect((error as Error).message).toBe(
+      expect(expectWiringError(error, 'API_WIRING_INVALID_PATH', 'files.file').message).toBe(
         `files.file: literal path ${JSON.stringify(path)} has ${JSON.stringify(char)}, which no request target carries as is, so the route could never match. Fix: percent-encode it (as a browser would) in the path you add.`,
       );
     }
@@ -252,6 +252,7 @@ describe('literal custom routes (addRoute({ literal: true }))', () => {
         }),
       ),
     );
+    expectWiringError(withPath, 'API_WIRING_PATH_BINDING', 'files.file');
     expect(String(withPath)).toMatch(/a literal route has no slots, so it cannot declare a path source/);
   });
 });

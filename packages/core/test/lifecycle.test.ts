@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, BaseFactory, Endpoint, serve, Struct, WiringError } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { defineExtension } from '../src/extension/index';
 import { memoryLogger } from './fixtures';
 
@@ -103,7 +104,10 @@ describe('BaseApp lifecycle', () => {
         this.includeEndpoint(new HealthEndpoint());
       }
     }
-    expect(() => new Late().mountLate()).toThrow(/called outside wire\(\)/);
+    const late = () => new Late().mountLate();
+    expect(expectWiringError(late, 'API_WIRING_APP_STATE', 'Late.includeEndpoint').problem).toBe(
+      'called outside wire()',
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, ConflictError, Endpoint, Struct, TooManyRequestsError, WiringError } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import {
   defineExtension,
   mountOption,
@@ -82,7 +83,7 @@ describe('RouteContribution.raises', () => {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(WiringError);
+      expectWiringError(error, 'API_WIRING_NOT_AN_ERROR_CLASS', 'Limited.get');
       expect((error as Error).message).toMatch(message);
     }
   });

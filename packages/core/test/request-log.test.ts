@@ -13,6 +13,7 @@ import {
   type LogFields,
   type RunningServer,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { defineExtension } from '../src/extension/index';
 import { clientFactory, rawExchange } from './fixtures';
 
@@ -299,8 +300,7 @@ describe('request ids', () => {
       }
     }
     const error: unknown = await new BadApp({ logger: recorder().logger }).start().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WiringError);
-    expect((error as Error).message).toBe(
+    expect(expectWiringError(error, 'API_WIRING_INVALID_ARGUMENT', 'Bad.get').message).toBe(
       'Bad.get: the requestId source is declared with true, got a boolean. Fix: requestId: true, or leave it out.',
     );
   });

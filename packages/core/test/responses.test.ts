@@ -17,6 +17,7 @@ import {
   Struct,
   Text,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger, Widget, WidgetPath } from './fixtures';
 
 const clients: TestClient[] = [];
@@ -278,6 +279,9 @@ describe('URL base', () => {
 
   it('refuses both variables at once with a WiringError', async () => {
     const c = new TestClient(app({ APP_TRUST_FORWARDED: '1', APP_BASE_URL: 'https://x.example' }));
-    await expect(c.start()).rejects.toThrow(/both APP_BASE_URL and APP_TRUST_FORWARDED are set/);
+    const error: unknown = await c.start().catch((e: unknown) => e);
+    expect(expectWiringError(error, 'API_WIRING_ENV', 'App').problem).toBe(
+      'both APP_BASE_URL and APP_TRUST_FORWARDED are set',
+    );
   });
 });

@@ -518,6 +518,22 @@ describe('extension routes: duplicates fail at addRoute', () => {
     ]);
   });
 
+  it('two methods on one path shape written with other slot names: one template per shape', async () => {
+    class Get extends Endpoint('/w/{a}') {
+      get = this.operation({ path: Struct('P', { a: v.string() }), returns: Health }, () => ({ status: '' }));
+    }
+    class Post extends Endpoint('/w/{b}') {
+      post = this.operation({ path: Struct('P', { b: v.string() }), returns: Health }, () => ({
+        status: '',
+      }));
+    }
+    const e = await wiringError((a) => (a.mountEndpoint(new Get()), a.mountEndpoint(new Post())));
+    expectWiringError(e, 'API_WIRING_PATH_SHAPE', 'Post.post');
+    expect(e.message).toBe(
+      'Post.post: path "/w/{b}" has the same shape as "/w/{a}" (only slot names differ). Fix: mount both under one template.',
+    );
+  });
+
   it('an operation whose path differs from an extension route only by slot names names both', async () => {
     class Z extends Endpoint('/w/{b}') {
       get = this.operation({ path: Struct('P', { b: v.string() }), returns: Health }, () => ({ status: '' }));
@@ -583,10 +599,8 @@ describe('include() with an async setup', () => {
     });
     expect(error).toBe(wiring);
     // A plain-message WiringError (an extension's) has the generic code and its parts read back.
-    expect({ ...expectWiringError(error, 'API_WIRING', 'queue') }).toMatchObject({
-      problem: 'bad option',
-      fix: 'fix it',
-    });
+    const parts = expectWiringError(error, 'API_WIRING', 'queue');
+    expect([parts.problem, parts.fix]).toEqual(['bad option', 'fix it']);
   });
 
   it('when wire() fails meanwhile, its error wins; the setup failure is logged, never unhandled', async () => {

@@ -40,7 +40,10 @@ import { describeValue, WiringError, type WiringErrorCode } from '../errors/wiri
  */
 export class CookieError extends WiringError {
   override readonly name: string = 'CookieError';
-  override readonly code: WiringErrorCode = 'API_WIRING_COOKIE';
+  /** Every cookie mistake is one kind: `'API_WIRING_COOKIE'`. */
+  override get code(): WiringErrorCode {
+    return 'API_WIRING_COOKIE';
+  }
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([

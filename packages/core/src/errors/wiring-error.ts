@@ -31,14 +31,9 @@ export interface WiringErrorParts {
  */
 export class WiringError extends TypeError {
   override readonly name: string = 'WiringError';
-  /** The kind of mistake (`'API_WIRING'` when built from a plain message). */
-  readonly code: WiringErrorCode;
-  /** Who made the mistake (the text before the first `": "` when built from a plain message). */
-  readonly where: string;
-  /** What is wrong (the rest of a plain message when it has no "Fix:"). */
-  readonly problem: string;
-  /** What to write instead (empty when a plain message has no "Fix:"). */
-  readonly fix: string;
+  // Accessors, not own fields: an error compares (toThrow(new WiringError(message)), toEqual) and
+  // prints as it did before codes existed.
+  readonly #parts: WiringErrorParts;
 
   constructor(message: string | WiringErrorParts, options?: ErrorOptions) {
     const parts = typeof message === 'string' ? partsOf(message) : message;
@@ -46,10 +41,27 @@ export class WiringError extends TypeError {
       typeof message === 'string' ? message : wiringMessage(parts.where, parts.problem, parts.fix),
       options,
     );
-    this.code = parts.code;
-    this.where = parts.where;
-    this.problem = parts.problem;
-    this.fix = parts.fix;
+    this.#parts = parts;
+  }
+
+  /** The kind of mistake (`'API_WIRING'` when built from a plain message). */
+  get code(): WiringErrorCode {
+    return this.#parts.code;
+  }
+
+  /** Who made the mistake (the text before the first `": "` when built from a plain message). */
+  get where(): string {
+    return this.#parts.where;
+  }
+
+  /** What is wrong (the rest of a plain message when it has no "Fix:"). */
+  get problem(): string {
+    return this.#parts.problem;
+  }
+
+  /** What to write instead (empty when a plain message has no "Fix:"). */
+  get fix(): string {
+    return this.#parts.fix;
   }
 }
 

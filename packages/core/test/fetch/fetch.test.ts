@@ -14,6 +14,7 @@ import {
   WiringError,
   serve,
 } from '../../src/index';
+import { expectWiringError } from '../expect-wiring-error';
 import { defineExtension, type Transport } from '../../src/extension/index';
 import { Csv, CsvRows } from '../guide/meta-plugin';
 import { memoryLogger, Widget, WidgetIn, WidgetPath } from '../fixtures';
@@ -245,15 +246,19 @@ describe('the transport an app is started for', () => {
     const fetched = new App({ logger: memoryLogger() });
     await fetched.start({ transport: 'fetch' });
     const refused = serve(fetched, { port: 0, quiet: true, signals: false });
-    await expect(refused).rejects.toThrow(WiringError);
+    expectWiringError(await refused.catch((e: unknown) => e), 'API_WIRING_APP_STATE', 'App');
     await expect(refused).rejects.toThrow(
       "App: started for the fetch transport (by app.fetch, or start({ transport: 'fetch' })), so serve() cannot run it on node:http",
     );
     const started = new App({ logger: memoryLogger() });
     await started.start();
+    const again: unknown = await started.start({ transport: 'fetch' }).catch((e: unknown) => e);
+    expectWiringError(again, 'API_WIRING_APP_STATE', 'App');
     await expect(started.start({ transport: 'fetch' })).rejects.toThrow(
       'App: already started for node:http (serve() or start()), asked to start for the fetch transport',
     );
+    const edge = () => started.start({ transport: 'edge' as never });
+    expectWiringError(edge, 'API_WIRING_INVALID_ARGUMENT', 'App.start(options)');
     expect(() => started.start({ transport: 'edge' as never })).toThrow(
       "App.start(options): transport must be 'node' or 'fetch', got a string",
     );
