@@ -161,6 +161,43 @@ describe('WiringError', () => {
     expect(typo.problem).toBe('unknown operation key "jsn"');
   });
 
+  it('mount options are checked once, by one check, for a class mount and an extension route alike', async () => {
+    class H extends Endpoint('/h') {
+      get = this.operation({ returns: Health }, () => ({ status: '' }));
+    }
+    const route = (mountOptions: Record<string, unknown>) =>
+      defineExtension({
+        name: 'x',
+        setup: (w) =>
+          w.addRoute({
+            method: 'GET',
+            path: '/x',
+            owner: 'x',
+            operation: 'handle',
+            handle: () => undefined,
+            mountOptions,
+          }),
+      });
+    const include = (a: { raw: BaseApp }, x: unknown): void =>
+      (a.raw as unknown as { include(x: unknown): void }).include(x);
+    const FIX =
+      'Fix: build it with the package that provides "auth" (for example auth from @api/auth, cors from @api/cors).';
+    const onClass = await wiringError((a) => a.mountEndpoint(new H(), { auth: 'yes' }));
+    const onRoute = await wiringError((a) => include(a, route({ auth: 'yes' })));
+    expect([onClass, onRoute].map((e) => [e.code, e.message])).toEqual([
+      [
+        'API_WIRING_MOUNT_OPTION',
+        `App.includeEndpoint(H): mount option "auth" is not a value core can compile. ${FIX}`,
+      ],
+      ['API_WIRING_MOUNT_OPTION', `x.handle: mount option "auth" is not a value core can compile. ${FIX}`],
+    ]);
+    // An extension route's middleware that is not a list was a bare TypeError (forEach of an object).
+    const notList = await wiringError((a) => include(a, route({ middleware: { observe: () => undefined } })));
+    expect(expectWiringError(notList, 'API_WIRING_MOUNT_OPTION', 'x.handle').message).toBe(
+      'x.handle: mount option "middleware" must be a list, got an object. Fix: middleware: [myMiddleware].',
+    );
+  });
+
   it('two body sources, and two plain members in a union', async () => {
     class Two extends Endpoint('/two') {
       post = this.operation({ json: Health, content: true, returns: Health }, () => ({ status: '' }));
