@@ -241,8 +241,7 @@ describe('framing headers known at wiring', () => {
       );
     }
     const error = await startupError((w) => w.endpoint(new Typed()));
-    expect(error).toBeInstanceOf(WiringError);
-    expect((error as Error).message).toBe(
+    expect(expectWiringError(error, 'API_WIRING_FRAMING_HEADER', 'Typed.get').message).toBe(
       'Typed.get: the typed response headers declare "contentLength" (sent as "content-length"), a framing header the framework computes for every response. Fix: remove the field; core frames the body itself.',
     );
   });
@@ -274,8 +273,7 @@ describe('framing headers known at wiring', () => {
       );
       w.endpoint(new Plain());
     });
-    expect(error).toBeInstanceOf(WiringError);
-    expect((error as Error).message).toBe(
+    expect(expectWiringError(error, 'API_WIRING_FRAMING_HEADER', 'Plain.get').message).toBe(
       'Plain.get: a contribution (an extension, CORS or middleware) sets the constant response header "upgrade", a framing header the framework computes for every response. Fix: remove it from that contribution.',
     );
   });
@@ -294,6 +292,7 @@ describe('framing headers known at wiring', () => {
       get = this.operation({ returns: Kind }, () => new Lines([]));
     }
     const error = await startupError((w) => w.endpoint(new Bad()));
+    expectWiringError(error, 'API_WIRING_FRAMING_HEADER', 'Bad.get');
     expect((error as Error).message).toContain(
       'Bad.get: the typed response headers declare "transferEncoding"',
     );

@@ -14,6 +14,7 @@ import {
   serve,
   type RunningServer,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { defineExtension } from '../src/extension/index';
 import { memoryLogger, rawExchange } from './fixtures';
 
@@ -360,8 +361,9 @@ describe('errors with headers', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('30');
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(() => new TooManyRequestsError().withHeaders({ 'retry-after': '1\r\nx: y' })).toThrow(
-      /cannot be sent/,
-    );
+    const split = () => new TooManyRequestsError().withHeaders({ 'retry-after': '1\r\nx: y' });
+    expect(
+      expectWiringError(split, 'API_WIRING_INVALID_HEADER', 'TooManyRequestsError.withHeaders').problem,
+    ).toBe('header "retry-after" cannot be sent');
   });
 });

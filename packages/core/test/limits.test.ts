@@ -12,6 +12,7 @@ import {
   type LimitsOptions,
   type RunningServer,
 } from '../src/index';
+import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger } from './fixtures';
 
 const clients: TestClient[] = [];
@@ -221,7 +222,15 @@ describe('limits', () => {
   });
 
   it('never accepts a zero or negative limit', () => {
-    expect(() => new App({ limits: { maxBodyBytes: 0 } })).toThrow(/must be a positive number/);
-    expect(() => new App({ limits: { requestTimeoutMs: -1 } })).toThrow(/never 0 or unlimited/);
+    const zero = expectWiringError(
+      () => new App({ limits: { maxBodyBytes: 0 } }),
+      'API_WIRING_LIMIT',
+      'new App({ limits })',
+    );
+    expect(zero.problem).toMatch(/^limit "maxBodyBytes" must be a positive number/);
+    const negative = () => new App({ limits: { requestTimeoutMs: -1 } });
+    expect(expectWiringError(negative, 'API_WIRING_LIMIT', 'new App({ limits })').problem).toMatch(
+      /never 0 or unlimited$/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { defineExtension, routeClassName, type RouteCatalogue } from '../src/extension/index';
-import { BaseApp, Created, Endpoint, Location, Resource, WiringError } from '../src/index';
+import { BaseApp, Created, Endpoint, Location, Resource, type WiringErrorCode } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger, Widget, WidgetIn, WidgetPath } from './fixtures';
 
@@ -68,7 +68,11 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-async function startupError(wire: (app: BaseApp & { mount(route: object): void }) => void): Promise<string> {
+async function startupError(
+  wire: (app: BaseApp & { mount(route: object): void }) => void,
+  code: WiringErrorCode,
+  where: string,
+): Promise<string> {
   class App extends BaseApp {
     mount(route: object): void {
       this.includeEndpoint(route);
@@ -81,8 +85,8 @@ async function startupError(wire: (app: BaseApp & { mount(route: object): void }
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(WiringError);
-  return (error as Error).message;
+  // Every startup error here names the class through its name option, so `where` starts with it.
+  return expectWiringError(error, code, where).message;
 }
 
 describe('route class names', () => {
@@ -123,11 +127,19 @@ describe('route class names', () => {
     const Broken = class _Broken extends Endpoint('/broken', { name: 'Broken' }) {
       post = this.operation({ json: WidgetIn, content: true }, () => undefined);
     };
-    expect(await startupError((app) => app.mount(new Broken()))).toBe(
+    expect(
+      await startupError((app) => app.mount(new Broken()), 'API_WIRING_REQUEST_BODY', 'Broken.post'),
+    ).toBe(
       'Broken.post: declares json and content; a request has one body. Fix: declare only one of json, content, form.',
     );
     const Empty = class _Empty extends Endpoint('/empty', { name: 'Empty' }) {};
-    expect(await startupError((app) => app.mount(new Empty()))).toBe(
+    expect(
+      await startupError(
+        (app) => app.mount(new Empty()),
+        'API_WIRING_NO_OPERATION',
+        'App.includeEndpoint(Empty)',
+      ),
+    ).toBe(
       'App.includeEndpoint(Empty): declares no operation. Fix: add one of get, post, put, patch, delete as `= this.operation({ … }, handler)`.',
     );
   });
