@@ -121,7 +121,7 @@ export function buildRuntime(
   return { runtime, catalogue };
 }
 
-/** The plan of unrouted answers: the app-wide tail (CORS, middleware headers) and app-wide observers. */
+/** The plan of unrouted answers: the app-wide route headers (CORS, middleware headers) and app-wide observers. */
 function compileFallback(
   wiring: CollectedWiring,
   appMiddleware: RouteContribution | undefined,

@@ -15,7 +15,7 @@ export type BeforeStep = (ex: Exchange) => void | Promise<void>;
 
 /** What an extension adds to one route. Every part is decided at wiring. */
 export interface RouteContribution {
-  /** Header-tail position: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
+  /** Position in the route headers: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
   readonly order?: number;
   /** Constant response headers, appended to every response of the route (errors included). */
   readonly headers?: ReadonlyArray<readonly [string, string]>;
@@ -115,7 +115,7 @@ export interface CustomRoute extends ExtensionRouteBase {
   readonly operation: string;
   /** Declared responses (for documents); optional. */
   readonly responses?: readonly ResponseKindFacts[];
-  /** Answers the request; use `ex.send` so the route's tail is applied. */
+  /** Answers the request; use `ex.send` so the route headers are applied. */
   handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
 }
 
