@@ -61,7 +61,10 @@ export interface RouteContribution {
    * before `next` is the request's error (a logged 500); absent, it costs nothing.
    */
   readonly around?: AroundHook;
-  /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
+  /**
+   * Route facts: values recorded on the route's catalogue entry (`route.facts`), keyed by
+   * extension, for other extensions to read (e.g. @api/openapi reads `auth`, the auth policy).
+   */
   readonly facts?: Readonly<Record<string, unknown>>;
   /**
    * Error classes this contribution makes the route answer with (an authenticator's 401, a
