@@ -133,6 +133,27 @@ describe('around contributions', () => {
     }
   });
 
+  it('a hook passing next() another object than its exchange is a logged 500 naming the contract', async () => {
+    const logger = memoryLogger();
+    class App extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(tracing((ex, next) => next({ ...ex })));
+        this.includeEndpoint(new Ctx());
+      }
+    }
+    const res = await client(new App({ logger })).get('/ctx');
+    expect(res.status).toBe(500);
+    expect(res.json()).toEqual({
+      type: 'internal-server-error',
+      title: 'Internal server error',
+      status: 500,
+    });
+    expect(logger.lines).toEqual(['error GET /ctx failed with an uncaught exception']);
+    expect((logger.errors[0] as Error).message).toBe(
+      'an around hook called next() with another object than the exchange it was given',
+    );
+  });
+
   it('a throw after the run began is logged; the answer stands', async () => {
     const logger = memoryLogger();
     class App extends BaseApp {

@@ -33,7 +33,7 @@ function recorder(): {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/; // version 4 layout
 
 let release: (() => void) | undefined;
 class Items extends Endpoint('/items/{item_id}') {
@@ -280,6 +280,17 @@ describe('request ids', () => {
     ).toBe('i-1');
     expect((await c.get('/nowhere')).headers.get('x-request-id')).toMatch(UUID);
     expect(lines).toEqual([]);
+  });
+
+  it('fresh ids are UUID-shaped and never repeat', async () => {
+    const c = client(new App({ requestLog: true, logger: recorder().logger }));
+    const ids = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const id = (await c.get('/nowhere')).headers.get('x-request-id')!;
+      expect(id).toMatch(UUID);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(300);
   });
 
   it('are off without the request log and without a requestId source: nothing echoed', async () => {

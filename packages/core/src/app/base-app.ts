@@ -16,7 +16,8 @@ import { routeClassName } from '../routes/route-name';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
-import { checkCloseable } from '../wiring/wiring-api';
+import { finishWiring } from '../wiring/build';
+import { checkCloseable, wiringApi } from '../wiring/wiring-api';
 import {
   checkAppOptions,
   checkStartOptions,
@@ -212,7 +213,7 @@ export abstract class BaseApp<TFactory = undefined> {
         'expected an extension ({ name, setup(wiring) })',
         "pass what the package's factory returns, e.g. include(cors(policy))",
       );
-    const result = extension.setup(this.#wiring.api());
+    const result = extension.setup(wiringApi(this.#wiring));
     if (isThenable(result)) {
       // A rejection handler is attached at once: a failing async setup is a startup failure
       // (surfaced once by start()), never an unhandled rejection, whether wire() awaits it or not.
@@ -302,7 +303,7 @@ export abstract class BaseApp<TFactory = undefined> {
       await this.#settleIncludes();
       const failed = this.#includeFailures.shift();
       if (failed) throw includeFailure(failed.where, failed.error);
-      const { runtime, catalogue } = await this.#wiring.finish();
+      const { runtime, catalogue } = await finishWiring(this.#wiring);
       this.#runtime = runtime;
       this.#catalogue = catalogue;
       this.#state = 'serving';

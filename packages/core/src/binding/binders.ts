@@ -7,7 +7,7 @@ import {
   ValidationFailedError,
 } from '../errors';
 import { describeValue, isSchema, wiringError } from '../errors/wiring-error';
-import type { Exchange, ExchangeRequest, RequestHead } from '../runtime/exchange-api';
+import type { Exchange, RequestHead } from '../runtime/exchange-api';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
 import type { Limits } from '../app/limits';
@@ -21,8 +21,23 @@ import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './bod
 import { RawHeadersView } from './raw-headers';
 import { Later } from './later';
 
+/**
+ * The exchange as core's binders see it (`CoreExchange` is one): the public `Exchange`, the one
+ * read of the request body, and the set where shutdown finds requests still reading theirs.
+ */
+export interface BindingExchange extends Exchange {
+  /** The request body, read once by whichever body binder asks first. */
+  body: Later<Buffer> | undefined;
+  /** Set by a binder that refuses a body mid-read: the answer closes the connection. */
+  closeAfter: boolean;
+  readonly runtime: {
+    /** Requests reading their body (shutdown answers them 503 at its cap). */
+    readonly reading: Set<BindingExchange>;
+  };
+}
+
 /** A compiled binder: sync for strings, a promise for bodies. */
-export type Binder = (ex: Exchange) => unknown;
+export type Binder = (ex: BindingExchange) => unknown;
 
 interface Field {
   readonly key: string;
@@ -211,20 +226,15 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
 }
 
 /** The body-reading binders share one read per request. */
-function bodyOf(ex: Exchange, limits: Limits): Later<Buffer> {
-  // Core's exchange carries the read (no state object per request) and its host's upload set.
-  const carrier = ex as Exchange & {
-    body?: Later<Buffer>;
-    host?: { reading?: Set<Exchange> };
-    req: ExchangeRequest;
-  };
-  let body = carrier.body;
+function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
+  // Core's exchange carries the read (no state object per request) and its runtime's upload set.
+  let body = ex.body;
   if (body === undefined) {
     // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.
-    const reading = carrier.host?.reading;
-    reading?.add(ex);
-    body = readBody(ex.req, limits.maxBodyBytes, reading ? () => reading.delete(ex) : undefined);
-    carrier.body = body;
+    const reading = ex.runtime.reading;
+    reading.add(ex);
+    body = readBody(ex.req, limits.maxBodyBytes, () => reading.delete(ex));
+    ex.body = body;
   }
   return body;
 }

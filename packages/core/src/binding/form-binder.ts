@@ -14,7 +14,7 @@ import {
   type MultipartPart,
 } from '../multipart';
 import type { Limits } from '../app/limits';
-import type { Exchange, RequestHead } from '../runtime/exchange-api';
+import type { RequestHead } from '../runtime/exchange-api';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
@@ -218,7 +218,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     } catch (error) {
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
-        if (!ex.req.readableEnded) (ex as Exchange & { closeAfter: boolean }).closeAfter = true;
+        if (!ex.req.readableEnded) ex.closeAfter = true;
         if (error.kind === 'too-large') throw new PayloadTooLargeError();
         throw new MalformedRequestError({
           reason: `Malformed multipart body: ${error.message}`,

@@ -1,7 +1,7 @@
 import { RequestHeaderFieldsTooLargeError, URITooLongError, type BaseHTTPError } from '../errors';
 import type { Logger } from '../logging/logger';
 import { normalizePercentEncoding } from '../routing/normalize-path';
-import { ExchangeImpl } from '../runtime/exchange';
+import { CoreExchange } from '../runtime/exchange';
 import type { Runtime } from '../runtime/runtime';
 import { FetchRequest } from './fetch-request';
 import { FetchResponse } from './fetch-response';
@@ -24,7 +24,7 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
   const req = new FetchRequest(request, url.pathname + url.search);
   const method = request.method;
   const res = new FetchResponse(method === 'HEAD');
-  const ex = new ExchangeImpl(runtime, req, res, method, path, url.search.slice(1));
+  const ex = new CoreExchange(runtime, req, res, method, path, url.search.slice(1));
   runtime.dispatch(ex, refuse(req, url, runtime.limits.maxHeaders));
   // Answered within dispatch (a synchronous route): no client can have left before it. Otherwise a
   // client that leaves before its answer is complete closes the response (a stream's teardown runs).

@@ -32,9 +32,9 @@ export interface ResponseBody {
 export interface FinalHead {
   readonly status: number;
   /**
-   * The header list as it will be sent: the response's own headers, the route's tail (CORS,
-   * middleware) and computed hooks. Edit it in place (`content-encoding`, `vary`, a weak `etag`);
-   * core adds `content-length` (of the encoded body) and `connection` afterwards.
+   * The header list as it will be sent: the response's own headers, then the route headers
+   * (constant ones: CORS, middleware; then dynamic hooks'). Edit it in place (`content-encoding`,
+   * `vary`, a weak `etag`); core adds `content-length` (of the encoded body) and `connection` afterwards.
    */
   readonly headers: HeaderList;
   /** A buffered body's byte length (0: no body, e.g. a 304); undefined for a streamed body. */

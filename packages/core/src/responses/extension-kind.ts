@@ -53,7 +53,7 @@ export interface ResponseCompileContext {
  */
 export type CustomWriter = (value: unknown, sink: ResponseSink) => void | Promise<void>;
 /**
- * The response surface an extension writer uses: the route's tail, body transform and `observe`
+ * The response surface an extension writer uses: the route headers, body transform and `observe`
  * come with it. After `start`, it is the body (`write` returns false until `drain`, `end`, `cut`).
  */
 export interface ResponseSink extends ResponseBody {
@@ -70,7 +70,7 @@ export interface ResponseSink extends ResponseBody {
     fields: { readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined },
   ): string[];
   /**
-   * Sends the status line and `headers` plus the route's tail (CORS, middleware headers), no
+   * Sends the status line and `headers` plus the route headers (CORS, middleware headers), no
    * content-length, and records the status `observe` sees. Returns false for HEAD: the response
    * is then complete; do not iterate the source. Throws (nothing sent) when `headers` holds a
    * framing header or a response-header hook fails: let it reach the funnel.

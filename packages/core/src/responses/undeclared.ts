@@ -7,7 +7,7 @@ import { compileSerializer } from '../schema/serializer';
 import type { UrlResolver } from './location';
 import { compileTypedHeaders, pushCookies, pushFields, pushUntypedHeaders } from './header-fields';
 import { Accepted, BytesResponse, Created, ExceptionResponse, JSONResponse, NoContent } from './response';
-import type { Answering } from './writers';
+import type { WriterExchange } from './writers';
 
 const JSON_TYPE = 'application/json';
 
@@ -15,7 +15,7 @@ const JSON_TYPE = 'application/json';
  * Writes a response object that no declaration describes (middleware intercepts, exception
  * responses): bodies are encoded with `JSON.stringify`; untyped header names are checked here.
  */
-export function writeUndeclaredResponse(value: unknown, ex: Answering, resolver: UrlResolver): void {
+export function writeUndeclaredResponse(value: unknown, ex: WriterExchange, resolver: UrlResolver): void {
   const out: HeaderList = [];
   if (value instanceof JSONResponse || value instanceof Created || value instanceof Accepted) {
     const status =

@@ -14,21 +14,21 @@ import { isExtensionKind, type ExtensionResponseKindInfo, type ResponseSink } fr
 import { compileTypedHeaders, pushFields } from './header-fields';
 
 /**
- * The exchange as core's own writers use it (internal): `answer` and `startBody` send heads whose
- * header names core already checked (at wiring, or where a run-time name entered), so the plain
- * JSON route pays for no check. Extensions get the checking `send` / `sink.start` instead.
+ * The exchange as core's writers see it (`CoreExchange` is one; internal): `answer` and `startBody`
+ * send heads whose header names core already checked (at wiring, or where a run-time name
+ * entered), so the plain JSON route pays for no check. Extensions get the checking `send` / `sink.start` instead.
  */
-export interface Answering extends Exchange {
+export interface WriterExchange extends Exchange {
   /** The response as core writes it (node's `ServerResponse`, or the fetch transport's). */
   readonly res: WireResponse;
   /** `send` without the framing check of the caller's names. */
   answer(status: number, headers: HeaderList, body?: string | Uint8Array): void;
-  /** Sends a streamed answer's head (tail, hooks, body transform); false for HEAD. */
+  /** Sends a streamed answer's head (route headers, body transform); false for HEAD. */
   startBody(status: number, headers: HeaderList, body: StreamedBody): boolean;
 }
 
 /** Writes a handler's returned value. */
-export type Writer = (value: unknown, ex: Answering) => void | Promise<void>;
+export type Writer = (value: unknown, ex: WriterExchange) => void | Promise<void>;
 
 /** Everything a writer needs to know about its route, decided at wiring. */
 export interface WriterContext {
@@ -103,7 +103,7 @@ export function compileWriter(info: ResponseKindFacts, ctx: WriterContext): Writ
 
 /**
  * An extension kind's writer (streams): it gets a sink that builds the head through core's header
- * machinery, sends it with the route's tail and body transform (`start`, which checks the names
+ * machinery, sends it with the route headers and body transform (`start`, which checks the names
  * the writer put in), and then is the body: every byte through core.
  */
 function compileExtensionWriter(info: ExtensionResponseKindInfo, ctx: WriterContext): Writer {

@@ -36,7 +36,10 @@ export interface RouteInfo {
    * in it is two characters, not a slot.
    */
   readonly literal?: boolean;
-  /** Facts extensions attached at wiring (e.g. the auth policy), keyed by extension. */
+  /**
+   * Route facts: what contributions recorded on this route at wiring (their `facts`), keyed by
+   * extension, for other extensions to read (e.g. `auth`: the policy @api/openapi documents).
+   */
   readonly facts: ReadonlyMap<string, unknown>;
   /**
    * Error classes the route can answer with because of what its mount options and extensions

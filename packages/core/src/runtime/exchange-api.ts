@@ -107,8 +107,8 @@ export interface Exchange {
   /** The status sent (0 until the head is written). */
   readonly status: number;
   /**
-   * Sends a complete response: `headers` first, then the route's tail (CORS, middleware), then
-   * `content-length`. A HEAD request gets the head only. The tail is appended to `headers` itself
+   * Sends a complete response: `headers` first, then the route headers (CORS, middleware), then
+   * `content-length`. A HEAD request gets the head only. The route headers are appended to `headers` itself
    * (no copy on the hot path): pass a list built for this response, never a shared constant.
    * The route's body transform (e.g. compression), if any, sees the final head and may encode the
    * body. A framing header in `headers` (`content-length`, `transfer-encoding`, `connection`,
@@ -116,8 +116,8 @@ export interface Exchange {
    */
   send(status: number, headers: HeaderList, body?: string | Uint8Array): void;
   /**
-   * Sends the head of a response whose body the caller writes itself on `res` (tail included, no
-   * content-length); returns false for HEAD. Like `send`, it appends the tail to `headers`. No
+   * Sends the head of a response whose body the caller writes itself on `res` (route headers
+   * included, no content-length); returns false for HEAD. Like `send`, it appends the route headers to `headers`. No
    * body transform applies (core does not see those bytes): a streamed body that should be
    * encoded is written by a response kind's writer through its `ResponseSink`.
    */
@@ -156,10 +156,10 @@ export interface Exchange {
    */
   takeOver(): TakenOver;
   /**
-   * The route's header block for a response with `status` that the extension writes itself (an
+   * The route headers for a response with `status` that the extension writes itself (an
    * upgrade's 101 written by a WebSocket library): the constant headers (CORS, middleware
-   * `responseHeaders`, contributions' `headers`) then those computed for `status`, as a fresh flat
-   * list. A computing hook that throws throws here (fail closed: call it before answering, so the
+   * `responseHeaders`, contributions' `headers`) then the dynamic ones for `status`, as a fresh
+   * flat list. A computing hook that throws throws here (fail closed: call it before answering, so the
    * error is an ordinary error response). Values are as the hooks gave them: check them before
    * writing them raw.
    */

@@ -8,10 +8,11 @@ import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../routing/route-info';
 import type { WireRequest, WireResponse } from './wire';
 import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
-import type { Answering } from '../responses/writers';
+import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
+import type { BindingExchange } from '../binding/binders';
 import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../server/linger';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../request-log/request-id';
@@ -26,10 +27,13 @@ interface Upgrade {
   readonly response: ServerResponse;
 }
 
-/** What an exchange needs from the runtime that created it. */
-export interface ExchangeHost {
+/**
+ * The runtime as an exchange sees it (`Runtime` implements it; the same one for node:http and
+ * `app.fetch`): what an exchange needs from the runtime that created it.
+ */
+export interface ExchangeRuntime {
   readonly log: Logger;
-  /** The plan whose tail unrouted answers carry (app-wide middleware, CORS). */
+  /** The plan whose route headers unrouted answers carry (app-wide middleware, CORS). */
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
@@ -39,20 +43,22 @@ export interface ExchangeHost {
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
-  fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void;
+  fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
-  readonly reading: Set<ExchangeImpl>;
+  readonly reading: Set<BindingExchange>;
   /** Takes a connection out of the in-flight count and tracks it as an upgraded socket. */
-  adopt(ex: ExchangeImpl, socket: Duplex): void;
+  adopt(ex: CoreExchange, socket: Duplex): void;
 }
 
 /**
- * The per-request context: one object per request, nothing else allocated for routing. It owns
- * the response's head and body: every answer leaves through `answer` (buffered) or `startBody`
- * (streamed), which add the route's tail and computed headers, let the route's body transform
- * see the final head, and frame the body (`content-length`, `connection`) themselves.
+ * Core's exchange: the one class behind the public `Exchange`, built by both transports (node:http
+ * in `Runtime.handle`, `app.fetch` in `fetch/fetch-handler.ts`); one object per request, nothing
+ * else allocated for routing. It owns the response's head and body: every answer leaves through
+ * `answer` (buffered) or `startBody` (streamed), which add the route headers (constant, then
+ * dynamic), let the route's body transform see the final head, and frame the body
+ * (`content-length`, `connection`) themselves.
  */
-export class ExchangeImpl implements Answering {
+export class CoreExchange implements WriterExchange {
   params: readonly string[] = EMPTY_PARAMS;
   receivedAt = 0;
   status = 0;
@@ -71,8 +77,8 @@ export class ExchangeImpl implements Answering {
   body: Later<Buffer> | undefined = undefined;
   /** The socket's byte count when this response started (observed routes; -1: not counted). */
   bytesBefore = -1;
-  /** Set when a route's `around` chain reached its run (checked by the outermost hook). */
-  entered = false;
+  /** Set when a route's `around` chain reached the run inside it (checked by the outermost hook). */
+  aroundReached = false;
   #state: Record<string | symbol, unknown> | undefined = undefined;
   #requestId: string | undefined = undefined;
   #log: Logger | undefined = undefined;
@@ -81,7 +87,7 @@ export class ExchangeImpl implements Answering {
 
   // Positional on purpose: one construction per request on the hot path, from one call site.
   constructor(
-    readonly host: ExchangeHost,
+    readonly runtime: ExchangeRuntime,
     readonly req: WireRequest,
     readonly res: WireResponse,
     readonly method: string,
@@ -94,7 +100,7 @@ export class ExchangeImpl implements Answering {
   }
 
   get log(): Logger {
-    return (this.#log ??= new RequestLogger(this.host.log, this, this.host.requestIds));
+    return (this.#log ??= new RequestLogger(this.runtime.log, this, this.runtime.requestIds));
   }
 
   get requestId(): string {
@@ -115,29 +121,29 @@ export class ExchangeImpl implements Answering {
   }
 
   get shutdownSignal(): AbortSignal {
-    return this.host.shutdownSignal;
+    return this.runtime.shutdownSignal;
   }
 
   get state(): Record<string | symbol, unknown> {
     return (this.#state ??= {});
   }
 
-  /** Appends the tail of the route (or of the fallback) and its computed headers; records the status. */
+  /** Appends the route headers of the route (or of the fallback): constant, then dynamic; records the status. */
   #head(status: number, headers: HeaderList, plan: Plan, options: boolean): void {
-    const tail = options ? plan.optionsTail : plan.tail;
-    for (let i = 0; i < tail.length; i++) headers.push(tail[i]!);
-    const dynamic = options ? plan.optionsDynamic : plan.dynamic;
-    if (dynamic !== undefined) this.#computed(dynamic, status, headers);
-    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
+    const constant = options ? plan.optionsConstantHeaders : plan.constantHeaders;
+    for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
+    const dynamic = options ? plan.optionsDynamicHeaders : plan.dynamicHeaders;
+    if (dynamic !== undefined) this.#addDynamicHeaders(dynamic, status, headers);
+    if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
   }
 
   /**
-   * Runs the computed header hooks. One failing (a throw, its own headers failing to bind, a
+   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a
    * framing header) fails a normal answer closed: the error goes to the funnel instead of a
    * response without the headers the app asked for. On an error answer it is logged and skipped.
    */
-  #computed(hooks: NonNullable<Plan['dynamic']>, status: number, headers: HeaderList): void {
+  #addDynamicHeaders(hooks: NonNullable<Plan['dynamicHeaders']>, status: number, headers: HeaderList): void {
     for (const hook of hooks) {
       let pairs: HeaderPairs | undefined;
       try {
@@ -165,7 +171,7 @@ export class ExchangeImpl implements Answering {
   }
 
   answer(status: number, headers: HeaderList, body?: string | Uint8Array): void {
-    const plan = this.plan ?? this.host.fallback;
+    const plan = this.plan ?? this.runtime.fallback;
     this.#head(status, headers, plan, false);
     const transform = plan.transform;
     if (transform === undefined || status === 204 || this.#plain) this.#close(status, headers, body);
@@ -196,7 +202,7 @@ export class ExchangeImpl implements Answering {
         try {
           this.#close(status, headers, out);
         } catch (error) {
-          this.host.fail(this, error);
+          this.runtime.fail(this, error);
         }
       },
       (error: unknown) => this.#encodeFailed(error),
@@ -230,7 +236,7 @@ export class ExchangeImpl implements Answering {
   /** The encoder failed: the answer becomes a logged 500, sent without the transform. */
   #encodeFailed(error: unknown): void {
     this.#plain = true;
-    this.host.fail(this, error);
+    this.runtime.fail(this, error);
   }
 
   /** Frames and sends a buffered answer whose head is final. */
@@ -260,7 +266,7 @@ export class ExchangeImpl implements Answering {
    */
   #connection(headers: HeaderList): void {
     const unread = hasUnreadBody(this.req);
-    if (unread || this.closeAfter || this.host.draining) this.#closeConnection(headers, unread);
+    if (unread || this.closeAfter || this.runtime.draining) this.#closeConnection(headers, unread);
   }
 
   /** `connection: close`, and node's socket closes after this response (lingering while `unread`). */
@@ -268,7 +274,7 @@ export class ExchangeImpl implements Answering {
     headers.push('connection', 'close');
     // The fetch transport has no socket of its own: its server drops the header and keeps the connection.
     const socket = this.req.socket;
-    if (socket) closeAfterResponse(socket, this.host.limits, unread);
+    if (socket) closeAfterResponse(socket, this.runtime.limits, unread);
   }
 
   /**
@@ -290,25 +296,28 @@ export class ExchangeImpl implements Answering {
   sendRaw(status: number, headers: HeaderList): void {
     try {
       assertNoFraming(headers, status, `${this.method} ${this.path}: an OPTIONS contribution`);
-      if (this.host.draining) this.#closeConnection(headers, hasUnreadBody(this.req));
-      if (this.host.requestIds) headers.push('x-request-id', this.requestId);
+      if (this.runtime.draining) this.#closeConnection(headers, hasUnreadBody(this.req));
+      if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
       this.status = status;
       this.#writeHead(status, headers);
     } catch (error) {
-      this.host.fail(this, error);
+      this.runtime.fail(this, error);
       return;
     }
     this.res.end();
   }
 
-  /** The automatic OPTIONS answer: 204 with the plan's OPTIONS tail (no CORS block: that is the preflight's). */
+  /**
+   * The automatic OPTIONS answer: 204 with the plan's OPTIONS route headers (no CORS block: that is
+   * the preflight's).
+   */
   sendOptions(headers: HeaderList): void {
     try {
-      this.#head(204, headers, this.plan ?? this.host.fallback, true);
+      this.#head(204, headers, this.plan ?? this.runtime.fallback, true);
       this.#connection(headers);
       this.#writeHead(204, headers);
     } catch (error) {
-      this.host.fail(this, error);
+      this.runtime.fail(this, error);
       return;
     }
     this.res.end();
@@ -316,12 +325,12 @@ export class ExchangeImpl implements Answering {
 
   sendHead(status: number, headers: HeaderList): boolean {
     assertNoFraming(headers, status, `${this.method} ${this.path}: ex.sendHead`);
-    this.#head(status, headers, this.plan ?? this.host.fallback, false);
+    this.#head(status, headers, this.plan ?? this.runtime.fallback, false);
     return this.#open(status, headers, undefined);
   }
 
   startBody(status: number, headers: HeaderList, body: StreamedBody): boolean {
-    const plan = this.plan ?? this.host.fallback;
+    const plan = this.plan ?? this.runtime.fallback;
     this.#head(status, headers, plan, false);
     let encoder: BodyEncoder | undefined;
     const transform = plan.transform;
@@ -344,15 +353,15 @@ export class ExchangeImpl implements Answering {
   }
 
   fail(error: unknown, extra?: HeaderList): void {
-    this.host.fail(this, error, extra);
+    this.runtime.fail(this, error, extra);
   }
 
   routeHeaders(status: number): HeaderList {
-    const plan = this.plan ?? this.host.fallback;
-    const headers: HeaderList = plan.tail.slice();
-    // Computed headers fail closed here as on every other answer (a framing name, a throw).
-    if (plan.dynamic) this.#computed(plan.dynamic, status, headers);
-    if (this.host.requestIds) headers.push('x-request-id', this.requestId);
+    const plan = this.plan ?? this.runtime.fallback;
+    const headers: HeaderList = plan.constantHeaders.slice();
+    // Dynamic headers fail closed here as on every other answer (a framing name, a throw).
+    if (plan.dynamicHeaders) this.#addDynamicHeaders(plan.dynamicHeaders, status, headers);
+    if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
     return headers;
   }
 
@@ -366,7 +375,7 @@ export class ExchangeImpl implements Answering {
     upgrade.response.detachSocket(socket);
     this.status = 101;
     this.bytesBefore = -1;
-    this.host.adopt(this, socket);
+    this.runtime.adopt(this, socket);
     const finished = this.finished;
     if (finished) {
       this.res.off('close', finished);
@@ -381,7 +390,7 @@ export class ExchangeImpl implements Answering {
 const NO_REPORT = (): void => undefined;
 
 /**
- * What a failing computed-header hook becomes: an HTTP error as it is (the hook's own headers
+ * What a failing dynamic-header hook becomes: an HTTP error as it is (the hook's own headers
  * failing to bind are the 400 Problem); anything else a 500 whose log line names the hook.
  */
 function hookFailure(error: unknown): unknown {

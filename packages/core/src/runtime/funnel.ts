@@ -5,13 +5,13 @@ import type { ExceptionHandler } from '../app/exception-handler';
 import { isFramingHeader } from '../http/framing';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';
-import type { Answering } from '../responses/writers';
+import type { WriterExchange } from '../responses/writers';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import type { Plan } from './plan';
 import { ResponseShapeError } from '../schema/serializer';
 
-/** The exchange as the funnel sees it (the runtime's): its plan, and the flags an error answer sets. */
-export interface FailingExchange extends Answering {
+/** The exchange as the funnel sees it (`CoreExchange` is one): its plan, and the flags an error answer sets. */
+export interface FunnelExchange extends WriterExchange {
   readonly plan: Plan | undefined;
   closeAfter: boolean;
   /** Set here: from now on hooks that fail are logged and skipped (the error keeps its status). */
@@ -46,7 +46,7 @@ export class ErrorFunnel {
     this.#parts = parts;
   }
 
-  fail(ex: FailingExchange, error: unknown, extra?: HeaderList): void {
+  fail(ex: FunnelExchange, error: unknown, extra?: HeaderList): void {
     ex.answeringError = true;
     if (ex.res.headersSent) {
       // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
@@ -78,7 +78,7 @@ export class ErrorFunnel {
   }
 
   #afterHandler(
-    ex: FailingExchange,
+    ex: FunnelExchange,
     error: unknown,
     result: unknown,
     handler: ExceptionHandler,
@@ -101,7 +101,7 @@ export class ErrorFunnel {
     }
   }
 
-  #handlerFailed(ex: FailingExchange, error: unknown, failure: unknown): void {
+  #handlerFailed(ex: FunnelExchange, error: unknown, failure: unknown): void {
     ex.log.error(
       `${ex.method} ${ex.path}: the exception handler failed while handling ${describe(error)}`,
       failure,
@@ -109,7 +109,7 @@ export class ErrorFunnel {
     if (!ex.res.headersSent) this.#send(ex, new InternalServerError().render(), undefined);
   }
 
-  #renderDefault(ex: FailingExchange, error: unknown, extra: HeaderList | undefined): void {
+  #renderDefault(ex: FunnelExchange, error: unknown, extra: HeaderList | undefined): void {
     let rendered: RenderedError;
     if (error instanceof BaseHTTPError) {
       rendered = error.render(this.#parts.adapter);
@@ -130,7 +130,7 @@ export class ErrorFunnel {
     this.#send(ex, rendered, extra);
   }
 
-  #send(ex: FailingExchange, rendered: RenderedError, extra: HeaderList | undefined): void {
+  #send(ex: FunnelExchange, rendered: RenderedError, extra: HeaderList | undefined): void {
     const status = rendered.status;
     const head: HeaderList = ['content-type', rendered.contentType];
     if (extra) for (const item of extra) head.push(item);
@@ -151,7 +151,7 @@ export class ErrorFunnel {
 
   /** A route's error-answer hook (a 401 challenge): a failure or a framing header is logged and skipped. */
   #errorHeaders(
-    ex: FailingExchange,
+    ex: FunnelExchange,
     hook: NonNullable<Plan['errorHeaders']>[number],
     status: number,
     head: HeaderList,

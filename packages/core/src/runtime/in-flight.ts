@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { ServiceUnavailableError } from '../errors';
-import type { ExchangeImpl } from './exchange';
+import type { BindingExchange } from '../binding/binders';
+import type { CoreExchange } from './exchange';
 import type { WireResponse } from './wire';
 
 /**
@@ -19,7 +20,7 @@ export class InFlight {
   /** Sockets taken over by upgrade routes, until they close. */
   readonly upgraded = new Set<Duplex>();
   /** Requests still reading their body (answered 503 by `refuseReading` when shutdown hits its cap). */
-  readonly reading = new Set<ExchangeImpl>();
+  readonly reading = new Set<BindingExchange>();
   #idle: (() => void) | undefined;
 
   constructor() {
@@ -70,7 +71,7 @@ export class InFlight {
    * An upgrade route took the connection over: the socket is tracked (shutdown waits for it)
    * instead of the request.
    */
-  adopt(ex: ExchangeImpl, socket: Duplex): void {
+  adopt(ex: CoreExchange, socket: Duplex): void {
     ex.res.off('close', this.#onClose);
     this.inFlight--;
     this.upgraded.add(socket);

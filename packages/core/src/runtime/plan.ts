@@ -1,5 +1,6 @@
 import type { AroundHook, ConnectionClose, Exchange } from './exchange-api';
-import type { BeforeStep, SourceResolver } from '../wiring/contribution';
+import type { Binder } from '../binding/binders';
+import type { BeforeStep } from '../wiring/contribution';
 import type { BodyTransform } from '../responses/body-transform';
 import type { RouteInfo } from '../routing/route-info';
 import type { Writer } from '../responses/writers';
@@ -17,15 +18,23 @@ export interface PlanSteps {
   readonly before: readonly BeforeStep[] | undefined;
   /** Binding: `input[keys[i]] = binders[i](ex)`. */
   readonly keys: readonly string[];
-  readonly binders: readonly SourceResolver[];
+  readonly binders: readonly Binder[];
   /** The handler: an operation's (ignores `ex`), or an extension route's `handle(ex, input)`. */
   readonly invoke: (input: Record<string, unknown>, ex: Exchange) => unknown;
   /** Writes the handler's value (operations); extension routes answer themselves. */
   readonly write: Writer | undefined;
-  /** The route's tail: constant header pairs, flat (CORS, middleware `responseHeaders`, constants). */
-  readonly tail: readonly string[];
-  /** Tail headers computed per response. */
-  readonly dynamic: ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined> | undefined;
+  /**
+   * The route headers every answer carries, first part: constant pairs, flat, decided at wiring
+   * (CORS, middleware `responseHeaders` objects, contributions' `headers`).
+   */
+  readonly constantHeaders: readonly string[];
+  /**
+   * The route headers, second part: hooks computing pairs per response (contributions'
+   * `dynamicHeaders`, middleware `responseHeaders` methods).
+   */
+  readonly dynamicHeaders:
+    | ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined>
+    | undefined;
   /** Headers for the route's error answers, by status (e.g. a 401 challenge). */
   readonly errorHeaders: ReadonlyArray<(status: number) => HeaderPairs | undefined> | undefined;
   /** Runs once the response is complete (or taken over): status, duration. */
@@ -34,13 +43,11 @@ export interface PlanSteps {
   readonly closeObservers: ReadonlyArray<(ex: Exchange, closed: ConnectionClose) => void> | undefined;
   /** Hooks wrapping the run (first outermost); unrouted answers at this route's path use them too. */
   readonly around: readonly AroundHook[] | undefined;
-  /** The route's run entered through its `around` hooks (composed once at wiring). */
-  readonly enter: ((ex: Exchange) => void) | undefined;
-  /** The tail of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
-  readonly optionsTail: readonly string[];
-  readonly optionsDynamic:
-    | ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined>
-    | undefined;
+  /** The route's run inside its `around` hooks (composed once at wiring): what the runner calls then. */
+  readonly aroundRun: ((ex: Exchange) => void) | undefined;
+  /** The route headers of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
+  readonly optionsConstantHeaders: readonly string[];
+  readonly optionsDynamicHeaders: PlanSteps['dynamicHeaders'];
   /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
   readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
   /** Encodes the route's bodies once their head is final (a contribution's `transform`). */
@@ -56,23 +63,23 @@ export class Plan implements PlanSteps {
   readonly intercepts: PlanSteps['intercepts'];
   readonly before: PlanSteps['before'];
   readonly keys: readonly string[];
-  readonly binders: readonly SourceResolver[];
+  readonly binders: readonly Binder[];
   readonly invoke: PlanSteps['invoke'];
   readonly write: Writer | undefined;
-  readonly tail: readonly string[];
-  readonly dynamic: PlanSteps['dynamic'];
+  readonly constantHeaders: readonly string[];
+  readonly dynamicHeaders: PlanSteps['dynamicHeaders'];
   readonly observers: PlanSteps['observers'];
   readonly closeObservers: PlanSteps['closeObservers'];
   readonly around: PlanSteps['around'];
-  readonly enter: PlanSteps['enter'];
+  readonly aroundRun: PlanSteps['aroundRun'];
   readonly errorHeaders: PlanSteps['errorHeaders'];
   readonly options: PlanSteps['options'];
-  readonly optionsTail: readonly string[];
-  readonly optionsDynamic: PlanSteps['optionsDynamic'];
+  readonly optionsConstantHeaders: readonly string[];
+  readonly optionsDynamicHeaders: PlanSteps['optionsDynamicHeaders'];
   readonly transform: BodyTransform | undefined;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
-  /** True when a step reads `ex.receivedAt` (observers, close observers, computed headers, intercepts). */
+  /** True when a step reads `ex.receivedAt` (observers, close observers, dynamic headers, intercepts). */
   readonly timed: boolean;
   /**
    * Step positions of the general path: intercepts `[0, firstBefore)`, before-steps
@@ -90,22 +97,22 @@ export class Plan implements PlanSteps {
     this.binders = steps.binders;
     this.invoke = steps.invoke;
     this.write = steps.write;
-    this.tail = steps.tail;
-    this.dynamic = steps.dynamic;
+    this.constantHeaders = steps.constantHeaders;
+    this.dynamicHeaders = steps.dynamicHeaders;
     this.observers = steps.observers;
     this.closeObservers = steps.closeObservers;
     this.around = steps.around;
-    this.enter = steps.enter;
+    this.aroundRun = steps.aroundRun;
     this.errorHeaders = steps.errorHeaders;
     this.options = steps.options;
-    this.optionsTail = steps.optionsTail;
-    this.optionsDynamic = steps.optionsDynamic;
+    this.optionsConstantHeaders = steps.optionsConstantHeaders;
+    this.optionsDynamicHeaders = steps.optionsDynamicHeaders;
     this.transform = steps.transform;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined ||
       steps.closeObservers !== undefined ||
-      steps.dynamic !== undefined ||
+      steps.dynamicHeaders !== undefined ||
       steps.intercepts !== undefined;
     this.firstBefore = steps.intercepts?.length ?? 0;
     this.firstBinder = this.firstBefore + (steps.before?.length ?? 0);

@@ -4,16 +4,16 @@ import type { AroundHook, Exchange } from './exchange-api';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { Later } from '../binding/later';
-import type { ExchangeImpl } from './exchange';
+import { CoreExchange } from './exchange';
 import type { Plan } from './plan';
 
 /**
  * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
  * route's `around` hooks when it has some.
  */
-export function runPlan(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
-  const enter = plan.enter;
-  if (enter !== undefined) enter(ex);
+export function runPlan(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
+  const aroundRun = plan.aroundRun;
+  if (aroundRun !== undefined) aroundRun(ex);
   else runRoute(plan, ex, resolver);
 }
 
@@ -21,7 +21,7 @@ export function runPlan(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): vo
  * The route's own run. A plan with nothing before binding and only synchronous binders stays
  * synchronous until the handler returns.
  */
-export function runRoute(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
+export function runRoute(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
   if (plan.timed) ex.receivedAt = performance.now();
   if (plan.observers) observeWhenFinished(plan, ex);
   if (!plan.sync) {
@@ -49,7 +49,7 @@ export function runRoute(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): v
   }
 }
 
-function writeSafely(plan: Plan, value: unknown, ex: ExchangeImpl): void {
+function writeSafely(plan: Plan, value: unknown, ex: CoreExchange): void {
   try {
     const written = plan.write!(value, ex);
     if (written instanceof Promise) written.catch((error: unknown) => ex.fail(error));
@@ -61,26 +61,27 @@ function writeSafely(plan: Plan, value: unknown, ex: ExchangeImpl): void {
 /**
  * The general path, without an async frame: steps run in order (intercepts, before-steps, binders,
  * the handler, the writer) until one returns a promise (or a body read, a `Later`), whose
- * settlement resumes at the next step. Steps that answer synchronously cost no promise.
+ * settlement runs the steps on from the next one. Steps that answer synchronously cost no promise.
  */
-function runSteps(plan: Plan, ex: ExchangeImpl, resolver: UrlResolver): void {
-  resume(new Run(plan, ex, resolver), 0);
+function runSteps(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
+  runStepsFrom(new RunState(plan, ex, resolver), 0);
 }
 
-/** One run of the general path (its step positions are the plan's, decided at wiring). */
-class Run {
+/** The state of one run of the general path (its step positions are the plan's, decided at wiring). */
+class RunState {
   readonly input: Record<string, unknown> = {};
   /** The handler's value, once it has one. */
   out: unknown = undefined;
 
   constructor(
     readonly plan: Plan,
-    readonly ex: ExchangeImpl,
+    readonly ex: CoreExchange,
     readonly resolver: UrlResolver,
   ) {}
 }
 
-function resume(run: Run, at: number): void {
+/** Runs the steps from step `at` on, until one is asynchronous (then its settlement carries on) or the writer. */
+function runStepsFrom(run: RunState, at: number): void {
   const { plan, ex } = run;
   try {
     for (; at <= plan.handlerStep; at++) {
@@ -92,21 +93,29 @@ function resume(run: Run, at: number): void {
       if (result instanceof Promise) {
         const step = at;
         result.then(
-          (value: unknown) => proceed(run, step, true, value),
+          (value: unknown) => onStepSettled(run, step, true, value),
           (error: unknown) => ex.fail(error),
         );
         return;
       }
       if (result instanceof Later) {
-        // Core's body read: resumes from the body's last chunk, no microtask. That chunk arrives in
+        // Core's body read: carries on from the body's last chunk, no microtask. That chunk arrives in
         // the socket's async context; inside `around` hooks (a trace's active span), the run's own
-        // context is restored for the rest of it.
+        // context is restored for the rest of it by one AsyncResource — not `AsyncResource.bind`,
+        // whose bound function (defined properties per call) made every body request survive to the
+        // old generation: ×2.8 instructions per POST with @api/otel and no SDK (bench/, valgrind).
         const step = at;
-        const settled = (ok: boolean, value: unknown): void => proceed(run, step, ok, value);
-        result.onSettled(plan.enter === undefined ? settled : AsyncResource.bind(settled));
+        if (plan.aroundRun === undefined)
+          result.onSettled((ok, value) => onStepSettled(run, step, ok, value));
+        else {
+          const scope = new AsyncResource('api.run');
+          result.onSettled((ok, value) =>
+            scope.runInAsyncScope(onStepSettled, undefined, run, step, ok, value),
+          );
+        }
         return;
       }
-      if (!take(run, at, result)) return;
+      if (!storeResult(run, at, result)) return;
     }
     if (plan.write === undefined) return;
     const written = plan.write(run.out, ex);
@@ -116,21 +125,24 @@ function resume(run: Run, at: number): void {
   }
 }
 
-/** Resumes after step `at` settled; never throws (it runs from a promise or a stream event). */
-function proceed(run: Run, at: number, ok: boolean, value: unknown): void {
+/**
+ * Step `at` settled: stores its value and runs the next steps; never throws (it runs from a promise
+ * or a stream event).
+ */
+function onStepSettled(run: RunState, at: number, ok: boolean, value: unknown): void {
   if (!ok) {
     run.ex.fail(value);
     return;
   }
   try {
-    if (take(run, at, value)) resume(run, at + 1);
+    if (storeResult(run, at, value)) runStepsFrom(run, at + 1);
   } catch (error) {
     run.ex.fail(error);
   }
 }
 
-/** Takes step `at`'s value. False when the run ends there: an intercept answered (written here). */
-function take(run: Run, at: number, value: unknown): boolean {
+/** Stores step `at`'s value. False when the run ends there: an intercept answered (written here). */
+function storeResult(run: RunState, at: number, value: unknown): boolean {
   const plan = run.plan;
   if (at < plan.firstBefore) {
     if (value === undefined) return true;
@@ -151,7 +163,7 @@ function take(run: Run, at: number, value: unknown): boolean {
  * connection closed before it did (a client gone mid-stream; the status is what was sent, 0 before
  * the head; `res.writableFinished` tells which) — or at a takeover.
  */
-export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
+export function observeWhenFinished(plan: Plan, ex: CoreExchange): void {
   const observers = plan.observers!;
   if (ex.receivedAt === 0) ex.receivedAt = performance.now();
   ex.countBytes();
@@ -176,15 +188,18 @@ export function observeWhenFinished(plan: Plan, ex: ExchangeImpl): void {
 /**
  * Composes `around` hooks (the first outermost) over `inner`. The outermost checks the contract:
  * a hook that throws before the run started makes the request's error (a logged 500); one that
- * returns without calling `next` too; a throw after the run started is logged.
+ * returns without calling `next` too; a throw after the run started is logged. The hooks see the
+ * public `Exchange`; the exchange they pass on is core's own again (`instanceof`, no cast): a hook
+ * passing `next` anything else is the request's error too.
  */
 export function composeAround(
   hooks: readonly AroundHook[],
-  inner: (ex: ExchangeImpl) => void,
+  inner: (ex: CoreExchange) => void,
 ): (ex: Exchange) => void {
   let next = (ex: Exchange): void => {
-    (ex as ExchangeImpl).entered = true;
-    inner(ex as ExchangeImpl);
+    if (!(ex instanceof CoreExchange)) throw notCoreExchange();
+    ex.aroundReached = true;
+    inner(ex);
   };
   for (let i = hooks.length - 1; i >= 0; i--) {
     const hook = hooks[i]!;
@@ -193,16 +208,22 @@ export function composeAround(
   }
   const chain = next;
   return (ex) => {
-    const run = ex as ExchangeImpl;
+    // Only core calls the chain (the runner, the runtime's unrouted answers), with its own exchange.
+    if (!(ex instanceof CoreExchange)) throw new TypeError("composeAround: not core's exchange");
     try {
-      chain(run);
+      chain(ex);
     } catch (error) {
-      if (run.entered)
-        run.log.warn(`${run.method} ${run.path}: an around hook failed after the run began`, error);
-      else run.fail(error);
+      if (ex.aroundReached)
+        ex.log.warn(`${ex.method} ${ex.path}: an around hook failed after the run began`, error);
+      else ex.fail(error);
       return;
     }
-    if (!run.entered)
-      run.fail(new TypeError(`${run.method} ${run.path}: an around hook returned without calling next(ex)`));
+    if (!ex.aroundReached)
+      ex.fail(new TypeError(`${ex.method} ${ex.path}: an around hook returned without calling next(ex)`));
   };
+}
+
+/** An around hook passed `next` something other than the exchange it was given. */
+function notCoreExchange(): TypeError {
+  return new TypeError('an around hook called next() with another object than the exchange it was given');
 }

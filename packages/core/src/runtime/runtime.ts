@@ -10,7 +10,7 @@ import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
 import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
 import { isClosing } from '../server/linger';
-import { ExchangeImpl, type ExchangeHost } from './exchange';
+import { CoreExchange, type ExchangeRuntime } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import { InFlight } from './in-flight';
 import type { Plan } from './plan';
@@ -34,10 +34,13 @@ export type RuntimeParts = Pick<
 >;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
-export class Runtime extends InFlight implements ExchangeHost {
+export class Runtime extends InFlight implements ExchangeRuntime {
   /** Every route's plan by method and path (static paths in a map, templates in buckets). */
   readonly router: Router<Plan>;
-  /** The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide tail and observers. */
+  /**
+   * The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide route
+   * headers and observers.
+   */
   readonly fallback: Plan;
   /** `wiring.addIntercept` intercepts, in order: they run before routing. */
   readonly appIntercepts: readonly CompiledIntercept[];
@@ -79,7 +82,7 @@ export class Runtime extends InFlight implements ExchangeHost {
     // Percent-encoded octets compare case-insensitively, an encoded unreserved character equals
     // the plain one: normalized once here, so routing, binding, assets and hooks see one spelling.
     if (path.includes('%')) path = normalizePercentEncoding(path);
-    const ex = new ExchangeImpl(
+    const ex = new CoreExchange(
       this,
       req,
       res,
@@ -98,7 +101,7 @@ export class Runtime extends InFlight implements ExchangeHost {
    * Runs an exchange a transport built (node:http above, or `app.fetch`): counted in flight until
    * its response closes; a `refusal` (a request the transport cannot trust) answers unrouted.
    */
-  dispatch(ex: ExchangeImpl, refusal: BaseHTTPError | undefined): void {
+  dispatch(ex: CoreExchange, refusal: BaseHTTPError | undefined): void {
     this.track(ex.res);
     if (refusal !== undefined) {
       // A request the server cannot trust (its framing, host or target) is the connection's last.
@@ -129,11 +132,11 @@ export class Runtime extends InFlight implements ExchangeHost {
   }
 
   /** Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry). */
-  fail(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
+  fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void {
     this.funnel.fail(ex, error, extra);
   }
 
-  async #interceptThenRoute(ex: ExchangeImpl): Promise<void> {
+  async #interceptThenRoute(ex: CoreExchange): Promise<void> {
     for (const { methods, intercept } of this.appIntercepts) {
       if (methods && !methods.has(ex.method)) continue;
       const answer = await intercept(ex);
@@ -149,7 +152,7 @@ export class Runtime extends InFlight implements ExchangeHost {
   }
 
   /** Finds the exchange's route and runs its plan; 404, 405 and the automatic OPTIONS answer unrouted. */
-  route(ex: ExchangeImpl): void {
+  route(ex: CoreExchange): void {
     // Exact paths first, without allocating a match.
     const entry = this.router.findStatic(ex.path);
     if (entry !== undefined && ex.method !== 'OPTIONS') {
@@ -171,7 +174,7 @@ export class Runtime extends InFlight implements ExchangeHost {
     }
     const plan = match.route;
     if (plan === undefined) {
-      // The 405 carries the path's own tail (its mount's CORS or CORS.OFF, its middleware headers).
+      // The 405 carries the path's own route headers (its mount's CORS or CORS.OFF, its middleware headers).
       const sibling: Plan | undefined = match.entry.methods.values().next().value;
       ex.params = match.params;
       ex.plan = sibling;
@@ -187,8 +190,8 @@ export class Runtime extends InFlight implements ExchangeHost {
     runPlan(plan, ex, this.resolver);
   }
 
-  /** 404, 414, 431, 400: the fallback plan's around hooks, tail and observers apply. */
-  #unrouted(ex: ExchangeImpl, error: unknown, extra?: HeaderList): void {
+  /** 404, 414, 431, 400: the fallback plan's around hooks, route headers and observers apply. */
+  #unrouted(ex: CoreExchange, error: unknown, extra?: HeaderList): void {
     this.#around(this.fallback.around, ex, () => {
       this.#observeFallback(ex);
       ex.fail(error, extra);
@@ -196,28 +199,28 @@ export class Runtime extends InFlight implements ExchangeHost {
   }
 
   /** Runs an unrouted answer inside `around` hooks (composed per call: these answers are off the hot path). */
-  #around(around: readonly AroundHook[] | undefined, ex: ExchangeImpl, answer: () => void): void {
+  #around(around: readonly AroundHook[] | undefined, ex: CoreExchange, answer: () => void): void {
     if (around === undefined) answer();
     else composeAround(around, answer)(ex);
   }
 
-  #observeFallback(ex: ExchangeImpl): void {
+  #observeFallback(ex: CoreExchange): void {
     if (ex.finished === undefined && this.fallback.observers) observeWhenFinished(this.fallback, ex);
   }
 
   #options(
-    ex: ExchangeImpl,
+    ex: CoreExchange,
     plans: ReadonlyMap<string, Plan>,
     allow: string,
     params: readonly string[],
   ): void {
     ex.params = params;
-    // The automatic answer carries the path's own tail (its routes share a mount), not the fallback's.
+    // The automatic answer carries the path's own route headers (its routes share a mount), not the fallback's.
     ex.plan = plans.values().next().value;
     this.#around(ex.plan?.around, ex, () => this.#answerOptions(ex, plans, allow));
   }
 
-  #answerOptions(ex: ExchangeImpl, plans: ReadonlyMap<string, Plan>, allow: string): void {
+  #answerOptions(ex: CoreExchange, plans: ReadonlyMap<string, Plan>, allow: string): void {
     if (ex.plan?.observers) observeWhenFinished(ex.plan, ex);
     else this.#observeFallback(ex);
     const head: HeaderList = ['allow', allow];

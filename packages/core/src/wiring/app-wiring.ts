@@ -13,19 +13,19 @@ import type {
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
 import type { Transport } from '../runtime/exchange-api';
-import type { Wiring } from '../extension/wiring';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
 import { duplicateRouteError, parseTemplate } from '../routing/router';
-import { Runtime } from '../runtime/runtime';
-import { buildRuntime } from './build';
-import { createWiringApi } from './wiring-api';
 import { checkExceptionHandler } from './exception-handlers';
 import { checkExtensionRoute } from './extension-route';
 import { checkMiddleware } from '../middleware/check';
 import { newRouteInfo, type RouteRecord } from './records';
 
-/** Everything `wire()` and extensions declare, collected until wiring finishes. */
+/**
+ * Everything `wire()` and extensions declare, collected until wiring finishes: the one internal
+ * wiring object. Extensions write into it through the public `Wiring` surface (`wiringApi(…)` in
+ * `wiring-api.ts`); `finishWiring(…)` in `build.ts` compiles it into the runtime.
+ */
 export class AppWiring {
   readonly appName: string;
   readonly limits: Limits;
@@ -46,9 +46,10 @@ export class AppWiring {
   compiled = false;
   /** The transport the app is started for (set by `start()` before `wire()` runs). */
   transport: Transport = 'node';
-  readonly #stacks: ExitStacks;
-  readonly #assertWiring: (method: string) => void;
-  #api: Wiring | undefined;
+  /** The app's exit stacks (what `wiring.enter` / `aenter` push onto). */
+  readonly stacks: ExitStacks;
+  /** Throws unless `wire()` is running. */
+  readonly assertWiring: (method: string) => void;
 
   constructor(fields: {
     readonly appName: string;
@@ -66,8 +67,8 @@ export class AppWiring {
     this.log = fields.log;
     this.requestLog = fields.requestLog;
     this.env = fields.env;
-    this.#stacks = fields.stacks;
-    this.#assertWiring = fields.assertWiring;
+    this.stacks = fields.stacks;
+    this.assertWiring = fields.assertWiring;
   }
 
   /** Every route added so far by method and path shape (slot names ignored), for early duplicate checks. */
@@ -163,20 +164,6 @@ export class AppWiring {
     };
     this.#routes.set(key, record);
     this.records.push(record);
-  }
-
-  /** The wiring surface extensions get: the same one every built-in package uses. */
-  api(): Wiring {
-    this.#api ??= createWiringApi(this, this.#stacks, this.#assertWiring);
-    return this.#api;
-  }
-
-  /** Compiles every record into a plan and builds the runtime and the catalogue. */
-  async finish(): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
-    this.compiled = true;
-    const built = buildRuntime(this, this.env);
-    for (const callback of this.wired) await callback(built.catalogue);
-    return built;
   }
 }
 

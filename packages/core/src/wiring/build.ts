@@ -10,44 +10,32 @@ import { Router } from '../routing/router';
 import { ErrorFunnel } from '../runtime/funnel';
 import type { Plan } from '../runtime/plan';
 import { Runtime, type CompiledIntercept } from '../runtime/runtime';
-import type { ErrorBodyAdapter } from '../errors';
-import type { ExceptionHandler } from '../app/exception-handler';
-import type { Limits } from '../app/limits';
-import type { AppIntercept, RouteContributor, SourceProvider } from './contribution';
-import type { Logger } from '../logging/logger';
-import type { Wiring } from '../extension/wiring';
-import type { Middleware } from '../middleware/middleware';
+import type { AppWiring } from './app-wiring';
+import { wiringApi } from './wiring-api';
 import { requestLogContribution } from '../request-log/request-log';
 import { compileHandlerWriters } from './exception-handlers';
 import { CORE_MOUNT_OPTIONS } from './mount';
 import { compilePlan, type PlanContext } from './plan-compiler';
 import { newRouteInfo, type RouteRecord } from './records';
 
-/** What wiring collected (the `AppWiring` fields the build reads). */
-export interface CollectedWiring {
-  readonly appName: string;
-  readonly limits: Limits;
-  readonly log: Logger;
-  /** The app's `requestLog` option: one line per finished request. */
-  readonly requestLog: boolean;
-  readonly records: readonly RouteRecord[];
-  readonly contributors: readonly RouteContributor[];
-  readonly intercepts: readonly AppIntercept[];
-  readonly sources: ReadonlyMap<string, SourceProvider>;
-  readonly appMiddleware: readonly Middleware[];
-  readonly handlers: ReadonlyMap<object, ExceptionHandler>;
-  readonly adapter: ErrorBodyAdapter | undefined;
-  api(): Wiring;
+/**
+ * Ends wiring: compiles every record into a plan, builds the runtime and the catalogue, then runs
+ * the `onWired` callbacks. Anything an extension adds from now on is refused (`compiled`).
+ */
+export async function finishWiring(
+  wiring: AppWiring,
+): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
+  wiring.compiled = true;
+  const built = buildRuntime(wiring);
+  for (const callback of wiring.wired) await callback(built.catalogue);
+  return built;
 }
 
 /**
  * Wiring's last step: every record (operation, custom, upgrade, and the fallback of unrouted
  * answers) gets its contributions and compiles into a plan in one router; errors get one funnel.
  */
-export function buildRuntime(
-  wiring: CollectedWiring,
-  env: Readonly<Record<string, string | undefined>>,
-): { runtime: Runtime; catalogue: RouteCatalogue } {
+export function buildRuntime(wiring: AppWiring): { runtime: Runtime; catalogue: RouteCatalogue } {
   const appName = wiring.appName;
   const log = wiring.log;
   const adapter = wiring.adapter ? compileAdapter(wiring.adapter, (m, e) => log.error(m, e)) : undefined;
@@ -58,14 +46,14 @@ export function buildRuntime(
     errorAdapter: wiring.adapter,
     exceptionHandlers: [...wiring.handlers.values()],
   };
-  const resolver = new CatalogueResolver(routes, baseFromEnv(env, appName));
+  const resolver = new CatalogueResolver(routes, baseFromEnv(wiring.env, appName));
   const ctx: PlanContext = { resolver, sources: wiring.sources };
   const appMiddleware = compileMiddlewareList(
     `${appName}.includeMiddleware`,
     wiring.appMiddleware.filter((m) => m.responseHeaders !== undefined || m.observe !== undefined),
     20,
   );
-  const api = wiring.api();
+  const api = wiringApi(wiring);
   // Decided here, once: without the request log and without a route binding `requestId`, no
   // request carries an id (nothing echoed, nothing logged, nothing generated).
   const requestIds =
@@ -123,9 +111,9 @@ export function buildRuntime(
   return { runtime, catalogue };
 }
 
-/** The plan of unrouted answers: the app-wide tail (CORS, middleware headers) and app-wide observers. */
+/** The plan of unrouted answers: the app-wide route headers (CORS, middleware headers) and app-wide observers. */
 function compileFallback(
-  wiring: CollectedWiring,
+  wiring: AppWiring,
   appMiddleware: RouteContribution | undefined,
   requestLog: RouteContribution | undefined,
   ctx: PlanContext,
@@ -162,7 +150,7 @@ function compileFallback(
 }
 
 /** App-wide middleware intercepts, then extension intercepts: they run before routing. */
-function compileAppIntercepts(wiring: CollectedWiring): CompiledIntercept[] {
+function compileAppIntercepts(wiring: AppWiring): CompiledIntercept[] {
   const intercepts: CompiledIntercept[] = [];
   for (const mw of wiring.appMiddleware) {
     if (!mw.intercept) continue;

@@ -15,7 +15,7 @@ export type BeforeStep = (ex: Exchange) => void | Promise<void>;
 
 /** What an extension adds to one route. Every part is decided at wiring. */
 export interface RouteContribution {
-  /** Header-tail position: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
+  /** Position in the route headers: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
   readonly order?: number;
   /** Constant response headers, appended to every response of the route (errors included). */
   readonly headers?: ReadonlyArray<readonly [string, string]>;
@@ -61,7 +61,10 @@ export interface RouteContribution {
    * before `next` is the request's error (a logged 500); absent, it costs nothing.
    */
   readonly around?: AroundHook;
-  /** Facts for the catalogue (read by other extensions, e.g. OpenAPI reads auth's policy). */
+  /**
+   * Route facts: values recorded on the route's catalogue entry (`route.facts`), keyed by
+   * extension, for other extensions to read (e.g. @api/openapi reads `auth`, the auth policy).
+   */
   readonly facts?: Readonly<Record<string, unknown>>;
   /**
    * Error classes this contribution makes the route answer with (an authenticator's 401, a
@@ -117,7 +120,7 @@ export interface CustomRoute extends ExtensionRouteBase {
   readonly operation: string;
   /** Declared responses (for documents); optional. */
   readonly responses?: readonly ResponseKindFacts[];
-  /** Answers the request; use `ex.send` so the route's tail is applied. */
+  /** Answers the request; use `ex.send` so the route headers are applied. */
   handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
 }
 

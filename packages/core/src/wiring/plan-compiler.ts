@@ -12,6 +12,7 @@ import {
   pathBinder,
   queryBinder,
   rawHeadersBinder,
+  type Binder,
 } from '../binding/binders';
 import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
@@ -63,13 +64,14 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   const info = record.info;
   const where = `${info.owner}.${info.operation}`;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
-  const tail = compileTail(where, contributions, info.facts);
+  const constantHeaders = compileConstantHeaders(where, contributions);
+  recordFacts(contributions, info.facts);
   recordErrors(where, contributions, info.errors);
   const onOptions = contributions.filter((c) => c.headersOnOptions !== false);
-  const optionsTail = onOptions.flatMap((c) =>
+  const optionsConstantHeaders = onOptions.flatMap((c) =>
     (c.headers ?? []).flatMap(([name, value]) => [name.toLowerCase(), value]),
   );
-  const dynamic = collect(contributions, (c) => c.dynamicHeaders);
+  const dynamicHeaders = collect(contributions, (c) => c.dynamicHeaders);
   const observers = collect(contributions, (c) => c.observe);
   const closeObservers = collect(contributions, (c) => c.observeClose);
   const around = collect(contributions, (c) => c.around);
@@ -93,7 +95,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
 
   const spec: OperationSpec = info.spec ?? {};
   const keys: string[] = [];
-  const binders: SourceResolver[] = [];
+  const binders: Binder[] = [];
   let asyncBinders = false;
   // Extension sources first (e.g. `user`): auth answers 401 before path/404 and before any body read.
   for (const key of Object.keys(spec)) {
@@ -133,7 +135,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     if (!(key in spec)) before.push(resolve as BeforeStep);
   }
   const limits = record.limits;
-  const make: Record<string, () => SourceResolver> = {
+  const make: Record<string, () => Binder> = {
     path: () => pathBinder(spec.path!, record.slots, where),
     headers: () => {
       const bind = headersBinder(spec.headers!);
@@ -170,22 +172,22 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
         ? target.handler
         : (input: Record<string, unknown>, ex: Exchange) => target.handle(ex, input),
     write: target.kind === 'operation' ? compileResponses(record, where, ctx.resolver) : undefined,
-    tail,
-    dynamic,
+    constantHeaders,
+    dynamicHeaders,
     observers,
     closeObservers,
     around,
-    enter: undefined,
+    aroundRun: undefined,
     errorHeaders: collect(contributions, (c) => c.errorHeaders),
     options,
-    optionsTail,
-    optionsDynamic: collect(onOptions, (c) => c.dynamicHeaders),
+    optionsConstantHeaders,
+    optionsDynamicHeaders: collect(onOptions, (c) => c.dynamicHeaders),
     transform: oneTransform(where, contributions),
   };
   // The route's run inside its around hooks, composed once here (the closure reads `plan` per request).
   const plan: Plan = new Plan({
     ...steps,
-    enter: around ? composeAround(around, (ex) => runRoute(plan, ex, ctx.resolver)) : undefined,
+    aroundRun: around ? composeAround(around, (ex) => runRoute(plan, ex, ctx.resolver)) : undefined,
     asyncBinders,
   });
   return plan;
@@ -220,16 +222,9 @@ function oneTransform(
   return transforms?.[0];
 }
 
-/**
- * The constant header block (flat), checked for duplicates and framing headers; records each
- * contribution's facts.
- */
-function compileTail(
-  where: string,
-  contributions: readonly RouteContribution[],
-  facts: Map<string, unknown>,
-): string[] {
-  const tail: string[] = [];
+/** The route's constant headers (flat), checked for duplicates and framing headers. */
+function compileConstantHeaders(where: string, contributions: readonly RouteContribution[]): string[] {
+  const headers: string[] = [];
   const names = new Set<string>();
   for (const c of contributions) {
     for (const [name, value] of c.headers ?? []) {
@@ -251,11 +246,16 @@ function compileTail(
           `set "${lower}" in one place only`,
         );
       names.add(lower);
-      tail.push(lower, value);
+      headers.push(lower, value);
     }
-    for (const [key, value] of Object.entries(c.facts ?? {})) facts.set(key, value);
   }
-  return tail;
+  return headers;
+}
+
+/** Records each contribution's `facts` on the catalogue entry (keyed by extension, e.g. `auth`). */
+function recordFacts(contributions: readonly RouteContribution[], facts: Map<string, unknown>): void {
+  for (const c of contributions)
+    for (const [key, value] of Object.entries(c.facts ?? {})) facts.set(key, value);
 }
 
 /** Records the error classes contributions raise on the catalogue entry (each once, in order). */

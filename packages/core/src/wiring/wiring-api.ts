@@ -1,42 +1,23 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
-import type { ShutdownHook } from '../lifecycle/shutdown';
 import type * as v from 'valibot';
-import type { Limits } from '../app/limits';
 import { cookiesBinder, headersBinder } from '../binding/binders';
 import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
-import type {
-  AppIntercept,
-  CustomRoute,
-  RouteContributor,
-  SourceProvider,
-  UpgradeRoute,
-} from './contribution';
-import type { Logger } from '../logging/logger';
-import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
-import type { RequestHead, Transport } from '../runtime/exchange-api';
+import type { RequestHead } from '../runtime/exchange-api';
 import type { Wiring } from '../extension/wiring';
-import type { ExitStacks } from '../lifecycle/exit-stack';
+import type { AppWiring } from './app-wiring';
 import { checkMethodNames, checkMiddleware } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
 import { isCoreSource } from './plan-compiler';
 
-/** What the wiring surface reads and fills (the `AppWiring` fields it needs). */
-export interface WiringTarget {
-  readonly appName: string;
-  readonly limits: Limits;
-  readonly log: Logger;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly transport: Transport;
-  readonly contributors: RouteContributor[];
-  readonly intercepts: AppIntercept[];
-  readonly sources: Map<string, SourceProvider>;
-  readonly wired: ((catalogue: RouteCatalogue) => void | Promise<void>)[];
-  readonly beforeClose: ShutdownHook[];
-  readonly drain: ShutdownHook[];
-  readonly compiled: boolean;
-  findRoute(method: string, path: string, literal?: boolean): RouteInfo | undefined;
-  addExtensionRoute(kind: 'custom' | 'upgrade', route: CustomRoute | UpgradeRoute): void;
+/** Each app's wiring surface, built on first use. */
+const surfaces = new WeakMap<AppWiring, Wiring>();
+
+/** The wiring surface extensions get: one per app, the same one every built-in package uses. */
+export function wiringApi(wiring: AppWiring): Wiring {
+  let api = surfaces.get(wiring);
+  if (api === undefined) surfaces.set(wiring, (api = createWiringApi(wiring)));
+  return api;
 }
 
 /** Throws a `WiringError` unless `value` is a function (a callback an extension registers). */
@@ -75,11 +56,8 @@ export function checkCloseable(where: string, resource: unknown): void {
 }
 
 /** Builds the wiring surface of one app. */
-export function createWiringApi(
-  target: WiringTarget,
-  stacks: ExitStacks,
-  assertWiring: (method: string) => void,
-): Wiring {
+function createWiringApi(target: AppWiring): Wiring {
+  const { stacks, assertWiring } = target;
   const fail = (where: string, problem: string, fix: string, code: WiringErrorCode = 'API_WIRING'): never => {
     throw wiringError(code, where, problem, fix);
   };

@@ -38,7 +38,7 @@ function describe(value: unknown): string {
 
 /**
  * Compiles the writer shared by every streaming wrapper: headers through core's machinery
- * (typed, cookies, raw, Location/Link, then the route's tail in `start`), HEAD answered without
+ * (typed, cookies, raw, Location/Link, then the route headers in `start`), HEAD answered without
  * touching the stream, the gate (setup and the first item; a lifecycle generator's setup alone
  * for SSE) awaited before the head, then the pump; the exchange's `shutdownSignal` stops it.
  *
