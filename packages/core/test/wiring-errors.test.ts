@@ -198,6 +198,43 @@ describe('WiringError', () => {
     );
   });
 
+  it('wiring.fail takes an optional code; an extension route with a method that is not one fails naming it', async () => {
+    const include = (a: { raw: BaseApp }, x: unknown): void =>
+      (a.raw as unknown as { include(x: unknown): void }).include(x);
+    const coded = await wiringError((a) =>
+      include(
+        a,
+        defineExtension({
+          name: 'x',
+          setup: (w) =>
+            w.fail('x({ colour })', 'unknown option "colour"', 'use only color', 'API_WIRING_UNKNOWN_OPTION'),
+        }),
+      ),
+    );
+    expect(expectWiringError(coded, 'API_WIRING_UNKNOWN_OPTION', 'x({ colour })').message).toBe(
+      'x({ colour }): unknown option "colour". Fix: use only color.',
+    );
+    const method = await wiringError((a) =>
+      include(
+        a,
+        defineExtension({
+          name: 'x',
+          setup: (w) =>
+            w.addRoute({
+              method: 'get ',
+              path: '/x',
+              owner: 'x',
+              operation: 'list',
+              handle: () => undefined,
+            }),
+        }),
+      ),
+    );
+    expect(expectWiringError(method, 'API_WIRING_HTTP_METHOD', 'x.list').message).toBe(
+      `x.list: "GET " is not an HTTP method. Fix: use an upper-case method name, e.g. method: 'GET' or 'POST'.`,
+    );
+  });
+
   it('two body sources, and two plain members in a union', async () => {
     class Two extends Endpoint('/two') {
       post = this.operation({ json: Health, content: true, returns: Health }, () => ({ status: '' }));

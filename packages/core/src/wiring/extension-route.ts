@@ -70,7 +70,7 @@ export function checkExtensionRoute(
       'API_WIRING_HTTP_METHOD',
       where,
       `"${method}" is not an HTTP method`,
-      "use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'",
+      "use an upper-case method name, e.g. method: 'GET' or 'POST'",
     );
   if (literal) checkLiteralPath(where, route.path, route.spec);
   const mountOptions = route.mountOptions ?? {};
