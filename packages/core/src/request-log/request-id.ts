@@ -40,8 +40,8 @@ const COUNTER_END = 2 ** 48;
 /**
  * A fresh request id in UUID form (version 4 layout): 74 random bits drawn once per process, then
  * a 48-bit counter — unique across processes and restarts like a random UUID, without drawing 16
- * random bytes per request (`randomUUID()` cost ~8k instructions per request, a tenth of a small
- * request's; bench/). Ids are not secrets: they are echoed and logged.
+ * random bytes per request (`randomUUID()` per request cost 1.4k–6k instructions, up to a tenth
+ * of a small request's; bench/ instructions). Ids are not secrets: they are echoed and logged.
  */
 export function freshRequestId(): string {
   if (prefix === '' || issued === COUNTER_END) {
