@@ -115,39 +115,12 @@ describe('around contributions', () => {
       ],
       [() => undefined, 'error GET /ctx failed with an uncaught exception'],
     ] as const) {
-      const logger = memoryLogger();
-      class App extends BaseApp {
-        protected override async wire(): Promise<void> {
-          this.include(tracing(around));
-          this.includeEndpoint(new Ctx());
-        }
-      }
-      const res = await client(new App({ logger })).get('/ctx');
-      expect(res.status).toBe(500);
-      expect(res.json()).toEqual({
-        type: 'internal-server-error',
-        title: 'Internal server error',
-        status: 500,
-      });
-      expect(logger.lines).toEqual([logged]);
+      expect((await answers500(around)).lines).toEqual([logged]);
     }
   });
 
   it('a hook passing next() another object than its exchange is a logged 500 naming the contract', async () => {
-    const logger = memoryLogger();
-    class App extends BaseApp {
-      protected override async wire(): Promise<void> {
-        this.include(tracing((ex, next) => next({ ...ex })));
-        this.includeEndpoint(new Ctx());
-      }
-    }
-    const res = await client(new App({ logger })).get('/ctx');
-    expect(res.status).toBe(500);
-    expect(res.json()).toEqual({
-      type: 'internal-server-error',
-      title: 'Internal server error',
-      status: 500,
-    });
+    const logger = await answers500((ex, next) => next({ ...ex }));
     expect(logger.lines).toEqual(['error GET /ctx failed with an uncaught exception']);
     expect((logger.errors[0] as Error).message).toBe(
       'an around hook called next() with another object than the exchange it was given',
@@ -173,3 +146,18 @@ describe('around contributions', () => {
     expect((logger.errors[0] as Error).message).toBe('span export failed');
   });
 });
+
+/** GET /ctx under one around hook: asserts the plain 500 Problem and returns what was logged. */
+async function answers500(around: AroundHook): Promise<ReturnType<typeof memoryLogger>> {
+  const logger = memoryLogger();
+  class App extends BaseApp {
+    protected override async wire(): Promise<void> {
+      this.include(tracing(around));
+      this.includeEndpoint(new Ctx());
+    }
+  }
+  const res = await client(new App({ logger })).get('/ctx');
+  expect(res.status).toBe(500);
+  expect(res.json()).toEqual({ type: 'internal-server-error', title: 'Internal server error', status: 500 });
+  return logger;
+}
