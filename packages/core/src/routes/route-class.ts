@@ -3,9 +3,10 @@ import type { OperationMeta, RouteMeta } from '../meta/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
-import { describeValue, wiringError } from '../errors/wiring-error';
 import { kOperation, kRouteClass } from '../symbols';
 import { nameRouteClass } from './route-name';
+import { checkRouteClassArgs } from './route-class-args';
+import { describeValue, wiringError } from '../errors/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from './type-errors';
 
 import type { ObjectSchemaLike } from '../schema/object-schema';
@@ -298,58 +299,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   options: RouteClassOptions,
 ): abstract new () => RouteBase<TPath, OperationKind<TKind>> {
   const name = kind === 'resource' ? 'Resource' : 'Endpoint';
-  if (typeof path !== 'string' || !path.startsWith('/'))
-    throw wiringError(
-      'API_WIRING_INVALID_PATH',
-      `${name}(${JSON.stringify(path) ?? String(path)})`,
-      'expected a mount path starting with "/"',
-      `write ${name}('/widgets')`,
-    );
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `${name}('${path}', …)`,
-      'expected an options object ({ name?, ref?, meta? })',
-      "pass { ref: 'name' } or nothing",
-    );
-  const given = options as Record<string, unknown>;
-  for (const key of Object.keys(given))
-    if (key !== 'name' && key !== 'ref' && key !== 'meta')
-      throw wiringError(
-        'API_WIRING_UNKNOWN_OPTION',
-        `${name}('${path}', …)`,
-        `unknown option "${key}"`,
-        'use only name, ref, meta',
-      );
-  if (given.ref !== undefined && (typeof given.ref !== 'string' || !/^[A-Za-z_][\w-]*$/.test(given.ref)))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `${name}('${path}', { ref })`,
-      'ref must be a name without dots ' +
-        `(${typeof given.ref === 'string' ? JSON.stringify(given.ref) : describeValue(given.ref)})`,
-      "ref: 'widgets', then Location.fromRef('widgets.readOne')",
-    );
-  if (
-    given.meta !== undefined &&
-    (typeof given.meta !== 'object' || given.meta === null || Array.isArray(given.meta))
-  )
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `${name}('${path}', { meta })`,
-      'meta must be an object ({ tags?, summary?, description?, ' +
-        `responses?, exceptions? }), got ${describeValue(given.meta)}`,
-      "meta: { tags: ['widgets'] }",
-    );
-  for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
-    // An empty "{}" is reported at mount, where the error can name the class.
-    if (slot !== '{}' && !/^\{[a-z_][a-z0-9_]*\}$/.test(slot))
-      throw wiringError(
-        'API_WIRING_SLOT_NAME',
-        `${name}('${path}')`,
-        `slot "${slot}" is not snake_case`,
-        'name slots like {widget_id}',
-      );
-  }
+  const given = checkRouteClassArgs(name, path, options);
   abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>> {}
   const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
   Object.defineProperty(RouteClass, kRouteClass, { value: info });
