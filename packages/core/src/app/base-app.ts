@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { wiringError } from '../errors/wiring-error';
 import type { Extension } from '../extension/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../routing/route-info';
@@ -12,7 +12,6 @@ import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
 import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
-import { routeClassName } from '../routes/route-name';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
@@ -177,30 +176,8 @@ export abstract class BaseApp<TFactory = undefined> {
   }
 
   #mount(instance: object, kind: 'resource' | 'endpoint', options: object | undefined): void {
-    const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
-    if (typeof instance !== 'object' || instance === null)
-      throw wiringError(
-        'API_WIRING_MOUNT_WRONG_CLASS',
-        `${this.constructor.name}.${method}`,
-        `expected an instance of a ${kind === 'resource' ? 'Resource' : 'Endpoint'} ` +
-          `class, got ${instance === null ? 'null' : typeof instance}`,
-        'pass `new MyRoute()`',
-      );
-    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
-      throw wiringError(
-        'API_WIRING_INVALID_ARGUMENT',
-        `${this.constructor.name}.${method}(${routeClassName(instance.constructor as abstract new () => object)})`,
-        `mount options must be an object, got ${describeValue(options)}`,
-        'pass { auth, cors, middleware, limits, … } or nothing',
-      );
-    const records = mountRouteClass({
-      appName: this.constructor.name,
-      appLimits: this.#limits,
-      instance,
-      kind,
-      options: (options ?? {}) as Readonly<Record<string, unknown>>,
-    });
-    this.#wiring.addRecords(records);
+    const appName = this.constructor.name;
+    this.#wiring.addRecords(mountRouteClass({ appName, appLimits: this.#limits, instance, kind, options }));
   }
 
   /** Installs an extension; returns what its `setup` returns. */

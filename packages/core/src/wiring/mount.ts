@@ -27,13 +27,17 @@ export const CORE_MOUNT_OPTIONS: ReadonlySet<string> = new Set(['middleware', 'l
 export interface RouteClassMount {
   readonly appName: string;
   readonly appLimits: Limits;
-  readonly instance: object;
+  /** What the app was given: checked here to be a route instance. */
+  readonly instance: unknown;
   readonly kind: 'resource' | 'endpoint';
-  readonly options: Readonly<Record<string, unknown>> & {
-    readonly middleware?: readonly Middleware[];
-    readonly limits?: MountLimits;
-  };
+  /** The mount options as given (`undefined` when none): checked here to be an object. */
+  readonly options: unknown;
 }
+
+type MountOptions = Readonly<Record<string, unknown>> & {
+  readonly middleware?: readonly Middleware[];
+  readonly limits?: MountLimits;
+};
 
 /** True when a mount option value compiles itself (built by the package that provides it). */
 export function isMountOptionValue(value: unknown): value is MountOptionValue {
@@ -86,12 +90,29 @@ export function checkMountOptions(
  * every path rule checked (each mistake a `WiringError` naming the class, the operation and the fix).
  */
 export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
-  const { appName, instance, kind, options } = mount;
+  const { appName, instance, kind } = mount;
+  const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
+  if (typeof instance !== 'object' || instance === null)
+    throw wiringError(
+      'API_WIRING_MOUNT_WRONG_CLASS',
+      `${appName}.${method}`,
+      `expected an instance of a ${kind === 'resource' ? 'Resource' : 'Endpoint'} ` +
+        `class, got ${instance === null ? 'null' : typeof instance}`,
+      'pass `new MyRoute()`',
+    );
   const records: RouteRecord[] = [];
   const cls = instance.constructor as abstract new (...args: never[]) => object;
   const className = routeClassName(cls);
+  const given = mount.options;
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given)))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `${appName}.${method}(${className})`,
+      `mount options must be an object, got ${describeValue(given)}`,
+      'pass { auth, cors, middleware, limits, … } or nothing',
+    );
+  const options = (given ?? {}) as MountOptions;
   const info = routeClassInfo(instance);
-  const method = kind === 'resource' ? 'includeResource' : 'includeEndpoint';
   if (!info || info.kind !== kind) {
     throw wiringError(
       'API_WIRING_MOUNT_WRONG_CLASS',
