@@ -34,7 +34,7 @@ import {
   stopServer,
   turboBuild,
   waitQuietMachine,
-  wrk,
+  wrkScenario,
   writeResults,
 } from './harness/index.mjs';
 
@@ -174,15 +174,7 @@ function schedNs(pid) {
   return ns;
 }
 
-const load = (server, scenario, seconds) =>
-  wrk({
-    url: server.url + scenario.path,
-    seconds,
-    timeout: '5s',
-    method: scenario.method,
-    body: scenario.body,
-    auth: scenario.auth,
-  });
+const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds);
 
 async function measureOne(name, scenario, kind) {
   const server = await startServer({

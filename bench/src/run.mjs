@@ -32,7 +32,7 @@ import {
   stopServer,
   turboBuild,
   waitQuietCores,
-  wrk,
+  wrkScenario,
   wrkVersion,
 } from './harness/index.mjs';
 
@@ -219,16 +219,7 @@ const waitQuiet = (servers) =>
   });
 
 /** One wrk run of `scenario` against `server`. */
-const load = (server, scenario, seconds) =>
-  wrk({
-    url: server.url + scenario.path,
-    seconds,
-    connections: opts.connections,
-    timeout: '5s',
-    method: scenario.method,
-    body: scenario.body,
-    auth: scenario.auth,
-  });
+const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds, opts.connections);
 
 /**
  * One measured run of `scenario` against `server` (`servers`: every server alive on the server

@@ -37,7 +37,7 @@ import {
   stopServer,
   turboBuild,
   waitQuietCores,
-  wrk,
+  wrkScenario,
   writeResults,
 } from './harness/index.mjs';
 import { spawnSync } from 'node:child_process';
@@ -88,15 +88,7 @@ const RUNTIME_LABEL = {
 
 const log = (...a) => console.log(...a);
 const notes = [];
-const load = (server, scenario, seconds) =>
-  wrk({
-    url: server.url + scenario.path,
-    seconds,
-    timeout: '5s',
-    method: scenario.method,
-    body: scenario.body,
-    auth: scenario.auth,
-  });
+const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds);
 const waitQuiet = (servers) =>
   waitQuietCores(servers, { sampleMs: 1000, maxWaitMs: 60_000, threshold: opts.threshold });
 

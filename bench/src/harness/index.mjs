@@ -26,6 +26,7 @@ export {
   stopAll,
   stopServer,
   wrk,
+  wrkScenario,
   wrkVersion,
 } from './processes.mjs';
 export {

@@ -217,6 +217,27 @@ export function wrk({ url, seconds, connections = 50, timeout, headers = [], ...
 export const socketErrors = (w) => w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout;
 
 /** wrk's version, or `n/a`. */
+/**
+ * One wrk run of a scenario (src/scenarios.mjs: `path`, `method`, `body`, `auth`) against a started
+ * server, with a 5 s request timeout.
+ *
+ * @param server a started bench server (`url`)
+ * @param scenario the scenario to load
+ * @param seconds how long
+ * @param connections wrk connections (default 50)
+ */
+export function wrkScenario(server, scenario, seconds, connections) {
+  return wrk({
+    url: server.url + scenario.path,
+    seconds,
+    connections,
+    timeout: '5s',
+    method: scenario.method,
+    body: scenario.body,
+    auth: scenario.auth,
+  });
+}
+
 export function wrkVersion() {
   try {
     return spawnSync('wrk', ['-v'], { encoding: 'utf8' })
