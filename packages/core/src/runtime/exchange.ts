@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { BaseHTTPError } from '../errors/base-http-error';
 import type { BodyEncoder, BodyTransform } from '../responses/body-transform';
 import type { HeaderList, TakenOver } from './exchange-api';
 import type { Logger } from '../logging/logger';
@@ -17,6 +16,7 @@ import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../server/
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../request-log/request-id';
 import { watchClose } from './observe-close';
+import { hookFailure } from './hook-failure';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -388,15 +388,3 @@ export class CoreExchange implements WriterExchange {
 
 /** `TakenOver.end` of a route nobody observes the close of. */
 const NO_REPORT = (): void => undefined;
-
-/**
- * What a failing dynamic-header hook becomes: an HTTP error as it is (the hook's own headers
- * failing to bind are the 400 Problem); anything else a 500 whose log line names the hook.
- */
-function hookFailure(error: unknown): unknown {
-  if (error instanceof BaseHTTPError) return error;
-  return new Error(
-    `a response-header hook failed: ${error instanceof Error ? error.message : String(error)}`,
-    { cause: error },
-  );
-}
