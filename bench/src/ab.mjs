@@ -49,7 +49,7 @@ try {
       const sum = coRunSummary(runs);
       const q = ([lo, hi]) => `${lo.toFixed(3)}–${hi.toFixed(3)}`;
       console.log(
-        `${name}: co-run ${A}/${B} server CPU per request ×${sum.cpuRatio.toFixed(3)} (quartiles ${q(sum.cpuQuartiles)}, ${PAIRS} runs of ${DURATION} s), req/s ×${sum.rpsRatio.toFixed(3)}` +
+        `${name}: co-run ${A}/${B} server CPU per request ×${sum.cpuRatio.toFixed(3)} (90% interval ${q(sum.cpuInterval)}, ${PAIRS} runs of ${DURATION} s), req/s ×${sum.rpsRatio.toFixed(3)}` +
           (runs.every((r) => r.statusOk) ? '' : ' [unexpected status]'),
       );
       continue;

@@ -5,7 +5,7 @@
 // the scheduler splits the core evenly and the ratio of req/s is the inverse ratio of CPU per
 // request. The standalone rounds in run.mjs stay the measure of each server's own req/s.
 import { CLK_TCK, readProcTicks, readUsage, sleep, usageDelta } from './sys.mjs';
-import { median, quartiles } from './harness/stats.mjs';
+import { median, medianInterval } from './harness/stats.mjs';
 
 /** The pairs co-run by default: @api against each baseline the targets name. */
 export const CORUN_PAIRS = [
@@ -144,16 +144,23 @@ export async function coRunBlocks({
   return samples;
 }
 
-/** Median and quartiles of the co-run ratios of one (scenario, a, b). */
+/**
+ * Median of the co-run ratios of one (scenario, a, b), with a 90% confidence interval of that
+ * median (`cpuInterval`, `rpsInterval`: `[lo, hi]`; src/harness/stats.mjs).
+ */
 export function coRunSummary(samples) {
   // A run in which one server answered nothing (0/0) has no ratio: left out.
   const cpu = samples.map((s) => s.cpuRatio).filter(Number.isFinite);
   const rps = samples.map((s) => s.rpsRatio).filter(Number.isFinite);
+  const ci = (xs) => {
+    const { lo, hi } = medianInterval(xs);
+    return [lo, hi];
+  };
   return {
     rounds: samples.length,
     cpuRatio: median(cpu),
-    cpuQuartiles: quartiles(cpu),
+    cpuInterval: ci(cpu),
     rpsRatio: median(rps),
-    rpsQuartiles: quartiles(rps),
+    rpsInterval: ci(rps),
   };
 }

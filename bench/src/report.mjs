@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barChartSvg, barChartPng } from './chart.mjs';
 import { coRunSummary } from './corun.mjs';
-import { median, quartiles } from './harness/stats.mjs';
+import { median, medianInterval } from './harness/stats.mjs';
+import { targetsMarkdown, targetsOf, summaryLine } from './verdicts.mjs';
 
 export { median };
 
@@ -53,6 +54,7 @@ export function aggregate(scenarios, servers, samples) {
         p50Us: median(use.map((s) => s.latencyUs.p50)),
         p99Us: median(use.map((s) => s.latencyUs.p99)),
         cpuUsPerReq: median(use.map((s) => s.cpuUsPerReq)),
+        cpuSliceUsPerReq: median(use.map((s) => s.cpuSliceUsPerReq ?? NaN)),
         userUsPerReq: median(use.map((s) => s.userUsPerReq ?? NaN)),
         sysUsPerReq: median(use.map((s) => s.sysUsPerReq ?? NaN)),
         readCallsPerReq: median(use.map((s) => s.readCallsPerReq ?? NaN)),
@@ -67,7 +69,7 @@ export function aggregate(scenarios, servers, samples) {
     }
     // Ratios are paired: each round measures every server back to back, so a ratio is taken within
     // a round (where this machine's drift hits both servers alike) and the median over rounds is
-    // reported, with its quartiles. The ratio of the per-server medians above mixes rounds.
+    // reported, with a 90% confidence interval of that median. The ratio of the per-server medians above mixes rounds.
     const perSc = samples.filter((s) => s.scenario === sc.name);
     for (const [name, r] of Object.entries(rows[sc.name])) {
       for (const [field, base, metric] of [
@@ -77,8 +79,10 @@ export function aggregate(scenarios, servers, samples) {
         ['cpuVsFastify', 'fastify', 'cpuUsPerReq'],
       ]) {
         const ratios = pairedRatios(perSc, name, base, metric);
+        const ci = medianInterval(ratios);
         r[field] = median(ratios);
-        r[`${field}Quartiles`] = quartiles(ratios);
+        r[`${field}Interval`] = [ci.lo, ci.hi];
+        r[`${field}Coverage`] = ci.coverage;
         r[`${field}Pairs`] = ratios.length;
       }
     }
@@ -92,110 +96,6 @@ const msStr = (us) => (Number.isFinite(us) ? (us / 1000).toFixed(2) : 'n/a');
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
 const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
 const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
-
-/**
- * The targets, judged by each method, and whether the methods agree: the standalone rounds'
- * per-round ratios and the co-runs' ratios, each with its interquartile range; two ranges that
- * overlap agree.
- */
-function targetsMarkdown(scenarios, rows, coRows) {
-  const L = ['## Targets and agreement', ''];
-  L.push(
-    '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST), ' +
-      'median (interquartile range) by each method. A verdict is *met* or *missed* when the whole range is on one ' +
-      'side of the target, *unsettled* when it straddles it; the overall verdict needs both methods. *Agree*: the ' +
-      "two methods' ranges overlap. Standalone ratios are taken within a round (samples seconds apart); the ratio " +
-      'of the per-server medians is shown too.',
-    '',
-  );
-  const q = (m, [lo, hi]) => (Number.isFinite(m) ? `${r2(m)} (${r2(lo)}–${r2(hi)})` : 'n/a');
-  L.push(
-    '| scenario | req/s ×Fastify standalone | of medians | co-run | agree | verdict | CPU ×raw standalone | of medians | co-run | agree | verdict |',
-    '|---|---:|---:|---:|---|---|---:|---:|---:|---|---|',
-  );
-  for (const sc of scenarios) {
-    const api = rows[sc.name].api;
-    if (!api) continue;
-    const co = coRows[sc.name] ?? {};
-    const t = targetsOf(sc, api, co);
-    const ofMedians = (base, field) => (rows[sc.name][base] ? api[field] / rows[sc.name][base][field] : NaN);
-    const yes = (a) => (a === undefined ? 'n/a' : a ? 'yes' : '**no**');
-    L.push(
-      `| ${sc.name} | ${q(api.rpsVsFastify, api.rpsVsFastifyQuartiles)} | ${r2(ofMedians('fastify', 'rps'))} | ` +
-        `${q(co['api/fastify']?.rpsRatio, co['api/fastify']?.rpsQuartiles ?? [])} | ${yes(t.rps.agree)} | ${t.rps.verdict} | ` +
-        `${q(api.cpuVsRaw, api.cpuVsRawQuartiles)} | ${r2(ofMedians('raw', 'cpuUsPerReq'))} | ` +
-        `${q(co['api/raw']?.cpuRatio, co['api/raw']?.cpuQuartiles ?? [])} | ${yes(t.cpu.agree)} | ${t.cpu.verdict} (≤ ${t.cpu.limit.toFixed(2)}) |`,
-    );
-  }
-  L.push('');
-  return L;
-}
-
-/** The targets of issue 27: @api req/s ≥ 1.10× Fastify everywhere; CPU ≤ 1.10× raw on GET, ≤ 1.20× on POST. */
-export const TARGETS = { rpsVsFastify: 1.1, cpuVsRawGet: 1.1, cpuVsRawPost: 1.2 };
-
-/**
- * `met` when the whole interquartile range `[lo, hi]` is on the target's side of `limit`, `missed`
- * when it is all on the other side, `unsettled` when the range straddles it (or nothing was measured).
- */
-export function verdict([lo, hi], limit, atLeast) {
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'n/a';
-  if (atLeast) return lo >= limit ? 'met' : hi < limit ? 'missed' : 'unsettled';
-  return hi <= limit ? 'met' : lo > limit ? 'missed' : 'unsettled';
-}
-
-/**
- * The two targets of one scenario, each judged by the standalone rounds (per-round ratios'
- * quartiles) and by the co-runs, and together: `met`/`missed` when both methods say so,
- * `unsettled` otherwise. Also whether the two methods' ranges overlap (`agree`).
- */
-export function targetsOf(sc, api, co = {}) {
-  const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
-  const judge = (stand, corun, limit, atLeast) => {
-    const a = verdict(stand, limit, atLeast);
-    const b = verdict(corun, limit, atLeast);
-    const both = a === b ? a : b === 'n/a' ? a : 'unsettled';
-    const agree =
-      Number.isFinite(stand[0]) && Number.isFinite(corun[0])
-        ? stand[0] <= corun[1] && corun[0] <= stand[1]
-        : undefined;
-    return { standalone: a, corun: b, verdict: both, agree, limit };
-  };
-  return {
-    rps: judge(
-      api?.rpsVsFastifyQuartiles ?? [NaN, NaN],
-      co['api/fastify']?.rpsQuartiles ?? [NaN, NaN],
-      TARGETS.rpsVsFastify,
-      true,
-    ),
-    cpu: judge(
-      api?.cpuVsRawQuartiles ?? [NaN, NaN],
-      co['api/raw']?.cpuQuartiles ?? [NaN, NaN],
-      cpuLimit,
-      false,
-    ),
-  };
-}
-
-/** The closing line of `pnpm bench` (and `--quick`, `--standalone`): the ratios and the verdicts. */
-export function summaryLine(rows, coRows = {}, scenarios = []) {
-  const part = (name) => {
-    const sc = scenarios.find((s) => s.name === name) ?? { name, method: name === 'movies' ? 'POST' : 'GET' };
-    const api = rows[name]?.api;
-    if (!api) return undefined;
-    const co = coRows[name] ?? {};
-    const coPart =
-      co['api/raw'] || co['api/fastify']
-        ? ` (co-run: api/raw-cpu ${r2(co['api/raw']?.cpuRatio)} api/fastify ${r2(co['api/fastify']?.rpsRatio)})`
-        : '';
-    const t = targetsOf(sc, api, co);
-    return (
-      `${name} api/fastify ${r2(api.rpsVsFastify)} api/raw-cpu ${r2(api.cpuVsRaw)}${coPart} ` +
-      `[req/s target ${t.rps.verdict}, cpu target ${t.cpu.verdict}]`
-    );
-  };
-  return `bench: ${['info', 'movies'].map((n) => part(n) ?? `${n} n/a`).join('; ')}`;
-}
 
 /** Co-run summaries by scenario, then by `a/b`. */
 export function coRunRows(scenarios, coRuns = []) {
@@ -222,21 +122,21 @@ function coRunMarkdown(meta, scenarios, coRows) {
       `together on that scenario for ${meta.settings.corunWarmupS} s (the core shared: half as many requests ` +
       `each), then ${meta.settings.corunRuns} run(s) of ${meta.settings.corunDurationS} s. Whatever slows the machine slows both alike, so these ` +
       'ratios hold to a few percent where back-to-back samples swing ±30% on a shared VM. Both servers stay busy ' +
-      'and the core is split evenly between them, so the req/s ratio is the inverse CPU ratio: compare it with ' +
-      'the standalone tables above, which measure each server alone.',
+      'and the core is split evenly between them, so the req/s ratio is the inverse CPU ratio. Median of the ' +
+      'runs with a 90% confidence interval of the median (min–max under 5 runs).',
     '',
   );
   const q = (x, [lo, hi]) => `${r2(x)} (${r2(lo)}–${r2(hi)})`;
   L.push(
-    `| scenario | ${keys.map((k) => `${k} CPU/request (quartiles)`).join(' | ')} | ${keys.map((k) => `${k} req/s`).join(' | ')} |`,
+    `| scenario | ${keys.map((k) => `${k} CPU/request`).join(' | ')} | ${keys.map((k) => `${k} req/s`).join(' | ')} |`,
     `|---|${keys.map(() => '---:').join('|')}|${keys.map(() => '---:').join('|')}|`,
   );
   for (const sc of scenarios) {
     const row = coRows[sc.name];
     const flag = (k) => (row[k] && !row[k].statusOk ? ' (unexpected status)' : '');
     L.push(
-      `| ${sc.name} | ${keys.map((k) => (row[k] ? q(row[k].cpuRatio, row[k].cpuQuartiles) + flag(k) : 'n/a')).join(' | ')} | ` +
-        `${keys.map((k) => (row[k] ? q(row[k].rpsRatio, row[k].rpsQuartiles) : 'n/a')).join(' | ')} |`,
+      `| ${sc.name} | ${keys.map((k) => (row[k] ? q(row[k].cpuRatio, row[k].cpuInterval) + flag(k) : 'n/a')).join(' | ')} | ` +
+        `${keys.map((k) => (row[k] ? q(row[k].rpsRatio, row[k].rpsInterval) : 'n/a')).join(' | ')} |`,
     );
   }
   L.push('');
@@ -282,37 +182,12 @@ function usageMarkdown(scenarios, rows, coRuns) {
   return L;
 }
 
-function markdown(meta, scenarios, rows, coRows, coRuns = []) {
+/**
+ * The ratios of one phase (standalone or paired): every server ×Fastify (req/s) and ×raw (CPU per
+ * request), each the median of per-round ratios, and @api's with their 90% intervals.
+ */
+function ratiosMarkdown(names, scenarios, rows) {
   const L = [];
-  L.push(
-    `# Benchmark ${meta.date}${meta.quick ? ' (quick)' : meta.standalone ? ' (standalone)' : meta.settings.method === 'long-lived' ? ' (long-lived standalone)' : ''}`,
-    '',
-  );
-  L.push(
-    `Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}. ` +
-      `Server pinned to core ${meta.settings.serverCore}, wrk (${meta.settings.wrkThreads} thread, ` +
-      `${meta.settings.connections} connections) to core ${meta.settings.loadCore}. ` +
-      (meta.settings.method === 'long-lived'
-        ? `Standalone (long-lived, \`--long-lived\`): every server started once and checked, then per scenario a ` +
-          `${meta.settings.warmupS} s warm-up and ${meta.settings.rounds} interleaved round(s) of ${meta.settings.durationS} s on the same processes.`
-        : `Standalone: ${meta.settings.rounds} round(s); in each, every server in turn (rotating order) as a fresh ` +
-          `process, alone on its core: started, ${meta.settings.warmupS} s warm-up on the scenario, one ` +
-          `${meta.settings.durationS} s run, stopped. The checks ran on processes of their own.`),
-    '',
-  );
-  L.push('| component | version |', '|---|---|');
-  for (const [k, v] of Object.entries(meta.versions)) L.push(`| ${k} | ${v} |`);
-  L.push('');
-  if (meta.skipped.length) L.push(`**Skipped:** ${meta.skipped.join(', ')} (see notes).`, '');
-
-  L.push('## Summary', '');
-  L.push(
-    'req/s relative to Fastify, server CPU per request relative to raw node:http (lower is better). Each ratio is ' +
-      'the median over rounds of the ratio within one round (servers are measured back to back in a round, so ' +
-      "the machine's drift between rounds cancels); the per-server medians in the tables below mix rounds.",
-    '',
-  );
-  const names = meta.servers;
   L.push(
     `| scenario | ${names.map((n) => `${n} req/s ×fastify`).join(' | ')} | ${names.map((n) => `${n} cpu ×raw`).join(' | ')} |`,
   );
@@ -324,24 +199,97 @@ function markdown(meta, scenarios, rows, coRows, coRuns = []) {
     );
   }
   L.push('');
-  if (names.includes('api')) {
-    const q = (r, f) =>
-      r
-        ? `${r2(r[f])} (${r2(r[`${f}Quartiles`][0])}–${r2(r[`${f}Quartiles`][1])}, ${r[`${f}Pairs`]} rounds)`
-        : 'n/a';
-    L.push('@api with the quartiles of its per-round ratios:', '');
-    L.push('| scenario | api req/s ×fastify | api cpu ×raw | api cpu ×fastify |', '|---|---:|---:|---:|');
-    for (const sc of scenarios) {
-      const r = rows[sc.name].api;
-      L.push(`| ${sc.name} | ${q(r, 'rpsVsFastify')} | ${q(r, 'cpuVsRaw')} | ${q(r, 'cpuVsFastify')} |`);
-    }
-    L.push('');
+  if (!names.includes('api')) return L;
+  const q = (r, f) =>
+    r?.[`${f}Pairs`]
+      ? `${r2(r[f])} (${r2(r[`${f}Interval`][0])}–${r2(r[`${f}Interval`][1])}, ${r[`${f}Pairs`]} rounds)`
+      : 'n/a';
+  L.push('@api, median of its per-round ratios (90% confidence interval of the median, rounds):', '');
+  L.push('| scenario | api req/s ×fastify | api cpu ×raw | api cpu ×fastify |', '|---|---:|---:|---:|');
+  for (const sc of scenarios) {
+    const r = rows[sc.name].api;
+    L.push(`| ${sc.name} | ${q(r, 'rpsVsFastify')} | ${q(r, 'cpuVsRaw')} | ${q(r, 'cpuVsFastify')} |`);
   }
+  L.push('');
+  return L;
+}
+
+/** Per-server medians of the paired phase: req/s, CPU per request over the round and in the slice. */
+function pairedMarkdown(meta, names, scenarios, rows) {
+  const p = meta.settings.paired;
+  const L = ['## Paired', ''];
+  L.push(
+    `Every server alone on the core, as in the standalone phase, in short interleaved slices: per scenario one fresh ` +
+      `process per server (all alive, one loaded at a time), each warmed up alone for ${p.warmupS} s, then ` +
+      `${p.rounds} round(s) in which every server in rotating order gets one ${p.sliceS} s slice. A ratio compares ` +
+      'slices a second or two apart, so the machine drifts little between them. CPU per request counts the ' +
+      "process's ticks over the whole round (its slice and its idle time, where deferred GC work lands) per request " +
+      'of its slice; *slice CPU* counts the slice alone.',
+    '',
+  );
+  L.push(...ratiosMarkdown(names, scenarios, rows));
+  L.push(
+    '| scenario | server | req/s (median) | min–max | CPU µs/req | slice CPU µs/req | user µs | system µs | peak RSS MB | rounds |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+  );
+  for (const sc of scenarios) {
+    for (const n of names) {
+      const r = rows[sc.name][n];
+      if (!r) continue;
+      L.push(
+        `| ${sc.name} | ${n} | ${int(r.rps)} | ${int(r.rpsMin)}–${int(r.rpsMax)} | ${f1(r.cpuUsPerReq)} | ` +
+          `${f1(r.cpuSliceUsPerReq)} | ${f1(r.userUsPerReq)} | ${f1(r.sysUsPerReq)} | ${(r.peakRssKb / 1024).toFixed(1)} | ` +
+          `${r.used}/${r.samples}${r.contaminated ? ` (${r.contaminated} contaminated)` : ''} |`,
+      );
+    }
+  }
+  L.push('');
+  return L;
+}
+
+function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targets, summary }) {
+  const L = [];
+  L.push(
+    `# Benchmark ${meta.date}${meta.quick ? ' (quick)' : meta.standalone ? ' (standalone)' : meta.settings.method === 'long-lived' ? ' (long-lived standalone)' : ''}`,
+    '',
+  );
+  L.push(
+    `Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, Linux ${meta.machine.kernel}. ` +
+      `Server pinned to core ${meta.settings.serverCore}, wrk (${meta.settings.wrkThreads} thread, ` +
+      `${meta.settings.connections} connections) to core ${meta.settings.loadCore}. ` +
+      (meta.settings.rounds === 0
+        ? 'No standalone phase in this run.'
+        : meta.settings.method === 'long-lived'
+          ? `Standalone (long-lived, \`--long-lived\`): every server started once and checked, then per scenario a ` +
+            `${meta.settings.warmupS} s warm-up and ${meta.settings.rounds} interleaved round(s) of ${meta.settings.durationS} s on the same processes.`
+          : `Standalone: ${meta.settings.rounds} round(s); in each, every server in turn (rotating order) as a fresh ` +
+            `process, alone on its core: started, ${meta.settings.warmupS} s warm-up on the scenario, one ` +
+            `${meta.settings.durationS} s run, stopped. The checks ran on processes of their own.`),
+    '',
+  );
+  L.push('```', summary, '```', '');
+  L.push('| component | version |', '|---|---|');
+  for (const [k, v] of Object.entries(meta.versions)) L.push(`| ${k} | ${v} |`);
+  L.push('');
+  if (meta.skipped.length) L.push(`**Skipped:** ${meta.skipped.join(', ')} (see notes).`, '');
+  const names = meta.servers;
+  if (names.includes('api')) L.push(...targetsMarkdown(scenarios, targets));
+
+  if (meta.settings.rounds > 0) {
+    L.push('## Standalone', '');
+    L.push(
+      'req/s relative to Fastify, server CPU per request relative to raw node:http (lower is better). Each ratio is ' +
+        'the median over rounds of the ratio within one round (servers are measured back to back in a round, so ' +
+        "the machine's drift between rounds cancels); the per-server medians in the tables below mix rounds.",
+      '',
+    );
+    L.push(...ratiosMarkdown(names, scenarios, rows));
+  }
+  if (pairedRows) L.push(...pairedMarkdown(meta, names, scenarios, pairedRows));
   L.push(...coRunMarkdown(meta, scenarios, coRows));
-  if (names.includes('api')) L.push(...targetsMarkdown(scenarios, rows, coRows));
   L.push(...usageMarkdown(scenarios, rows, coRuns));
 
-  for (const sc of scenarios) {
+  for (const sc of meta.settings.rounds > 0 ? scenarios : []) {
     L.push(`## ${sc.name}: ${sc.label}`, '');
     L.push(
       '| server | req/s (median) | min–max | p50 ms | p99 ms | server CPU µs/req | user µs | system µs | read/write calls per req | bytes out per req | CPU util | peak RSS MB | req/s ×raw | req/s ×fastify | CPU ×raw | CPU ×fastify | samples |',
@@ -382,9 +330,23 @@ function markdown(meta, scenarios, rows, coRows, coRuns = []) {
   return L.join('\n');
 }
 
-export async function writeReport({ meta, scenarios, samples, coRuns = [], outDir }) {
+/**
+ * Writes `<date>[-kind].{json,md,svg,png}` to `outDir`. Resolves with the files, the standalone
+ * rows and the summary line.
+ *
+ * @param options `meta`, `scenarios`, `samples` (standalone), `pairedSamples`, `coRuns`, `outDir`
+ */
+export async function writeReport({ meta, scenarios, samples, pairedSamples = [], coRuns = [], outDir }) {
   const rows = aggregate(scenarios, meta.servers, samples);
+  const pairedRows = pairedSamples.length > 0 ? aggregate(scenarios, meta.servers, pairedSamples) : undefined;
   const coRows = coRunRows(scenarios, coRuns);
+  const targets = Object.fromEntries(
+    scenarios.map((sc) => [
+      sc.name,
+      targetsOf(sc, { standalone: rows[sc.name]?.api, paired: pairedRows?.[sc.name]?.api }, coRows[sc.name]),
+    ]),
+  );
+  const summary = summaryLine(targets, scenarios);
   const kind = meta.quick
     ? '-quick'
     : meta.standalone
@@ -397,7 +359,7 @@ export async function writeReport({ meta, scenarios, samples, coRuns = [], outDi
   const chart = {
     scenarios: scenarios.map((s) => s.name),
     servers: meta.servers,
-    rows,
+    rows: samples.length > 0 ? rows : (pairedRows ?? rows),
     title: `@api bench ${meta.date}`,
   };
   const files = [];
@@ -412,10 +374,27 @@ export async function writeReport({ meta, scenarios, samples, coRuns = [], outDi
   }
   writeFileSync(
     `${base}.json`,
-    JSON.stringify({ meta, aggregate: rows, coRuns: coRows, samples, coRunSamples: coRuns }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        meta,
+        summary,
+        targets,
+        aggregate: rows,
+        paired: pairedRows,
+        coRuns: coRows,
+        samples,
+        pairedSamples,
+        coRunSamples: coRuns,
+      },
+      null,
+      2,
+    ) + '\n',
   );
   files.push(`${base}.json`);
-  writeFileSync(`${base}.md`, markdown(meta, scenarios, rows, coRows, coRuns));
+  writeFileSync(
+    `${base}.md`,
+    markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns, targets, summary }),
+  );
   files.push(`${base}.md`);
-  return { files, rows, summary: summaryLine(rows, coRows, scenarios) };
+  return { files, rows, summary };
 }

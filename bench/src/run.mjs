@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, pinned, checked. Each
-// standalone sample is a fresh server process (src/standalone.mjs), then co-runs (src/corun.mjs).
+// HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, pinned, checked. Three
+// phases measure the same ratios: standalone (each sample a fresh process, src/standalone.mjs),
+// paired (interleaved one-second slices, src/paired.mjs) and co-runs (src/corun.mjs); the targets
+// are judged by all three (src/verdicts.mjs).
 // Usage: pnpm bench [--quick | --standalone] [--rounds N] [--duration S] [--warmup S] [--connections N]
+//                   [--paired-rounds N] [--slice S] [--paired-warmup S]
 //                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S] [--ops-blocks N]
 //                   [--ops-scenarios info,movies]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--long-lived] [--build] [--out DIR]
@@ -15,6 +18,7 @@ import { CLK_TCK, cpuModel, readMem, readUsage, usageDelta } from './sys.mjs';
 import { writeReport } from './report.mjs';
 import { CORUN_PAIRS, OPS_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
 import { freshRounds, longLivedRounds } from './standalone.mjs';
+import { pairedRounds } from './paired.mjs';
 import { FRAMEWORK_SERVERS, startBenchServer } from './servers.mjs';
 import {
   BENCH,
@@ -85,16 +89,20 @@ function parseArgs(argv) {
       '--corun-warmup': ['corunWarmup', 'number'],
       '--ops-blocks': ['opsBlocks', 'number'],
       '--ops-scenarios': ['opsScenarios', 'list'],
+      '--paired-rounds': ['pairedRounds', 'number'],
+      '--slice': ['slice', 'number'],
+      '--paired-warmup': ['pairedWarmup', 'number'],
     }),
   };
   // The same warm-up everywhere (3 s alone, 6 s in a co-run where two servers share the core):
-  // quick mode is shorter by fewer rounds, servers and scenarios, never by a colder process, so it
-  // reaches the full run's verdict.
+  // quick mode is the full run's paired phase (where the verdict is read) with fewer rounds, servers
+  // and scenarios, and one co-run block to check it against; never a colder process.
   const d = o.quick
     ? {
-        rounds: 3,
+        rounds: 0,
         duration: 3,
         warmup: 3,
+        pairedRounds: 10,
         servers: TARGET_SERVERS,
         scenarios: ['info', 'movies'],
         quietSampleMs: 300,
@@ -113,6 +121,7 @@ function parseArgs(argv) {
           rounds: 4,
           duration: 10,
           warmup: 5,
+          pairedRounds: 0,
           servers: TARGET_SERVERS,
           quietSampleMs: 1000,
           quietMaxWaitMs: 60_000,
@@ -125,6 +134,7 @@ function parseArgs(argv) {
           rounds: 5,
           duration: 4,
           warmup: 3,
+          pairedRounds: o.longLived ? 0 : 12,
           quietSampleMs: 1000,
           quietMaxWaitMs: 60_000,
           retries: 3,
@@ -137,6 +147,8 @@ function parseArgs(argv) {
   return {
     ...d,
     connections: 50,
+    slice: 1,
+    pairedWarmup: 3,
     threshold: 0.1,
     opsScenarios: ['info', 'movies'],
     out: join(BENCH, 'results'),
@@ -226,10 +238,10 @@ const load = (server, scenario, seconds) => wrkScenario(server, scenario, second
  * core, whose CPU is not "other load"): req/s, latency, CPU µs per request split into user and
  * system time, read/write syscalls and bytes written per request (/proc/<pid>/io), peak RSS.
  */
-async function timedRun(server, scenario, servers) {
+async function timedRun(server, scenario, servers, seconds = opts.duration) {
   const u0 = readUsage(server.pid);
   const { w, l, cpuTicks, wrkTicks, rssReset } = await measured(server, servers, () =>
-    load(server, scenario, opts.duration),
+    load(server, scenario, seconds),
   );
   const u = u0 && usageDelta(u0, readUsage(server.pid) ?? u0);
   const mem = readMem(server.pid);
@@ -279,7 +291,8 @@ async function main() {
   const scenarios = SCENARIOS.filter((s) => !opts.scenarios || opts.scenarios.includes(s.name));
   log(
     `bench: servers ${names.join(', ')}; scenarios ${scenarios.map((s) => s.name).join(', ')}; ` +
-      `${opts.rounds} round(s) × ${opts.duration} s, warm-up ${opts.warmup} s, ${opts.connections} connections` +
+      `standalone ${opts.rounds} round(s) × ${opts.duration} s after ${opts.warmup} s warm-up; ` +
+      `paired ${opts.pairedRounds} round(s) × ${opts.slice} s; ${opts.connections} connections` +
       (opts.quick ? ' (quick)' : ''),
   );
 
@@ -330,8 +343,17 @@ async function main() {
   // The operations overhead (request log, otel without an SDK): @api variants co-run against @api.
   const opsBlocks = opts.opsBlocks ?? 2;
   const opsPairs = opsBlocks > 0 && passed.includes('api') ? OPS_PAIRS : [];
+  // One paired scenario: start every server, a quiet check, each warmed alone, then the rounds.
+  const pairedMs =
+    opts.pairedRounds > 0
+      ? 1500 +
+        opts.quietSampleMs +
+        servers.length * opts.pairedWarmup * 1000 +
+        opts.pairedRounds * servers.length * (opts.slice * 1000 + 150)
+      : 0;
   remainingMs =
     scenarios.length * servers.length * opts.rounds * runMs +
+    scenarios.length * pairedMs +
     (opts.longLived ? scenarios.length * servers.length * (opts.warmup * 1000 + 150) : 0) +
     coRunPairs.length * opts.corunBlocks * blockMs(scenarios.length) +
     opsPairs.length * opsBlocks * blockMs(opsScenarios.length);
@@ -373,6 +395,46 @@ async function main() {
         });
     if (opts.longLived) remainingMs -= servers.length * (opts.warmup * 1000 + 150);
     samples.push(...timed);
+  }
+
+  // Paired: the same servers alone, in interleaved slices of `--slice` seconds on fresh processes.
+  const pairedSamples = [];
+  if (opts.pairedRounds > 0) {
+    log(
+      `\n== paired: ${opts.pairedRounds} round(s) of ${opts.slice} s slices per server, ` +
+        `after ${opts.pairedWarmup} s warm-up each`,
+    );
+    for (const scenario of scenarios) {
+      log(`-- ${scenario.name}`);
+      const mine = await pairedRounds({
+        names: passed,
+        scenario,
+        rounds: opts.pairedRounds,
+        warmup: opts.pairedWarmup,
+        start: startBenchServer,
+        stop: stopServer,
+        load,
+        timedRun: (server, sc, running) => timedRun(server, sc, running, opts.slice),
+        waitQuiet,
+        onSample: () => {},
+      });
+      remainingMs -= pairedMs;
+      for (let round = 0; round < opts.pairedRounds; round++) {
+        const rs = mine.filter((x) => x.round === round);
+        log(
+          `  p${round + 1} ` +
+            rs
+              .map(
+                (x) =>
+                  `${x.server} ${fmtInt(x.rps)} req/s ${x.cpuUsPerReq.toFixed(1)} µs` +
+                  (x.contaminated ? ' [contaminated]' : '') +
+                  (x.statusOk ? '' : ' [unexpected status]'),
+              )
+              .join(' | '),
+        );
+      }
+      pairedSamples.push(...mine);
+    }
   }
 
   // Co-runs: @api and a baseline loaded at once, for ratios this machine's drift cannot skew; each
@@ -418,7 +480,7 @@ async function main() {
       const sum = coRunSummary(runs.filter((r) => r.scenario === sc.name));
       log(
         `  ${pair.join('+')} ${sc.name}: CPU/request ×${sum.cpuRatio.toFixed(2)} ` +
-          `(quartiles ${sum.cpuQuartiles.map((x) => x.toFixed(2)).join('–')}), req/s ×${sum.rpsRatio.toFixed(2)}`,
+          `(90% interval ${sum.cpuInterval.map((x) => x.toFixed(2)).join('–')}), req/s ×${sum.rpsRatio.toFixed(2)}`,
       );
     }
   }
@@ -432,6 +494,7 @@ async function main() {
       rounds: opts.rounds,
       durationS: opts.duration,
       warmupS: opts.warmup,
+      paired: { rounds: opts.pairedRounds, sliceS: opts.slice, warmupS: opts.pairedWarmup },
       connections: opts.connections,
       wrkThreads: 1,
       serverCore: Number(SERVER_CORE),
@@ -457,9 +520,16 @@ async function main() {
     elapsedS: (Date.now() - t0) / 1000,
   };
   mkdirSync(opts.out, { recursive: true });
-  const { files, summary } = await writeReport({ meta, scenarios, samples, coRuns, outDir: opts.out });
+  const { files, summary } = await writeReport({
+    meta,
+    scenarios,
+    samples,
+    pairedSamples,
+    coRuns,
+    outDir: opts.out,
+  });
   log(`\nwrote ${files.map((f) => relative(process.cwd(), f)).join(', ')}`);
-  const bad = samples.filter((s) => !s.statusOk || s.socketErrors > 0).length;
+  const bad = [...samples, ...pairedSamples].filter((s) => !s.statusOk || s.socketErrors > 0).length;
   if (bad > 0) log(`${bad} sample(s) had unexpected statuses or socket errors (see the report)`);
   log(summary);
   if (bad > 0) process.exitCode = 1;

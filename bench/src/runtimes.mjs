@@ -15,7 +15,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { CLK_TCK, readMem, readUsage, usageDelta } from './sys.mjs';
-import { median, quartiles } from './harness/stats.mjs';
+import { median, medianInterval } from './harness/stats.mjs';
 import { coRunBlocks, coRunSummary } from './corun.mjs';
 import { freshRounds } from './standalone.mjs';
 import { runtimeOf, startBenchServer } from './servers.mjs';
@@ -136,7 +136,7 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
     '',
   );
   const q = (xs) => {
-    const [lo, hi] = quartiles(xs);
+    const { lo, hi } = medianInterval(xs);
     return xs.length ? `${r2(median(xs))} (${r2(lo)}–${r2(hi)})` : 'n/a';
   };
   for (const sc of scenarios) {
@@ -161,7 +161,7 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
     }
     L.push('');
     L.push(
-      '| pair a/b | req/s ×b, standalone (per-round, quartiles) | req/s ×b, co-run | CPU/request ×b, standalone | CPU/request ×b, co-run |',
+      '| pair a/b | req/s ×b, standalone (median of per-round ratios, 90% interval) | req/s ×b, co-run | CPU/request ×b, standalone | CPU/request ×b, co-run |',
       '|---|---:|---:|---:|---:|',
     );
     for (const [a, b] of PAIRS) {
@@ -170,8 +170,8 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
       const cs = co.length ? coRunSummary(co) : undefined;
       const cq = (m, [lo, hi]) => `${r2(m)} (${r2(lo)}–${r2(hi)})`;
       L.push(
-        `| ${a}/${b} | ${q(paired(mine, a, b, 'rps'))} | ${cs ? cq(cs.rpsRatio, cs.rpsQuartiles) : 'n/a'} | ` +
-          `${q(paired(mine, a, b, 'cpuUsPerReq'))} | ${cs ? cq(cs.cpuRatio, cs.cpuQuartiles) : 'n/a'} |`,
+        `| ${a}/${b} | ${q(paired(mine, a, b, 'rps'))} | ${cs ? cq(cs.rpsRatio, cs.rpsInterval) : 'n/a'} | ` +
+          `${q(paired(mine, a, b, 'cpuUsPerReq'))} | ${cs ? cq(cs.cpuRatio, cs.cpuInterval) : 'n/a'} |`,
       );
     }
     L.push('');

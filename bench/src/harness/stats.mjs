@@ -19,3 +19,33 @@ export function quartiles(xs) {
   };
   return [at(0.25), at(0.75)];
 }
+
+/** P(X ≤ k) for X ~ Binomial(n, 1/2). */
+function halfBinomialCdf(n, k) {
+  let term = 2 ** -n; // P(X = 0)
+  let sum = 0;
+  for (let i = 0; i <= k; i++) {
+    sum += term;
+    term = (term * (n - i)) / (i + 1);
+  }
+  return sum;
+}
+
+/**
+ * A distribution-free confidence interval of the median of `xs`: the order statistics
+ * `[x(k), x(n+1-k)]` with the largest `k` whose coverage (1 − 2·P(Bin(n, ½) < k)) is still at
+ * least `level`; `[min, max]` when even that falls short (n < 5 at 0.90), with its own coverage.
+ * Unlike the quartiles, it says where the median is, not where one round's ratio falls, so two
+ * methods whose intervals do not overlap disagree about the value itself.
+ *
+ * @returns `{ lo, hi, coverage, n }` (NaNs when `xs` is empty)
+ */
+export function medianInterval(xs, level = 0.9) {
+  const n = xs.length;
+  if (n === 0) return { lo: NaN, hi: NaN, coverage: NaN, n };
+  const s = [...xs].sort((a, b) => a - b);
+  const coverage = (k) => 1 - 2 * halfBinomialCdf(n, k - 1);
+  let k = 1;
+  while (k + 1 <= (n + 1) / 2 && coverage(k + 1) >= level) k++;
+  return { lo: s[k - 1], hi: s[n - k], coverage: coverage(k), n };
+}

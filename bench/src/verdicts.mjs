@@ -1,0 +1,149 @@
+// The targets of issue 27, judged by each method of a run, and whether the methods agree.
+//
+// Three methods measure the same two ratios (@api req/s ×Fastify, server CPU per request ×raw):
+// standalone (fresh process, warm-up, one long run: what a user does), paired (every server
+// alone, interleaved one-second slices: the same thing with the machine's drift cancelled) and
+// co-run (two servers sharing the core at once). Each gives a median and a 90% confidence
+// interval of that median (src/harness/stats.mjs). They agree when all their intervals share a
+// value. The verdict is read from the paired method (the standalone one when a run has no paired
+// phase), and only stands when the methods agree.
+import { r2 } from './harness/index.mjs';
+
+/** The targets of issue 27: @api req/s ≥ 1.10× Fastify everywhere; CPU ≤ 1.10× raw on GET, ≤ 1.20× on POST. */
+export const TARGETS = { rpsVsFastify: 1.1, cpuVsRawGet: 1.1, cpuVsRawPost: 1.2 };
+
+/** The methods in the order the reports show them; the first present one gives the verdict after `paired`. */
+export const METHODS = ['standalone', 'paired', 'corun'];
+const REFERENCE = ['paired', 'standalone', 'corun'];
+
+/**
+ * `met` when the whole interval `[lo, hi]` is on the target's side of `limit`, `missed` when it is
+ * all on the other side, `unsettled` when it straddles it (or nothing was measured).
+ */
+export function verdict([lo, hi], limit, atLeast) {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) return 'n/a';
+  if (atLeast) return lo >= limit ? 'met' : hi < limit ? 'missed' : 'unsettled';
+  return hi <= limit ? 'met' : lo > limit ? 'missed' : 'unsettled';
+}
+
+/** Whether intervals (`[lo, hi]`, at least two) share a value; undefined with fewer than two. */
+export function intervalsAgree(intervals) {
+  const ok = intervals.filter(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi));
+  if (ok.length < 2) return undefined;
+  return Math.max(...ok.map(([lo]) => lo)) <= Math.min(...ok.map(([, hi]) => hi));
+}
+
+/**
+ * One target judged by every method that measured it.
+ *
+ * @param byMethod `{ standalone?, paired?, corun? }`, each `{ value, interval: [lo, hi] }`
+ * @returns per method `{ value, interval, verdict }`, `agree`, `reference` (the method the verdict
+ *   is read from) and `verdict` (its verdict when the methods agree, `unsettled` when they do not)
+ */
+export function judge(byMethod, limit, atLeast) {
+  const methods = {};
+  for (const m of METHODS) {
+    const r = byMethod[m];
+    if (r && Number.isFinite(r.value)) methods[m] = { ...r, verdict: verdict(r.interval, limit, atLeast) };
+  }
+  const agree = intervalsAgree(Object.values(methods).map((r) => r.interval));
+  const reference = REFERENCE.find((m) => methods[m]);
+  const own = reference ? methods[reference].verdict : 'n/a';
+  return { methods, agree, reference, limit, verdict: agree === false ? 'unsettled' : own };
+}
+
+/**
+ * The two targets of one scenario.
+ *
+ * @param sc the scenario (`method` decides the CPU limit)
+ * @param rows `{ standalone?, paired? }`: @api's aggregate row of each phase (src/report.mjs)
+ * @param co the scenario's co-run summaries by pair (`api/fastify`, `api/raw`)
+ */
+export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
+  const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
+  const of = (row, field) => row && { value: row[field], interval: row[`${field}Interval`] };
+  const ofCo = (pair, kind) =>
+    co[pair] && { value: co[pair][`${kind}Ratio`], interval: co[pair][`${kind}Interval`] };
+  return {
+    rps: judge(
+      {
+        standalone: of(standalone, 'rpsVsFastify'),
+        paired: of(paired, 'rpsVsFastify'),
+        corun: ofCo('api/fastify', 'rps'),
+      },
+      TARGETS.rpsVsFastify,
+      true,
+    ),
+    cpu: judge(
+      {
+        standalone: of(standalone, 'cpuVsRaw'),
+        paired: of(paired, 'cpuVsRaw'),
+        corun: ofCo('api/raw', 'cpu'),
+      },
+      cpuLimit,
+      false,
+    ),
+  };
+}
+
+const interval = (r) => `${r2(r.value)} (${r2(r.interval[0])}–${r2(r.interval[1])})`;
+const agreeWord = (t) =>
+  t.agree === undefined ? 'one method' : t.agree ? 'methods agree' : 'methods disagree';
+
+/**
+ * The closing line of `pnpm bench` (`--quick` and `--standalone` print the same line): per
+ * scenario, the reference method's ratios with their intervals, the verdicts, and whether the
+ * methods agree.
+ */
+export function summaryLine(byScenario, scenarios = []) {
+  const part = (name) => {
+    const t = byScenario[name];
+    if (!t) return `${name} n/a`;
+    const rps = t.rps.methods[t.rps.reference];
+    const cpu = t.cpu.methods[t.cpu.reference];
+    if (!rps || !cpu) return `${name} n/a`;
+    return (
+      `${name} api/fastify ${interval(rps)} api/raw-cpu ${interval(cpu)} [${t.rps.reference}; ` +
+      `req/s target ${t.rps.verdict}, cpu target ${t.cpu.verdict}; ${agreeWord(t.rps)}, ${agreeWord(t.cpu)}]`
+    );
+  };
+  const names = ['info', 'movies'].filter(
+    (n) => scenarios.length === 0 || scenarios.some((s) => s.name === n),
+  );
+  return `bench: ${names.map(part).join('; ')}`;
+}
+
+/** The "Targets and agreement" section of a report. */
+export function targetsMarkdown(scenarios, byScenario) {
+  const L = ['## Targets and agreement', ''];
+  L.push(
+    '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST): ' +
+      'the median of each method with a 90% confidence interval of that median (distribution-free, from the order ' +
+      'statistics of its per-round ratios; min–max when there are under 5, with lower coverage). A method says ' +
+      '*met* or *missed* when its whole interval is on one side of the target, *unsettled* when it straddles it. ' +
+      "The methods *agree* when their intervals share a value. The verdict is the paired method's (the " +
+      "standalone one's without a paired phase) and stands only when the methods agree.",
+    '',
+  );
+  const cell = (r) => (r ? `${interval(r)} ${r.verdict}` : 'n/a');
+  const yes = (a) => (a === undefined ? 'n/a' : a ? 'yes' : '**no**');
+  L.push(
+    '| scenario | target | standalone | paired | co-run | agree | verdict |',
+    '|---|---|---:|---:|---:|---|---|',
+  );
+  for (const sc of scenarios) {
+    const t = byScenario[sc.name];
+    if (!t) continue;
+    for (const [label, x] of [
+      ['req/s ×Fastify ≥ 1.10', t.rps],
+      [`CPU ×raw ≤ ${t.cpu.limit.toFixed(2)}`, t.cpu],
+    ]) {
+      L.push(
+        `| ${sc.name} | ${label} | ${cell(x.methods.standalone)} | ${cell(x.methods.paired)} | ` +
+          `${cell(x.methods.corun)} | ${yes(x.agree)} | **${x.verdict}** |`,
+      );
+    }
+  }
+  L.push('');
+  return L;
+}
