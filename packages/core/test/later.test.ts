@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Later, Refused } from '../src/binding/later';
+import { Later } from '../src/binding/later';
 
 describe('Later (core body reads without a promise)', () => {
   it('calls every waiter once, in order, from the settling call', () => {
@@ -40,20 +40,5 @@ describe('Later (core body reads without a promise)', () => {
     const failed = Later.failed<number>('x').map((n) => n + 1);
     failed.onSettled((ok, v) => results.push([ok, v]));
     expect(results[2]).toEqual([false, 'x']);
-  });
-
-  it('map: a Refused from the map fails the mapped Later with its error, no throw needed', () => {
-    const source = new Later<number>();
-    const refusal = new RangeError('refused');
-    const refused = source.map((n) => (n > 10 ? new Refused(refusal) : n));
-    const kept = source.map((n) => (n > 100 ? new Refused(refusal) : n));
-    const results: unknown[] = [];
-    refused.onSettled((ok, v) => results.push([ok, v]));
-    kept.onSettled((ok, v) => results.push([ok, v]));
-    source.resolve(21);
-    expect(results).toEqual([
-      [false, refusal],
-      [true, 21],
-    ]);
   });
 });

@@ -19,7 +19,7 @@ import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './body';
 import { RawHeadersView } from './raw-headers';
-import { Later, Refused } from './later';
+import { Later } from './later';
 
 /**
  * The exchange as core's binders see it (`CoreExchange` is one): the public `Exchange`, the one
@@ -242,12 +242,10 @@ function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
 /** Binds the JSON body: 415 other media type, 400 malformed, 422 invalid. */
 export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
   const validate = validator(schema);
-  // An invalid body is returned as `Refused`, not thrown: the 422 is this binder's common refusal,
-  // and a throw costs more than the rest of its answer (see `Refused`).
   const decode = (body: Buffer): unknown => {
     const value = parseJsonBody(body, limits.maxJsonDepth);
     const result = validate(value);
-    if (!result.success) return new Refused(new ValidationFailedError(toErrorReason('json', result.issues)));
+    if (!result.success) throw new ValidationFailedError(toErrorReason('json', result.issues));
     return result.output;
   };
   // Not async and no promise: the read's callback decodes, and the runner resumes from it.

@@ -4,16 +4,6 @@
  * and a microtask hop per request. Only core's own binders return one, and only to core's runner:
  * nothing outside core ever sees a `Later`.
  */
-/**
- * What a `Later.map` function returns instead of throwing: the mapped `Later` fails with `error`.
- * A throw is the dearest part of a refused request: in Node, V8 builds a message with a stack
- * trace for every throw (Node asks it to, for uncaught exceptions), even one caught at once — a
- * 422 from a body binder paid that on every request.
- */
-export class Refused {
-  constructor(readonly error: unknown) {}
-}
-
 export class Later<T> {
   #state: 'pending' | 'ok' | 'failed' = 'pending';
   #value: unknown = undefined;
@@ -42,18 +32,17 @@ export class Later<T> {
     else (this.#more ??= []).push(callback);
   }
 
-  /** A `Later` of `map(value)`; a `Refused` from `map`, or a throw, fails it. */
-  map<U>(map: (value: T) => U | Refused): Later<U> {
+  /** A `Later` of `map(value)`; a throw from `map` fails it. */
+  map<U>(map: (value: T) => U): Later<U> {
     const next = new Later<U>();
     this.onSettled((ok, value) => {
       if (!ok) return next.fail(value);
-      let mapped: U | Refused;
+      let mapped: U;
       try {
         mapped = map(value as T);
       } catch (error) {
         return next.fail(error);
       }
-      if (mapped instanceof Refused) return next.fail(mapped.error);
       next.resolve(mapped);
     });
     return next;
