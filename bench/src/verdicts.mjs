@@ -15,6 +15,8 @@ export const TARGETS = { rpsVsFastify: 1.1, cpuVsRawGet: 1.1, cpuVsRawPost: 1.2 
 /** The methods in the order the reports show them; the first present one gives the verdict after `paired`. */
 export const METHODS = ['standalone', 'paired', 'corun'];
 const REFERENCE = ['paired', 'standalone', 'corun'];
+/** The fewest per-round ratios a method needs to say met or missed. */
+export const MIN_RATIOS = 3;
 
 /**
  * `met` when the whole interval `[lo, hi]` is on the target's side of `limit`, `missed` when it is
@@ -36,7 +38,8 @@ export function intervalsAgree(intervals) {
 /**
  * One target judged by every method that measured it.
  *
- * @param byMethod `{ standalone?, paired?, corun? }`, each `{ value, interval: [lo, hi] }`
+ * @param byMethod `{ standalone?, paired?, corun? }`, each `{ value, interval: [lo, hi], n }` (`n`: how
+ *   many ratios; under `MIN_RATIOS` the method says `unsettled`)
  * @returns per method `{ value, interval, verdict }`, `agree`, `reference` (the method the verdict
  *   is read from) and `verdict` (its verdict when the methods agree, `unsettled` when they do not)
  */
@@ -44,7 +47,10 @@ export function judge(byMethod, limit, atLeast) {
   const methods = {};
   for (const m of METHODS) {
     const r = byMethod[m];
-    if (r && Number.isFinite(r.value)) methods[m] = { ...r, verdict: verdict(r.interval, limit, atLeast) };
+    if (!r || !Number.isFinite(r.value)) continue;
+    // Under 3 ratios the interval covers the median less than 75% of the time: too few to settle.
+    const few = r.n !== undefined && r.n < MIN_RATIOS;
+    methods[m] = { ...r, verdict: few ? 'unsettled' : verdict(r.interval, limit, atLeast) };
   }
   const agree = intervalsAgree(Object.values(methods).map((r) => r.interval));
   const reference = REFERENCE.find((m) => methods[m]);
@@ -61,9 +67,14 @@ export function judge(byMethod, limit, atLeast) {
  */
 export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
   const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
-  const of = (row, field) => row && { value: row[field], interval: row[`${field}Interval`] };
+  const of = (row, field) =>
+    row && { value: row[field], interval: row[`${field}Interval`], n: row[`${field}Pairs`] };
   const ofCo = (pair, kind) =>
-    co[pair] && { value: co[pair][`${kind}Ratio`], interval: co[pair][`${kind}Interval`] };
+    co[pair] && {
+      value: co[pair][`${kind}Ratio`],
+      interval: co[pair][`${kind}Interval`],
+      n: co[pair].rounds,
+    };
   return {
     rps: judge(
       {

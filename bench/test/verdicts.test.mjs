@@ -105,6 +105,13 @@ describe('agreement', () => {
     expect(apart.methods.paired.verdict).toBe('met');
   });
 
+  it('will not settle a target on fewer than three ratios', () => {
+    const t = judge({ paired: { value: 1.5, interval: [1.5, 1.5], n: 1 } }, 1.1, true);
+    expect(t.verdict).toBe('unsettled');
+    const three = judge({ paired: { value: 1.5, interval: [1.4, 1.6], n: 3 } }, 1.1, true);
+    expect(three.verdict).toBe('met');
+  });
+
   it('falls back to the standalone method when a run has no paired phase', () => {
     const t = judge({ standalone: { value: 1.0, interval: [0.9, 1.05] } }, 1.1, true);
     expect(t).toMatchObject({ agree: undefined, reference: 'standalone', verdict: 'missed' });
