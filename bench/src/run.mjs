@@ -453,28 +453,36 @@ async function main() {
       log(
         `\n== operations overhead: ${blocks} block(s) per pair (${OPS_PAIRS.map((p) => p.join('/')).join(', ')})`,
       );
-    const runs = await coRunBlocks({
-      pair,
-      scenarios: scs,
-      blocks,
-      runs: opts.corunRuns,
-      seconds: opts.corunDuration,
-      warmupSeconds: opts.corunWarmup,
-      start: startBenchServer,
-      stop: stopServer,
-      load,
-      onBlock: (block, mine) => {
-        remainingMs -= blockMs(scs.length);
-        for (const sc of scs) {
-          const sum = coRunSummary(mine.filter((r) => r.scenario === sc.name));
-          log(
-            `  ${pair.join('+')} block ${block + 1} ${sc.name.padEnd(8)} CPU/request ${pair.join('/')} ×${sum.cpuRatio.toFixed(3)}, ` +
-              `req/s ×${sum.rpsRatio.toFixed(3)}` +
-              (mine.every((r) => r.statusOk) ? '' : '  [unexpected status]'),
-          );
-        }
-      },
-    });
+    // A failure in one pair (a server that dies, a wrk run with no summary) keeps the blocks that
+    // finished and the phases before it: it is noted in the report, not a lost run.
+    const runs = [];
+    try {
+      await coRunBlocks({
+        pair,
+        scenarios: scs,
+        blocks,
+        runs: opts.corunRuns,
+        seconds: opts.corunDuration,
+        warmupSeconds: opts.corunWarmup,
+        start: startBenchServer,
+        stop: stopServer,
+        load,
+        onBlock: (block, mine) => {
+          runs.push(...mine);
+          remainingMs -= blockMs(scs.length);
+          for (const sc of scs) {
+            const sum = coRunSummary(mine.filter((r) => r.scenario === sc.name));
+            log(
+              `  ${pair.join('+')} block ${block + 1} ${sc.name.padEnd(8)} CPU/request ${pair.join('/')} ×${sum.cpuRatio.toFixed(3)}, ` +
+                `req/s ×${sum.rpsRatio.toFixed(3)}` +
+                (mine.every((r) => r.statusOk) ? '' : '  [unexpected status]'),
+            );
+          }
+        },
+      });
+    } catch (e) {
+      note(`co-run ${pair.join('/')} stopped after ${runs.length} run(s): ${e.message.split('\n')[0]}`);
+    }
     coRuns.push(...runs);
     for (const sc of scs) {
       const sum = coRunSummary(runs.filter((r) => r.scenario === sc.name));
