@@ -110,7 +110,7 @@ function parseArgs(argv) {
         retries: 1,
         budgetMs: 175_000,
         corunBlocks: 1,
-        corunRuns: 2,
+        corunRuns: 3,
         corunDuration: 2,
         corunWarmup: 6,
         opsBlocks: 0,
@@ -384,15 +384,18 @@ async function main() {
   };
   for (const scenario of scenarios) {
     log(`\n== ${scenario.name}: ${scenario.label}`);
-    const timed = opts.longLived
-      ? await longLivedRounds({ ...phase, servers: longLived, scenario })
-      : await freshRounds({
-          ...phase,
-          names: passed,
-          scenario,
-          start: startBenchServer,
-          stop: stopServer,
-        });
+    // A failure (a server that dies, a wrk run with no summary) keeps the samples taken so far and
+    // the run goes on with the next scenario: noted in the report, not a lost run.
+    const timed = [];
+    const keep = { ...phase, onSample: (sample, s) => (timed.push(sample), phase.onSample(sample, s)) };
+    try {
+      if (opts.longLived) await longLivedRounds({ ...keep, servers: longLived, scenario });
+      else await freshRounds({ ...keep, names: passed, scenario, start: startBenchServer, stop: stopServer });
+    } catch (e) {
+      note(
+        `standalone ${scenario.name} stopped after ${timed.length} sample(s): ${e.message.split('\n')[0]}`,
+      );
+    }
     if (opts.longLived) remainingMs -= servers.length * (opts.warmup * 1000 + 150);
     samples.push(...timed);
   }
@@ -406,18 +409,23 @@ async function main() {
     );
     for (const scenario of scenarios) {
       log(`-- ${scenario.name}`);
-      const mine = await pairedRounds({
-        names: passed,
-        scenario,
-        rounds: opts.pairedRounds,
-        warmup: opts.pairedWarmup,
-        start: startBenchServer,
-        stop: stopServer,
-        load,
-        timedRun: (server, sc, running) => timedRun(server, sc, running, opts.slice),
-        waitQuiet,
-        onSample: () => {},
-      });
+      const mine = [];
+      try {
+        await pairedRounds({
+          names: passed,
+          scenario,
+          rounds: opts.pairedRounds,
+          warmup: opts.pairedWarmup,
+          start: startBenchServer,
+          stop: stopServer,
+          load,
+          timedRun: (server, sc, running) => timedRun(server, sc, running, opts.slice),
+          waitQuiet,
+          onSample: (sample) => mine.push(sample),
+        });
+      } catch (e) {
+        note(`paired ${scenario.name} stopped after ${mine.length} slice(s): ${e.message.split('\n')[0]}`);
+      }
       remainingMs -= pairedMs;
       for (let round = 0; round < opts.pairedRounds; round++) {
         const rs = mine.filter((x) => x.round === round);

@@ -52,7 +52,9 @@ export function judge(byMethod, limit, atLeast) {
     const few = r.n !== undefined && r.n < MIN_RATIOS;
     methods[m] = { ...r, verdict: few ? 'unsettled' : verdict(r.interval, limit, atLeast) };
   }
-  const agree = intervalsAgree(Object.values(methods).map((r) => r.interval));
+  // A method with too few ratios to settle a target cannot contradict the others either.
+  const enough = Object.values(methods).filter((r) => r.n === undefined || r.n >= MIN_RATIOS);
+  const agree = intervalsAgree(enough.map((r) => r.interval));
   const reference = REFERENCE.find((m) => methods[m]);
   const own = reference ? methods[reference].verdict : 'n/a';
   return { methods, agree, reference, limit, verdict: agree === false ? 'unsettled' : own };

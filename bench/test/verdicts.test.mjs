@@ -110,6 +110,16 @@ describe('agreement', () => {
     expect(t.verdict).toBe('unsettled');
     const three = judge({ paired: { value: 1.5, interval: [1.4, 1.6], n: 3 } }, 1.1, true);
     expect(three.verdict).toBe('met');
+    // nor does it contradict a method that has enough
+    const lone = judge(
+      {
+        standalone: { value: 0.9, interval: [0.9, 0.9], n: 1 },
+        paired: { value: 1.5, interval: [1.4, 1.6], n: 12 },
+      },
+      1.1,
+      true,
+    );
+    expect(lone).toMatchObject({ agree: undefined, verdict: 'met' });
   });
 
   it('falls back to the standalone method when a run has no paired phase', () => {
