@@ -14,9 +14,9 @@
 import { CLK_TCK, readProcTicks } from './sys.mjs';
 
 /**
- * Rounds of interleaved slices for one scenario on fresh processes. Resolves with one sample per
- * (round, server), `timedRun`'s fields with `cpuUsPerReq` over the whole round (`cpuSliceUsPerReq`:
- * the slice alone), and `round`.
+ * Rounds of interleaved slices for one scenario on fresh processes. Each sample goes to `onSample`
+ * as its round ends (so a failure later keeps it): `timedRun`'s fields with `cpuUsPerReq` over the
+ * whole round (`cpuSliceUsPerReq`: the slice alone), and `round`.
  *
  * @param options `names` (server names), `scenario`, `rounds`, `warmup` (s, each server alone),
  *   `start(name)`, `stop(server)`, `load(server, scenario, seconds)`, `timedRun(server, scenario,
@@ -40,7 +40,6 @@ export async function pairedRounds({
     await waitQuiet(running);
     for (const server of running) await load(server, scenario, warmup);
     const ticks = () => new Map(running.map((s) => [s.name, readProcTicks(s.pid)?.self ?? NaN]));
-    const samples = [];
     for (let round = 0; round < rounds; round++) {
       const order = running.map((_, i) => running[(i + round) % running.length]);
       const before = ticks();
@@ -55,11 +54,9 @@ export async function pairedRounds({
           cpuUsPerReq: roundUs / sample.requests,
           round,
         };
-        samples.push(kept);
         onSample(kept, server);
       }
     }
-    return samples;
   } finally {
     await Promise.all(running.map((s) => stop(s)));
   }

@@ -12,7 +12,7 @@ export { median };
  * `metric` of `server` over `base`, one ratio per round in which both have a sample (clean ones
  * preferred, as for the medians). Empty when `base` did not run.
  */
-export function pairedRatios(samples, server, base, metric) {
+export function roundRatios(samples, server, base, metric) {
   const pick = (name) => {
     const byRound = new Map();
     for (const s of samples) {
@@ -78,7 +78,7 @@ export function aggregate(scenarios, servers, samples) {
         ['cpuVsRaw', 'raw', 'cpuUsPerReq'],
         ['cpuVsFastify', 'fastify', 'cpuUsPerReq'],
       ]) {
-        const ratios = pairedRatios(perSc, name, base, metric);
+        const ratios = roundRatios(perSc, name, base, metric);
         const ci = medianInterval(ratios);
         r[field] = median(ratios);
         r[`${field}Interval`] = [ci.lo, ci.hi];

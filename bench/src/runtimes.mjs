@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { CLK_TCK, readMem, readUsage, usageDelta } from './sys.mjs';
 import { median, medianInterval } from './harness/stats.mjs';
+import { roundRatios } from './report.mjs';
 import { coRunBlocks, coRunSummary } from './corun.mjs';
 import { freshRounds } from './standalone.mjs';
 import { runtimeOf, startBenchServer } from './servers.mjs';
@@ -115,16 +116,6 @@ async function timedRun(server, scenario, servers) {
   };
 }
 
-/** Per-round ratios `a/b` of `metric` on one scenario. */
-function paired(samples, a, b, metric) {
-  const out = [];
-  for (const s of samples.filter((x) => x.server === a)) {
-    const o = samples.find((x) => x.server === b && x.round === s.round);
-    if (o) out.push(s[metric] / o[metric]);
-  }
-  return out;
-}
-
 function markdown(meta, scenarios, samples, coRuns, versions) {
   const L = [`# Runtimes: app.fetch on Bun and Node (${meta.date})`, ''];
   L.push(
@@ -170,8 +161,8 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
       const cs = co.length ? coRunSummary(co) : undefined;
       const cq = (m, [lo, hi]) => `${r2(m)} (${r2(lo)}–${r2(hi)})`;
       L.push(
-        `| ${a}/${b} | ${q(paired(mine, a, b, 'rps'))} | ${cs ? cq(cs.rpsRatio, cs.rpsInterval) : 'n/a'} | ` +
-          `${q(paired(mine, a, b, 'cpuUsPerReq'))} | ${cs ? cq(cs.cpuRatio, cs.cpuInterval) : 'n/a'} |`,
+        `| ${a}/${b} | ${q(roundRatios(mine, a, b, 'rps'))} | ${cs ? cq(cs.rpsRatio, cs.rpsInterval) : 'n/a'} | ` +
+          `${q(roundRatios(mine, a, b, 'cpuUsPerReq'))} | ${cs ? cq(cs.cpuRatio, cs.cpuInterval) : 'n/a'} |`,
       );
     }
     L.push('');
