@@ -13,11 +13,10 @@
 // Usage: pnpm --filter @api/bench explain [--servers raw,fastify,api] [--scenarios info,movies]
 //          [--rounds 2] [--warmup 3] [--duration 5] [--trace-seconds 3] [--no-trace] [--out DIR]
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
-import { CLK_TCK, readMem, readUsage, resetPeakRss, sleep, usageDelta } from './sys.mjs';
+import { CLK_TCK, readMem, readUsage, resetPeakRss, schedNs, sleep, usageDelta } from './sys.mjs';
 import { median } from './harness/stats.mjs';
 import {
   BENCH,
@@ -159,19 +158,6 @@ function gcCounter(child) {
     }
   });
   return c;
-}
-
-/** The server's CPU time in ns from every thread's schedstat (exact, where /proc/<pid>/stat is in ticks). */
-function schedNs(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      /* thread gone */
-    }
-  }
-  return ns;
 }
 
 const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds);

@@ -54,7 +54,7 @@ export function aggregate(scenarios, servers, samples) {
         p50Us: median(use.map((s) => s.latencyUs.p50)),
         p99Us: median(use.map((s) => s.latencyUs.p99)),
         cpuUsPerReq: median(use.map((s) => s.cpuUsPerReq)),
-        cpuSliceUsPerReq: median(use.map((s) => s.cpuSliceUsPerReq ?? NaN)),
+        writesPerResponse: median(use.map((s) => s.writesPerResponse ?? NaN)),
         userUsPerReq: median(use.map((s) => s.userUsPerReq ?? NaN)),
         sysUsPerReq: median(use.map((s) => s.sysUsPerReq ?? NaN)),
         readCallsPerReq: median(use.map((s) => s.readCallsPerReq ?? NaN)),
@@ -214,23 +214,24 @@ function ratiosMarkdown(names, scenarios, rows) {
   return L;
 }
 
-/** Per-server medians of the paired phase: req/s, CPU per request over the round and in the slice. */
+/** Per-server medians of the paired phase: req/s over its turns, CPU per request, syscalls and switches. */
 function pairedMarkdown(meta, names, scenarios, rows) {
   const p = meta.settings.paired;
   const L = ['## Paired', ''];
   L.push(
-    `Every server alone on the core, as in the standalone phase, in short interleaved slices: per scenario one fresh ` +
-      `process per server (all alive, one loaded at a time), each warmed up alone for ${p.warmupS} s, then ` +
-      `${p.rounds} round(s) in which every server in rotating order gets one ${p.sliceS} s slice. A ratio compares ` +
-      'slices a second or two apart, so the machine drifts little between them. CPU per request counts the ' +
-      "process's ticks over the whole round (its slice and its idle time, where deferred GC work lands) per request " +
-      'of its slice; *slice CPU* counts the slice alone.',
+    `Every server alone on the core, as in the standalone phase, but taking turns with the others: per scenario one ` +
+      `fresh process per server, each warmed up alone for ${p.warmupS} s, then each loaded by its own wrk while all ` +
+      `but one are stopped (SIGSTOP), in turns of ${p.turnMs} ms in rotating order; ${p.rounds} round(s) of ` +
+      `${p.sliceS} s per server. A ratio compares servers measured in the same instants, so the machine's drift ` +
+      'cancels. CPU per request: schedstat CPU time (all threads) per response; responses counted by write ' +
+      "syscalls, calibrated against wrk's count (*writes/response*); req/s per second of the server's turns. No " +
+      'latency: a stopped server\'s requests wait.',
     '',
   );
   L.push(...ratiosMarkdown(names, scenarios, rows));
   L.push(
-    '| scenario | server | req/s (median) | min–max | CPU µs/req | slice CPU µs/req | user µs | system µs | peak RSS MB | rounds |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| scenario | server | req/s (median) | min–max | CPU µs/req | user µs | system µs | switches/req | writes/response | peak RSS MB | rounds |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   );
   for (const sc of scenarios) {
     for (const n of names) {
@@ -238,7 +239,8 @@ function pairedMarkdown(meta, names, scenarios, rows) {
       if (!r) continue;
       L.push(
         `| ${sc.name} | ${n} | ${int(r.rps)} | ${int(r.rpsMin)}–${int(r.rpsMax)} | ${f1(r.cpuUsPerReq)} | ` +
-          `${f1(r.cpuSliceUsPerReq)} | ${f1(r.userUsPerReq)} | ${f1(r.sysUsPerReq)} | ${(r.peakRssKb / 1024).toFixed(1)} | ` +
+          `${f1(r.userUsPerReq)} | ${f1(r.sysUsPerReq)} | ${f3(r.switchesPerReq)} | ${f3(r.writesPerResponse)} | ` +
+          `${(r.peakRssKb / 1024).toFixed(1)} | ` +
           `${r.used}/${r.samples}${r.contaminated ? ` (${r.contaminated} contaminated)` : ''} |`,
       );
     }

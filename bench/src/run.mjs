@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // HTTP benchmark harness: @api vs raw node:http, Fastify, Hono and Express, pinned, checked. Three
 // phases measure the same ratios: standalone (each sample a fresh process, src/standalone.mjs),
-// paired (interleaved one-second slices, src/paired.mjs) and co-runs (src/corun.mjs); the targets
+// paired (servers taking turns of 20 ms on the core, src/paired.mjs) and co-runs (src/corun.mjs); the targets
 // are judged by all three (src/verdicts.mjs).
 // Usage: pnpm bench [--quick | --standalone] [--rounds N] [--duration S] [--warmup S] [--connections N]
-//                   [--paired-rounds N] [--slice S] [--paired-warmup S]
+//                   [--paired-rounds N] [--slice S] [--turn MS] [--paired-warmup S]
 //                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S] [--ops-blocks N]
 //                   [--ops-scenarios info,movies]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--long-lived] [--build] [--out DIR]
@@ -36,6 +36,7 @@ import {
   stopServer,
   turboBuild,
   waitQuietCores,
+  startWrkScenario,
   wrkScenario,
   wrkVersion,
 } from './harness/index.mjs';
@@ -91,6 +92,7 @@ function parseArgs(argv) {
       '--ops-scenarios': ['opsScenarios', 'list'],
       '--paired-rounds': ['pairedRounds', 'number'],
       '--slice': ['slice', 'number'],
+      '--turn': ['turnMs', 'number'],
       '--paired-warmup': ['pairedWarmup', 'number'],
     }),
   };
@@ -148,6 +150,7 @@ function parseArgs(argv) {
     ...d,
     connections: 50,
     slice: 1,
+    turnMs: 20,
     pairedWarmup: 3,
     threshold: 0.1,
     opsScenarios: ['info', 'movies'],
@@ -230,6 +233,10 @@ const waitQuiet = (servers) =>
     stats: quietStats,
   });
 
+/** Whether a wrk summary has the statuses `scenario` expects (all 2xx/3xx, or all its error status). */
+const statusOk = (scenario, w) =>
+  scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests;
+
 /** One wrk run of `scenario` against `server`. */
 const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds, opts.connections);
 
@@ -246,7 +253,7 @@ async function timedRun(server, scenario, servers, seconds = opts.duration) {
   const u = u0 && usageDelta(u0, readUsage(server.pid) ?? u0);
   const mem = readMem(server.pid);
   const per = (x) => x / w.requests;
-  const okStatus = scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests;
+  const okStatus = statusOk(scenario, w);
   return {
     server: server.name,
     scenario: scenario.name,
@@ -292,7 +299,7 @@ async function main() {
   log(
     `bench: servers ${names.join(', ')}; scenarios ${scenarios.map((s) => s.name).join(', ')}; ` +
       `standalone ${opts.rounds} round(s) × ${opts.duration} s after ${opts.warmup} s warm-up; ` +
-      `paired ${opts.pairedRounds} round(s) × ${opts.slice} s; ${opts.connections} connections` +
+      `paired ${opts.pairedRounds} round(s) × ${opts.slice} s in ${opts.turnMs} ms turns; ${opts.connections} connections` +
       (opts.quick ? ' (quick)' : ''),
   );
 
@@ -349,7 +356,7 @@ async function main() {
       ? 1500 +
         opts.quietSampleMs +
         servers.length * opts.pairedWarmup * 1000 +
-        opts.pairedRounds * servers.length * (opts.slice * 1000 + 150)
+        opts.pairedRounds * servers.length * opts.slice * 1000 * 1.05
       : 0;
   remainingMs =
     scenarios.length * servers.length * opts.rounds * runMs +
@@ -400,11 +407,11 @@ async function main() {
     samples.push(...timed);
   }
 
-  // Paired: the same servers alone, in interleaved slices of `--slice` seconds on fresh processes.
+  // Paired: the same servers alone on the core, taking turns of `--turn` ms, on fresh processes.
   const pairedSamples = [];
   if (opts.pairedRounds > 0) {
     log(
-      `\n== paired: ${opts.pairedRounds} round(s) of ${opts.slice} s slices per server, ` +
+      `\n== paired: ${opts.pairedRounds} round(s) of ${opts.slice} s per server in ${opts.turnMs} ms turns, ` +
         `after ${opts.pairedWarmup} s warm-up each`,
     );
     for (const scenario of scenarios) {
@@ -416,15 +423,19 @@ async function main() {
           scenario,
           rounds: opts.pairedRounds,
           warmup: opts.pairedWarmup,
+          slice: opts.slice,
+          turnMs: opts.turnMs,
+          threshold: opts.threshold,
           start: startBenchServer,
           stop: stopServer,
           load,
-          timedRun: (server, sc, running) => timedRun(server, sc, running, opts.slice),
+          startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds, opts.connections),
+          statusOk: (w) => statusOk(scenario, w),
           waitQuiet,
           onSample: (sample) => mine.push(sample),
         });
       } catch (e) {
-        note(`paired ${scenario.name} stopped after ${mine.length} slice(s): ${e.message.split('\n')[0]}`);
+        note(`paired ${scenario.name} stopped after ${mine.length} sample(s): ${e.message.split('\n')[0]}`);
       }
       remainingMs -= pairedMs;
       for (let round = 0; round < opts.pairedRounds; round++) {
@@ -441,6 +452,9 @@ async function main() {
               .join(' | '),
         );
       }
+      const firsts = mine.filter((x) => x.round === 0);
+      if (firsts.length > 0)
+        log(`  write syscalls per response: ${firsts.map((x) => `${x.server} ${x.writesPerResponse.toFixed(3)}`).join(', ')}`);
       pairedSamples.push(...mine);
     }
   }
@@ -510,7 +524,7 @@ async function main() {
       rounds: opts.rounds,
       durationS: opts.duration,
       warmupS: opts.warmup,
-      paired: { rounds: opts.pairedRounds, sliceS: opts.slice, warmupS: opts.pairedWarmup },
+      paired: { rounds: opts.pairedRounds, sliceS: opts.slice, turnMs: opts.turnMs, warmupS: opts.pairedWarmup },
       connections: opts.connections,
       wrkThreads: 1,
       serverCore: Number(SERVER_CORE),

@@ -76,6 +76,28 @@ export function readUsage(pid) {
   }
 }
 
+/**
+ * A process's CPU time in ns, summed over its threads' schedstat (exact, where /proc/<pid>/stat
+ * counts 10 ms ticks; time the hypervisor stole is not in it); NaN if the process is gone.
+ */
+export function schedNs(pid) {
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN;
+  }
+  let ns = 0;
+  for (const tid of tids) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      /* thread gone */
+    }
+  }
+  return ns;
+}
+
 /** `b - a` field by field (two `readUsage` results). */
 export const usageDelta = (a, b) => Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
 

@@ -2,7 +2,7 @@
 //
 // Three methods measure the same two ratios (@api req/s ×Fastify, server CPU per request ×raw):
 // standalone (fresh process, warm-up, one long run: what a user does), paired (every server
-// alone, interleaved one-second slices: the same thing with the machine's drift cancelled) and
+// alone on the core, in turns of 20 ms: the same thing with the machine's drift cancelled) and
 // co-run (two servers sharing the core at once). Each gives a median and a 90% confidence
 // interval of that median (src/harness/stats.mjs). They agree when all their intervals share a
 // value. The verdict is read from the paired method (the standalone one when a run has no paired

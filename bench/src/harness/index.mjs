@@ -23,6 +23,8 @@ export {
   socketErrors,
   startCommandedServer,
   startServer,
+  startWrk,
+  startWrkScenario,
   stopAll,
   stopServer,
   wrk,

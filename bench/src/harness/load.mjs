@@ -3,12 +3,17 @@
 import { CLK_TCK, readCpu, readProcTicks, resetPeakRss, sleep } from '../sys.mjs';
 import { LOAD_CORE, SERVER_CORE } from './setup.mjs';
 
-/** Snapshot of everything needed to attribute CPU ticks: per-core busy, our servers, harness, children. */
-export function snapshot(servers) {
+/**
+ * Snapshot of everything needed to attribute CPU ticks: per-core busy, our servers, harness,
+ * children, and `loaders` (pids of load generators still running on the load core, whose ticks are
+ * not yet in `children`).
+ */
+export function snapshot(servers, loaders = []) {
   const me = readProcTicks(process.pid);
   const srv = {};
   for (const s of servers) srv[s.name] = readProcTicks(s.pid)?.self ?? 0;
-  return { at: process.hrtime.bigint(), cpu: readCpu(), srv, me: me.self, kids: me.children };
+  const ld = loaders.reduce((t, pid) => t + (readProcTicks(pid)?.self ?? 0), 0);
+  return { at: process.hrtime.bigint(), cpu: readCpu(), srv, me: me.self, kids: me.children, ld };
 }
 
 /** Ticks on each core not explained by our processes, as a fraction of the window. */
@@ -16,7 +21,8 @@ export function otherLoad(a, b, servers) {
   const wallTicks = (Number(b.at - a.at) / 1e9) * CLK_TCK;
   const d = (core) => b.cpu[core].busy - a.cpu[core].busy;
   const serverTicks = servers.reduce((t, s) => t + (b.srv[s.name] - a.srv[s.name]), 0);
-  const loadTicks = b.me - a.me + (b.kids - a.kids); // harness + finished children (wrk)
+  // harness + finished children (wrk) + running load generators
+  const loadTicks = b.me - a.me + (b.kids - a.kids) + ((b.ld ?? 0) - (a.ld ?? 0));
   const core0 = Math.max(0, d(SERVER_CORE) - serverTicks);
   const core1 = Math.max(0, d(LOAD_CORE) - loadTicks);
   return {

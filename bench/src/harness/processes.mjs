@@ -182,25 +182,33 @@ function requestEnv({ method = 'GET', body, auth }) {
  * @param options `url`, `seconds`, `connections` (default 50), `timeout` (wrk's `--timeout`, e.g.
  *   `'5s'`; default wrk's own), `headers` (`'Name: value'` lines), `method`, `body`, `auth`
  */
-export function wrk({ url, seconds, connections = 50, timeout, headers = [], ...request }) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'taskset',
-      [
-        '-c',
-        LOAD_CORE,
-        'wrk',
-        '-t1',
-        `-c${connections}`,
-        `-d${seconds}s`,
-        ...(timeout ? ['--timeout', timeout] : []),
-        ...headers.flatMap((h) => ['-H', h]),
-        '-s',
-        WRK_LUA,
-        url,
-      ],
-      { env: { ...process.env, ...requestEnv(request) }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+export function wrk(options) {
+  return startWrk(options).done;
+}
+
+/**
+ * `wrk` without waiting: `{ pid, done, interrupt }`. `interrupt()` ends the run early (SIGINT:
+ * wrk stops its connections and still prints its summary); `done` resolves with the summary.
+ */
+export function startWrk({ url, seconds, connections = 50, timeout, headers = [], ...request }) {
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      LOAD_CORE,
+      'wrk',
+      '-t1',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      ...(timeout ? ['--timeout', timeout] : []),
+      ...headers.flatMap((h) => ['-H', h]),
+      '-s',
+      WRK_LUA,
+      url,
+    ],
+    { env: { ...process.env, ...requestEnv(request) }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const done = new Promise((resolve, reject) => {
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -211,12 +219,30 @@ export function wrk({ url, seconds, connections = 50, timeout, headers = [], ...
       else resolve(JSON.parse(line.slice(8)));
     });
   });
+  const interrupt = () => {
+    try {
+      child.kill('SIGINT');
+    } catch {
+      /* already gone */
+    }
+  };
+  return { pid: child.pid, done, interrupt };
 }
 
 /** Connect, read, write and timeout errors of a wrk summary. */
 export const socketErrors = (w) => w.errors.connect + w.errors.read + w.errors.write + w.errors.timeout;
 
-/** wrk's version, or `n/a`. */
+/** `wrk`'s options for one run of a scenario (src/scenarios.mjs) against a started server, 5 s request timeout. */
+const scenarioRun = (server, scenario, seconds, connections) => ({
+  url: server.url + scenario.path,
+  seconds,
+  connections,
+  timeout: '5s',
+  method: scenario.method,
+  body: scenario.body,
+  auth: scenario.auth,
+});
+
 /**
  * One wrk run of a scenario (src/scenarios.mjs: `path`, `method`, `body`, `auth`) against a started
  * server, with a 5 s request timeout.
@@ -227,17 +253,15 @@ export const socketErrors = (w) => w.errors.connect + w.errors.read + w.errors.w
  * @param connections wrk connections (default 50)
  */
 export function wrkScenario(server, scenario, seconds, connections) {
-  return wrk({
-    url: server.url + scenario.path,
-    seconds,
-    connections,
-    timeout: '5s',
-    method: scenario.method,
-    body: scenario.body,
-    auth: scenario.auth,
-  });
+  return wrk(scenarioRun(server, scenario, seconds, connections));
 }
 
+/** `wrkScenario` without waiting: `startWrk`'s `{ pid, done, interrupt }`. */
+export function startWrkScenario(server, scenario, seconds, connections) {
+  return startWrk(scenarioRun(server, scenario, seconds, connections));
+}
+
+/** wrk's version, or `n/a`. */
 export function wrkVersion() {
   try {
     return spawnSync('wrk', ['-v'], { encoding: 'utf8' })
