@@ -5,7 +5,7 @@
 // the scheduler splits the core evenly and the ratio of req/s is the inverse ratio of CPU per
 // request. The standalone rounds in run.mjs stay the measure of each server's own req/s.
 import { CLK_TCK, readProcTicks, readUsage, sleep, usageDelta } from './sys.mjs';
-import { median, medianInterval } from './harness/stats.mjs';
+import { blockedInterval, median } from './harness/stats.mjs';
 
 /** The pairs co-run by default: @api against each baseline the targets name. */
 export const CORUN_PAIRS = [
@@ -146,21 +146,27 @@ export async function coRunBlocks({
 
 /**
  * Median of the co-run ratios of one (scenario, a, b), with a 90% confidence interval of that
- * median (`cpuInterval`, `rpsInterval`: `[lo, hi]`; src/harness/stats.mjs).
+ * median widened to every block's own median (`cpuInterval`, `rpsInterval`: `[lo, hi]`;
+ * `blockedInterval` in src/harness/stats.mjs) and how many `blocks` (fresh pairs) it rests on.
  */
 export function coRunSummary(samples) {
   // A run in which one server answered nothing (0/0) has no ratio: left out.
-  const cpu = samples.map((s) => s.cpuRatio).filter(Number.isFinite);
-  const rps = samples.map((s) => s.rpsRatio).filter(Number.isFinite);
-  const ci = (xs) => {
-    const { lo, hi } = medianInterval(xs);
-    return [lo, hi];
+  const of = (field) => {
+    const kept = samples.filter((s) => Number.isFinite(s[field]));
+    const ci = blockedInterval(
+      kept.map((s) => s[field]),
+      kept.map((s) => s.block ?? 0),
+    );
+    return { value: median(kept.map((s) => s[field])), interval: [ci.lo, ci.hi], blocks: ci.blocks };
   };
+  const cpu = of('cpuRatio');
+  const rps = of('rpsRatio');
   return {
     rounds: samples.length,
-    cpuRatio: median(cpu),
-    cpuInterval: ci(cpu),
-    rpsRatio: median(rps),
-    rpsInterval: ci(rps),
+    blocks: Math.min(cpu.blocks, rps.blocks),
+    cpuRatio: cpu.value,
+    cpuInterval: cpu.interval,
+    rpsRatio: rps.value,
+    rpsInterval: rps.interval,
   };
 }

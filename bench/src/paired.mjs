@@ -87,6 +87,7 @@ export function roundSample({ server, scenario, round, before, after, wallMs, pe
  *
  * @param options `names` (server names), `scenario`, `rounds`, `warmup` (s, each server alone),
  *   `slice` (s per server and round), `turnMs`, `threshold` (other load that contaminates a round),
+ *   `retries` (contaminated rounds measured again, per block), `onRetry(round, otherLoad)`,
  *   `start(name)`, `stop(server)`, `load(server, scenario, seconds)` (the warm-up),
  *   `startLoad(server, scenario, seconds)` (`{ pid, done, interrupt }`), `statusOk(summary)`,
  *   `waitQuiet(running)`, `onSample(sample, server)`
@@ -99,6 +100,8 @@ export async function pairedRounds({
   slice,
   turnMs,
   threshold,
+  retries = 0,
+  onRetry,
   start,
   stop,
   load,
@@ -122,12 +125,13 @@ export async function pairedRounds({
     for (const server of running) await load(server, scenario, warmup);
     for (const server of running) await stopped(server.pid);
     writes0 = running.map((s) => readUsage(s.pid).syscw);
-    const seconds = Math.ceil((rounds + 1) * running.length * slice * 1.5) + 30;
+    const seconds = Math.ceil((rounds + retries + 1) * running.length * slice * 1.5) + 30;
     for (const server of running) loads.push(startLoad(server, scenario, seconds));
     // Unmeasured turns first: every server accepts its wrk's connections and gets going.
     for (let k = 0; k < Math.min(10, turnsPerRound); k++)
       for (const server of rotated(running, k)) await turn(server.pid, turnMs);
     const pids = loads.map((l) => l.pid);
+    let retried = 0;
     for (let round = 0; round < rounds; round++) {
       const before = running.map((s) => reading(s.pid));
       const snap = snapshot(running, pids);
@@ -137,6 +141,14 @@ export async function pairedRounds({
           wallMs[running.indexOf(server)] += await turn(server.pid, turnMs);
       const other = otherLoad(snap, snapshot(running, pids), running);
       const after = running.map((s) => reading(s.pid));
+      // Other load on either core (the host's, another process's): the round is measured again,
+      // up to `retries` times per block, as a standalone sample would be; then kept and flagged.
+      if (Math.max(other.core0, other.core1) > threshold && retried < retries) {
+        retried++;
+        onRetry?.(round, other);
+        round--;
+        continue;
+      }
       running.forEach((server, i) =>
         kept.push({
           server,

@@ -3,16 +3,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barChartSvg, barChartPng } from './chart.mjs';
 import { coRunSummary } from './corun.mjs';
-import { median, medianInterval } from './harness/stats.mjs';
+import { blockedInterval, median } from './harness/stats.mjs';
 import { targetsMarkdown, targetsOf, summaryLine } from './verdicts.mjs';
 
 export { median };
 
 /**
  * `metric` of `server` over `base`, one ratio per round in which both have a sample (clean ones
- * preferred, as for the medians). Empty when `base` did not run.
+ * preferred, as for the medians), with each ratio's block (`block` of the samples; a round of
+ * fresh processes is a block of its own). Empty when `base` did not run.
  */
-export function roundRatios(samples, server, base, metric) {
+export function blockRatios(samples, server, base, metric) {
   const pick = (name) => {
     const byRound = new Map();
     for (const s of samples) {
@@ -25,12 +26,19 @@ export function roundRatios(samples, server, base, metric) {
   const mine = pick(server);
   const theirs = pick(base);
   const ratios = [];
+  const blocks = [];
   for (const [round, s] of mine) {
     const b = theirs.get(round);
-    if (b !== undefined && b[metric] > 0) ratios.push(s[metric] / b[metric]);
+    if (b === undefined || !(b[metric] > 0)) continue;
+    ratios.push(s[metric] / b[metric]);
+    blocks.push(s.block ?? round);
   }
-  return ratios;
+  return { ratios, blocks };
 }
+
+/** `blockRatios` without the blocks. */
+export const roundRatios = (samples, server, base, metric) =>
+  blockRatios(samples, server, base, metric).ratios;
 
 /** One row per (scenario, server). Clean samples are preferred; contaminated ones count only if nothing else exists. */
 export function aggregate(scenarios, servers, samples) {
@@ -78,12 +86,13 @@ export function aggregate(scenarios, servers, samples) {
         ['cpuVsRaw', 'raw', 'cpuUsPerReq'],
         ['cpuVsFastify', 'fastify', 'cpuUsPerReq'],
       ]) {
-        const ratios = roundRatios(perSc, name, base, metric);
-        const ci = medianInterval(ratios);
+        const { ratios, blocks } = blockRatios(perSc, name, base, metric);
+        const ci = blockedInterval(ratios, blocks);
         r[field] = median(ratios);
         r[`${field}Interval`] = [ci.lo, ci.hi];
         r[`${field}Coverage`] = ci.coverage;
         r[`${field}Pairs`] = ratios.length;
+        r[`${field}Blocks`] = ci.blocks;
       }
     }
   }
@@ -202,9 +211,14 @@ function ratiosMarkdown(names, scenarios, rows) {
   if (!names.includes('api')) return L;
   const q = (r, f) =>
     r?.[`${f}Pairs`]
-      ? `${r2(r[f])} (${r2(r[`${f}Interval`][0])}–${r2(r[`${f}Interval`][1])}, ${r[`${f}Pairs`]} rounds)`
+      ? `${r2(r[f])} (${r2(r[`${f}Interval`][0])}–${r2(r[`${f}Interval`][1])}, ${r[`${f}Pairs`]} rounds, ` +
+        `${r[`${f}Blocks`]} blocks)`
       : 'n/a';
-  L.push('@api, median of its per-round ratios (90% confidence interval of the median, rounds):', '');
+  L.push(
+    "@api, median of its per-round ratios (90% confidence interval of the median, widened to every block's median; " +
+      'rounds, blocks):',
+    '',
+  );
   L.push('| scenario | api req/s ×fastify | api cpu ×raw | api cpu ×fastify |', '|---|---:|---:|---:|');
   for (const sc of scenarios) {
     const r = rows[sc.name].api;
@@ -219,13 +233,14 @@ function pairedMarkdown(meta, names, scenarios, rows) {
   const p = meta.settings.paired;
   const L = ['## Paired', ''];
   L.push(
-    `Every server alone on the core, as in the standalone phase, but taking turns with the others: per scenario one ` +
-      `fresh process per server, each warmed up alone for ${p.warmupS} s, then each loaded by its own wrk while all ` +
-      `but one are stopped (SIGSTOP), in turns of ${p.turnMs} ms in rotating order; ${p.rounds} round(s) of ` +
-      `${p.sliceS} s per server. A ratio compares servers measured in the same instants, so the machine's drift ` +
+    `Every server alone on the core, as in the standalone phase, but taking turns with the others: in each of ` +
+      `${p.blocks} block(s), per scenario one fresh process per server, each warmed up alone for ${p.warmupS} s, then ` +
+      `each loaded by its own wrk while all but one are stopped (SIGSTOP), in turns of ${p.turnMs} ms in rotating ` +
+      `order; ${p.rounds} round(s) of ${p.sliceS} s per server. A ratio compares servers measured in the same ` +
+      "instants, so the machine's drift " +
       'cancels. CPU per request: schedstat CPU time (all threads) per response; responses counted by write ' +
       "syscalls, calibrated against wrk's count (*writes/response*); req/s per second of the server's turns. No " +
-      'latency: a stopped server\'s requests wait.',
+      "latency: a stopped server's requests wait.",
     '',
   );
   L.push(...ratiosMarkdown(names, scenarios, rows));

@@ -4,7 +4,7 @@
 // paired (servers taking turns of 20 ms on the core, src/paired.mjs) and co-runs (src/corun.mjs); the targets
 // are judged by all three (src/verdicts.mjs).
 // Usage: pnpm bench [--quick | --standalone] [--rounds N] [--duration S] [--warmup S] [--connections N]
-//                   [--paired-rounds N] [--slice S] [--turn MS] [--paired-warmup S]
+//                   [--paired-blocks N] [--paired-rounds N] [--slice S] [--turn MS] [--paired-warmup S]
 //                   [--corun-blocks N] [--corun-runs N] [--corun-duration S] [--corun-warmup S] [--ops-blocks N]
 //                   [--ops-scenarios info,movies]
 //                   [--servers raw,fastify,...] [--scenarios info,movies,...] [--long-lived] [--build] [--out DIR]
@@ -90,6 +90,7 @@ function parseArgs(argv) {
       '--corun-warmup': ['corunWarmup', 'number'],
       '--ops-blocks': ['opsBlocks', 'number'],
       '--ops-scenarios': ['opsScenarios', 'list'],
+      '--paired-blocks': ['pairedBlocks', 'number'],
       '--paired-rounds': ['pairedRounds', 'number'],
       '--slice': ['slice', 'number'],
       '--turn': ['turnMs', 'number'],
@@ -97,22 +98,24 @@ function parseArgs(argv) {
     }),
   };
   // The same warm-up everywhere (3 s alone, 6 s in a co-run where two servers share the core):
-  // quick mode is the full run's paired phase (where the verdict is read) with fewer rounds, servers
-  // and scenarios, and one co-run block to check it against; never a colder process.
+  // quick mode is the full run's paired phase (where the verdict is read: the same blocks and
+  // rounds) on raw, Fastify and @api and two scenarios, with two co-run blocks to check it against
+  // and no standalone rounds; never a colder process.
   const d = o.quick
     ? {
         rounds: 0,
         duration: 3,
         warmup: 3,
-        pairedRounds: 10,
+        pairedBlocks: 3,
+        pairedRounds: 5,
         servers: TARGET_SERVERS,
         scenarios: ['info', 'movies'],
         quietSampleMs: 300,
         quietMaxWaitMs: 5_000,
         retries: 1,
-        budgetMs: 175_000,
-        corunBlocks: 1,
-        corunRuns: 3,
+        budgetMs: 300_000,
+        corunBlocks: 2,
+        corunRuns: 2,
         corunDuration: 2,
         corunWarmup: 6,
         opsBlocks: 0,
@@ -123,6 +126,7 @@ function parseArgs(argv) {
           rounds: 4,
           duration: 10,
           warmup: 5,
+          pairedBlocks: 0,
           pairedRounds: 0,
           servers: TARGET_SERVERS,
           quietSampleMs: 1000,
@@ -136,7 +140,8 @@ function parseArgs(argv) {
           rounds: 5,
           duration: 4,
           warmup: 3,
-          pairedRounds: o.longLived ? 0 : 12,
+          pairedBlocks: 3,
+          pairedRounds: o.longLived ? 0 : 5,
           quietSampleMs: 1000,
           quietMaxWaitMs: 60_000,
           retries: 3,
@@ -283,6 +288,29 @@ async function timedRun(server, scenario, servers, seconds = opts.duration) {
   };
 }
 
+/** One paired block's rounds, one line each, and the write syscalls per response wrk's count gave. */
+function logPaired(mine) {
+  for (const round of [...new Set(mine.map((x) => x.round))]) {
+    const rs = mine.filter((x) => x.round === round);
+    log(
+      `  p${round + 1} ` +
+        rs
+          .map(
+            (x) =>
+              `${x.server} ${fmtInt(x.rps)} req/s ${x.cpuUsPerReq.toFixed(1)} µs` +
+              (x.contaminated ? ' [contaminated]' : '') +
+              (x.statusOk ? '' : ' [unexpected status]'),
+          )
+          .join(' | '),
+    );
+  }
+  const first = mine.filter((x) => x.round === mine[0]?.round);
+  if (first.length > 0)
+    log(
+      `  write syscalls per response: ${first.map((x) => `${x.server} ${x.writesPerResponse.toFixed(3)}`).join(', ')}`,
+    );
+}
+
 // ---------------------------------------------------------------- main
 async function main() {
   requireLinuxTwoCores();
@@ -299,7 +327,8 @@ async function main() {
   log(
     `bench: servers ${names.join(', ')}; scenarios ${scenarios.map((s) => s.name).join(', ')}; ` +
       `standalone ${opts.rounds} round(s) × ${opts.duration} s after ${opts.warmup} s warm-up; ` +
-      `paired ${opts.pairedRounds} round(s) × ${opts.slice} s in ${opts.turnMs} ms turns; ${opts.connections} connections` +
+      `paired ${opts.pairedBlocks} block(s) × ${opts.pairedRounds} round(s) × ${opts.slice} s in ${opts.turnMs} ms turns; ` +
+      `${opts.connections} connections` +
       (opts.quick ? ' (quick)' : ''),
   );
 
@@ -360,7 +389,7 @@ async function main() {
       : 0;
   remainingMs =
     scenarios.length * servers.length * opts.rounds * runMs +
-    scenarios.length * pairedMs +
+    opts.pairedBlocks * scenarios.length * pairedMs +
     (opts.longLived ? scenarios.length * servers.length * (opts.warmup * 1000 + 150) : 0) +
     coRunPairs.length * opts.corunBlocks * blockMs(scenarios.length) +
     opsPairs.length * opsBlocks * blockMs(opsScenarios.length);
@@ -394,7 +423,14 @@ async function main() {
     // A failure (a server that dies, a wrk run with no summary) keeps the samples taken so far and
     // the run goes on with the next scenario: noted in the report, not a lost run.
     const timed = [];
-    const keep = { ...phase, onSample: (sample, s) => (timed.push(sample), phase.onSample(sample, s)) };
+    // A fresh-process round is a block of its own; long-lived processes make one block.
+    const keep = {
+      ...phase,
+      onSample: (sample, s) => (
+        timed.push(opts.longLived ? { ...sample, block: 0 } : sample),
+        phase.onSample(sample, s)
+      ),
+    };
     try {
       if (opts.longLived) await longLivedRounds({ ...keep, servers: longLived, scenario });
       else await freshRounds({ ...keep, names: passed, scenario, start: startBenchServer, stop: stopServer });
@@ -407,55 +443,52 @@ async function main() {
     samples.push(...timed);
   }
 
-  // Paired: the same servers alone on the core, taking turns of `--turn` ms, on fresh processes.
+  // Paired: the same servers alone on the core, taking turns of `--turn` ms, on fresh processes:
+  // `--paired-blocks` blocks, each a new set of processes per scenario, the scenarios in turn.
   const pairedSamples = [];
   if (opts.pairedRounds > 0) {
     log(
-      `\n== paired: ${opts.pairedRounds} round(s) of ${opts.slice} s per server in ${opts.turnMs} ms turns, ` +
-        `after ${opts.pairedWarmup} s warm-up each`,
+      `\n== paired: ${opts.pairedBlocks} block(s) × ${opts.pairedRounds} round(s) of ${opts.slice} s per server ` +
+        `in ${opts.turnMs} ms turns, after ${opts.pairedWarmup} s warm-up each`,
     );
-    for (const scenario of scenarios) {
-      log(`-- ${scenario.name}`);
-      const mine = [];
-      try {
-        await pairedRounds({
-          names: passed,
-          scenario,
-          rounds: opts.pairedRounds,
-          warmup: opts.pairedWarmup,
-          slice: opts.slice,
-          turnMs: opts.turnMs,
-          threshold: opts.threshold,
-          start: startBenchServer,
-          stop: stopServer,
-          load,
-          startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds, opts.connections),
-          statusOk: (w) => statusOk(scenario, w),
-          waitQuiet,
-          onSample: (sample) => mine.push(sample),
-        });
-      } catch (e) {
-        note(`paired ${scenario.name} stopped after ${mine.length} sample(s): ${e.message.split('\n')[0]}`);
+    for (let block = 0; block < opts.pairedBlocks; block++) {
+      for (const scenario of scenarios) {
+        log(`-- ${scenario.name}, block ${block + 1}`);
+        const mine = [];
+        try {
+          await pairedRounds({
+            names: passed,
+            scenario,
+            rounds: opts.pairedRounds,
+            warmup: opts.pairedWarmup,
+            slice: opts.slice,
+            turnMs: opts.turnMs,
+            threshold: opts.threshold,
+            retries: overBudget() ? 0 : opts.retries * 2,
+            onRetry: (round, other) =>
+              log(
+                `  p${block * opts.pairedRounds + round + 1}: contaminated (other load core0 ${pct(other.core0)}, ` +
+                  `core1 ${pct(other.core1)}), measured again`,
+              ),
+            start: startBenchServer,
+            stop: stopServer,
+            load,
+            startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds, opts.connections),
+            statusOk: (w) => statusOk(scenario, w),
+            waitQuiet,
+            onSample: (sample) =>
+              mine.push({ ...sample, block, round: block * opts.pairedRounds + sample.round }),
+          });
+        } catch (e) {
+          note(
+            `paired ${scenario.name} block ${block + 1} stopped after ${mine.length} sample(s): ` +
+              e.message.split('\n')[0],
+          );
+        }
+        remainingMs -= pairedMs;
+        logPaired(mine);
+        pairedSamples.push(...mine);
       }
-      remainingMs -= pairedMs;
-      for (let round = 0; round < opts.pairedRounds; round++) {
-        const rs = mine.filter((x) => x.round === round);
-        log(
-          `  p${round + 1} ` +
-            rs
-              .map(
-                (x) =>
-                  `${x.server} ${fmtInt(x.rps)} req/s ${x.cpuUsPerReq.toFixed(1)} µs` +
-                  (x.contaminated ? ' [contaminated]' : '') +
-                  (x.statusOk ? '' : ' [unexpected status]'),
-              )
-              .join(' | '),
-        );
-      }
-      const firsts = mine.filter((x) => x.round === 0);
-      if (firsts.length > 0)
-        log(`  write syscalls per response: ${firsts.map((x) => `${x.server} ${x.writesPerResponse.toFixed(3)}`).join(', ')}`);
-      pairedSamples.push(...mine);
     }
   }
 
@@ -524,7 +557,13 @@ async function main() {
       rounds: opts.rounds,
       durationS: opts.duration,
       warmupS: opts.warmup,
-      paired: { rounds: opts.pairedRounds, sliceS: opts.slice, turnMs: opts.turnMs, warmupS: opts.pairedWarmup },
+      paired: {
+        blocks: opts.pairedBlocks,
+        rounds: opts.pairedRounds,
+        sliceS: opts.slice,
+        turnMs: opts.turnMs,
+        warmupS: opts.pairedWarmup,
+      },
       connections: opts.connections,
       wrkThreads: 1,
       serverCore: Number(SERVER_CORE),

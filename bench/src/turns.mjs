@@ -1,13 +1,14 @@
-// What sharing the core costs each server, by how often it changes hands (issue 27): the paired
-// phase (src/paired.mjs: servers alone on the core, taking turns, stopped between them) run at
-// several turn lengths, from ~1 ms (about as often as two servers co-run on one core switch: every
-// 15–25 requests) to 500 ms. Within one sweep step the servers share the machine's drift, so their
-// ratios hold; across steps a ratio that moves with the turn length is the cost of losing the core
+// Whether the paired phase's turn length changes what it measures (issue 27): the paired phase
+// (src/paired.mjs: servers alone on the core, taking turns, stopped between them) run at several
+// turn lengths, 5 ms to 500 ms. Within one sweep step the servers share the machine's drift, so
+// their ratios hold; a ratio that moves with the turn length would be the cost of losing the core
 // (and the caches with it) that often, server by server. Each sweep runs the lengths up, then down,
-// so a drift over the minutes does not pass for a trend.
+// so a drift over the minutes does not pass for a trend. Below ~5 ms a turn's own cost (two signals,
+// a resumed process reading 50 queued requests) dominates: at 1 ms every server's CPU per request
+// doubles and the ratios shrink toward 1.
 //
 // Usage: pnpm --filter @api/bench turns [--servers raw,fastify,api] [--scenario info]
-//          [--turns 1,5,20,100,500] [--rounds 8] [--slice 1] [--sweeps 1] [--out DIR]
+//          [--turns 5,20,100,500] [--rounds 8] [--slice 1] [--sweeps 1] [--out DIR]
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { pairedRounds } from './paired.mjs';
@@ -34,7 +35,7 @@ import {
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const names = arg('servers', 'raw,fastify,api').split(',');
 const scenario = SCENARIOS.find((s) => s.name === arg('scenario', 'info'));
-const TURNS = arg('turns', '1,5,20,100,500').split(',').map(Number);
+const TURNS = arg('turns', '5,20,100,500').split(',').map(Number);
 const ROUNDS = Number(arg('rounds', 8));
 const SLICE = Number(arg('slice', 1));
 const SWEEPS = Number(arg('sweeps', 1));
@@ -64,8 +65,7 @@ try {
         load: (server, sc, seconds) => wrkScenario(server, sc, seconds),
         startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds),
         statusOk: (w) => w.errors.status === 0,
-        waitQuiet: (running) =>
-          waitQuietCores(running, { sampleMs: 500, maxWaitMs: 20_000, threshold: 0.1 }),
+        waitQuiet: (running) => waitQuietCores(running, { sampleMs: 500, maxWaitMs: 20_000, threshold: 0.1 }),
         // One step's rounds are numbered apart from every other step's, for roundRatios.
         onSample: (s) => mine.push({ ...s, turnMs, round: (sweep * order.length + step) * ROUNDS + s.round }),
       });
@@ -114,13 +114,19 @@ const md = [
   ...rows.map(
     (r) =>
       `| ${r.turnMs} ms | ${names.map((n) => r.cpu[n].toFixed(1)).join(' | ')} | ` +
-      others.map((n) => `${r2(r.vsBase[n].median)} (${r2(r.vsBase[n].lo)}–${r2(r.vsBase[n].hi)})`).join(' | ') +
+      others
+        .map((n) => `${r2(r.vsBase[n].median)} (${r2(r.vsBase[n].lo)}–${r2(r.vsBase[n].hi)})`)
+        .join(' | ') +
       ' |',
   ),
   '',
 ];
 const file = join(OUT, `turns-${fileStamp(date)}`);
-writeResults(file, { date, scenario: scenario.name, turns: TURNS, rounds: ROUNDS, slice: SLICE, rows, samples }, md.join('\n'));
+writeResults(
+  file,
+  { date, scenario: scenario.name, turns: TURNS, rounds: ROUNDS, slice: SLICE, rows, samples },
+  md.join('\n'),
+);
 console.log(md.join('\n'));
 console.log(`wrote ${file}.md`);
 process.exit(0);

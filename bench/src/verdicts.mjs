@@ -4,7 +4,8 @@
 // standalone (fresh process, warm-up, one long run: what a user does), paired (every server
 // alone on the core, in turns of 20 ms: the same thing with the machine's drift cancelled) and
 // co-run (two servers sharing the core at once). Each gives a median and a 90% confidence
-// interval of that median (src/harness/stats.mjs). They agree when all their intervals share a
+// interval of that median, widened to every block's own median (`blockedInterval`,
+// src/harness/stats.mjs: a block is one set of fresh processes). They agree when all their intervals share a
 // value. The verdict is read from the paired method (the standalone one when a run has no paired
 // phase), and only stands when the methods agree.
 import { r2 } from './harness/index.mjs';
@@ -17,6 +18,11 @@ export const METHODS = ['standalone', 'paired', 'corun'];
 const REFERENCE = ['paired', 'standalone', 'corun'];
 /** The fewest per-round ratios a method needs to say met or missed. */
 export const MIN_RATIOS = 3;
+/**
+ * The fewest blocks (independent sets of fresh processes) it needs: one block's ratios can agree
+ * closely and still miss what another set of processes measures (up to ±10% on this VM).
+ */
+export const MIN_BLOCKS = 2;
 
 /**
  * `met` when the whole interval `[lo, hi]` is on the target's side of `limit`, `missed` when it is
@@ -36,10 +42,18 @@ export function intervalsAgree(intervals) {
 }
 
 /**
+ * Under 3 ratios the interval covers the median less than 75% of the time, and one block says
+ * nothing of how far another set of processes lands: too few to settle.
+ */
+const tooFew = (r) =>
+  (r.n !== undefined && r.n < MIN_RATIOS) || (r.blocks !== undefined && r.blocks < MIN_BLOCKS);
+
+/**
  * One target judged by every method that measured it.
  *
- * @param byMethod `{ standalone?, paired?, corun? }`, each `{ value, interval: [lo, hi], n }` (`n`: how
- *   many ratios; under `MIN_RATIOS` the method says `unsettled`)
+ * @param byMethod `{ standalone?, paired?, corun? }`, each `{ value, interval: [lo, hi], n, blocks }`
+ *   (`n`: how many ratios, `blocks`: from how many sets of processes; under `MIN_RATIOS` or
+ *   `MIN_BLOCKS` the method says `unsettled`)
  * @returns per method `{ value, interval, verdict }`, `agree`, `reference` (the method the verdict
  *   is read from) and `verdict` (its verdict when the methods agree, `unsettled` when they do not)
  */
@@ -48,12 +62,10 @@ export function judge(byMethod, limit, atLeast) {
   for (const m of METHODS) {
     const r = byMethod[m];
     if (!r || !Number.isFinite(r.value)) continue;
-    // Under 3 ratios the interval covers the median less than 75% of the time: too few to settle.
-    const few = r.n !== undefined && r.n < MIN_RATIOS;
-    methods[m] = { ...r, verdict: few ? 'unsettled' : verdict(r.interval, limit, atLeast) };
+    methods[m] = { ...r, verdict: tooFew(r) ? 'unsettled' : verdict(r.interval, limit, atLeast) };
   }
   // A method with too few ratios to settle a target cannot contradict the others either.
-  const enough = Object.values(methods).filter((r) => r.n === undefined || r.n >= MIN_RATIOS);
+  const enough = Object.values(methods).filter((r) => !tooFew(r));
   const agree = intervalsAgree(enough.map((r) => r.interval));
   const reference = REFERENCE.find((m) => methods[m]);
   const own = reference ? methods[reference].verdict : 'n/a';
@@ -70,12 +82,18 @@ export function judge(byMethod, limit, atLeast) {
 export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
   const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
   const of = (row, field) =>
-    row && { value: row[field], interval: row[`${field}Interval`], n: row[`${field}Pairs`] };
+    row && {
+      value: row[field],
+      interval: row[`${field}Interval`],
+      n: row[`${field}Pairs`],
+      blocks: row[`${field}Blocks`],
+    };
   const ofCo = (pair, kind) =>
     co[pair] && {
       value: co[pair][`${kind}Ratio`],
       interval: co[pair][`${kind}Interval`],
       n: co[pair].rounds,
+      blocks: co[pair].blocks,
     };
   return {
     rps: judge(
@@ -132,13 +150,18 @@ export function targetsMarkdown(scenarios, byScenario) {
   L.push(
     '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST): ' +
       'the median of each method with a 90% confidence interval of that median (distribution-free, from the order ' +
-      'statistics of its per-round ratios; min–max when there are under 5, with lower coverage). A method says ' +
-      '*met* or *missed* when its whole interval is on one side of the target, *unsettled* when it straddles it. ' +
+      'statistics of its per-round ratios; min–max when there are under 5, with lower coverage), widened to take in ' +
+      "every block's own median (a block: one set of fresh processes; a standalone round is one). A method says " +
+      '*met* or *missed* when its whole interval is on one side of the target, *unsettled* when it straddles it ' +
+      'or rests on fewer than 3 ratios or 2 blocks (_one block_: then it does not count for the agreement either). ' +
       "The methods *agree* when their intervals share a value. The verdict is the paired method's (the " +
       "standalone one's without a paired phase) and stands only when the methods agree.",
     '',
   );
-  const cell = (r) => (r ? `${interval(r)} ${r.verdict}` : 'n/a');
+  const cell = (r) =>
+    r
+      ? `${interval(r)} ${r.verdict}${r.blocks !== undefined && r.blocks < MIN_BLOCKS ? ' (one block)' : ''}`
+      : 'n/a';
   const yes = (a) => (a === undefined ? 'n/a' : a ? 'yes' : '**no**');
   L.push(
     '| scenario | target | standalone | paired | co-run | agree | verdict |',

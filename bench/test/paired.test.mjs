@@ -51,7 +51,15 @@ describe('roundSample', () => {
 
   it("scales the count by wrk's responses per write syscall", () => {
     // wrk counted 99 responses per 100 writes over the phase: every round's count follows.
-    const s = roundSample({ server: 'raw', scenario: 'info', round: 0, before, after, wallMs: 1000, perWrite: 0.99 });
+    const s = roundSample({
+      server: 'raw',
+      scenario: 'info',
+      round: 0,
+      before,
+      after,
+      wallMs: 1000,
+      perWrite: 0.99,
+    });
     expect(s.requests).toBeCloseTo(19_800, 6);
     expect(s.cpuUsPerReq).toBeCloseTo(1e6 / 19_800, 9);
     expect(s.writeCallsPerReq).toBeCloseTo(20_000 / 19_800, 9);

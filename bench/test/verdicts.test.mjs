@@ -1,7 +1,7 @@
 // The statistics the bench's verdicts rest on: the median's confidence interval, the verdict of one
 // method, the agreement of several, and the summary line `pnpm bench` and `--quick` both print.
 import { describe, expect, it } from 'vitest';
-import { medianInterval } from '../src/harness/stats.mjs';
+import { blockedInterval, medianInterval } from '../src/harness/stats.mjs';
 import { intervalsAgree, judge, summaryLine, targetsOf, verdict } from '../src/verdicts.mjs';
 
 /** A seeded generator (mulberry32), so the coverage check sees the same draws every run. */
@@ -43,6 +43,35 @@ describe('medianInterval', () => {
     }
     expect(hits / trials).toBeGreaterThanOrEqual(0.93); // 0.961 in theory
     expect(hits / trials).toBeLessThanOrEqual(0.99);
+  });
+});
+
+describe('blockedInterval', () => {
+  it("widens the pooled interval to every block's median", () => {
+    // Two sets of processes, each tight, 0.26 apart: 10 rounds of one, 3 of the other. The pooled
+    // interval of 13 values (x(4)–x(10)) is 1.03–1.09, which the second set's median (1.31) is far from.
+    const xs = [1.0, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09, 1.3, 1.31, 1.32];
+    const blocks = xs.map((_, i) => (i < 10 ? 0 : 1));
+    expect(medianInterval(xs)).toMatchObject({ lo: 1.03, hi: 1.09 });
+    expect(blockedInterval(xs, blocks)).toMatchObject({ lo: 1.03, hi: 1.31, n: 13, blocks: 2 });
+    // Blocks whose medians lie inside the pooled interval leave it as it is.
+    const close = [1.0, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07];
+    expect(blockedInterval(close, [0, 1, 0, 1, 0, 1, 0, 1])).toEqual({ ...medianInterval(close), blocks: 2 });
+    const lopsided = blockedInterval(
+      [1.0, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 0.8],
+      [0, 0, 0, 0, 0, 0, 0, 0, 1],
+    );
+    expect(lopsided).toMatchObject({ lo: 0.8, hi: 1.06, blocks: 2 });
+  });
+
+  it('is the pooled interval when there is one block', () => {
+    const xs = [1.2, 1.0, 1.1, 1.3, 1.05, 1.15];
+    expect(
+      blockedInterval(
+        xs,
+        xs.map(() => 7),
+      ),
+    ).toEqual({ ...medianInterval(xs), blocks: 1 });
   });
 });
 
@@ -120,6 +149,21 @@ describe('agreement', () => {
       true,
     );
     expect(lone).toMatchObject({ agree: undefined, verdict: 'met' });
+  });
+
+  it('will not settle a target on one block, nor let one block contradict two', () => {
+    const one = judge({ paired: { value: 1.5, interval: [1.45, 1.55], n: 10, blocks: 1 } }, 1.1, true);
+    expect(one.verdict).toBe('unsettled');
+    const two = judge(
+      {
+        paired: { value: 1.5, interval: [1.4, 1.6], n: 10, blocks: 2 },
+        corun: { value: 1.2, interval: [1.18, 1.22], n: 3, blocks: 1 },
+      },
+      1.1,
+      true,
+    );
+    expect(two).toMatchObject({ agree: undefined, verdict: 'met' });
+    expect(two.methods.corun.verdict).toBe('unsettled');
   });
 
   it('falls back to the standalone method when a run has no paired phase', () => {

@@ -49,3 +49,24 @@ export function medianInterval(xs, level = 0.9) {
   while (k + 1 <= (n + 1) / 2 && coverage(k + 1) >= level) k++;
   return { lo: s[k - 1], hi: s[n - k], coverage: coverage(k), n };
 }
+
+/**
+ * `medianInterval` for values measured in independent blocks (each block a fresh set of
+ * processes at another minute): the interval of all values, widened to take in every block's own
+ * median. Values within a block share its processes and its minute, so they can agree closely
+ * with each other and still miss what another block measures (two processes of the same code
+ * differ by a few percent for as long as they live, by up to ±10% on this VM); an interval that
+ * ignored that would be narrower than what a rerun can reproduce.
+ *
+ * @param xs the values
+ * @param blocks each value's block (same length as `xs`)
+ * @returns `medianInterval`'s `{ lo, hi, coverage, n }` plus `blocks` (how many blocks)
+ */
+export function blockedInterval(xs, blocks, level = 0.9) {
+  const ci = medianInterval(xs, level);
+  const byBlock = new Map();
+  xs.forEach((x, i) => byBlock.set(blocks[i], [...(byBlock.get(blocks[i]) ?? []), x]));
+  const mids = [...byBlock.values()].map(median);
+  if (mids.length < 2) return { ...ci, blocks: mids.length };
+  return { ...ci, lo: Math.min(ci.lo, ...mids), hi: Math.max(ci.hi, ...mids), blocks: mids.length };
+}
