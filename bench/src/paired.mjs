@@ -126,7 +126,11 @@ export async function pairedRounds({
     for (const server of running) await stopped(server.pid);
     writes0 = running.map((s) => readUsage(s.pid).syscw);
     const seconds = Math.ceil((rounds + retries + 1) * running.length * slice * 1.5) + 30;
-    for (const server of running) loads.push(startLoad(server, scenario, seconds));
+    for (const server of running) {
+      const l = startLoad(server, scenario, seconds);
+      l.done.catch(() => {}); // settled below, after the rounds; a wrk that fails early must not crash the run
+      loads.push(l);
+    }
     // Unmeasured turns first: every server accepts its wrk's connections and gets going.
     for (let k = 0; k < Math.min(10, turnsPerRound); k++)
       for (const server of rotated(running, k)) await turn(server.pid, turnMs);

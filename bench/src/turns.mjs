@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { pairedRounds } from './paired.mjs';
 import { startBenchServer } from './servers.mjs';
-import { median, medianInterval } from './harness/stats.mjs';
-import { roundRatios } from './report.mjs';
+import { blockedInterval, median } from './harness/stats.mjs';
+import { blockRatios, roundRatios } from './report.mjs';
 import {
   argOf,
   BENCH,
@@ -67,7 +67,11 @@ try {
         statusOk: (w) => w.errors.status === 0,
         waitQuiet: (running) => waitQuietCores(running, { sampleMs: 500, maxWaitMs: 20_000, threshold: 0.1 }),
         // One step's rounds are numbered apart from every other step's, for roundRatios.
-        onSample: (s) => mine.push({ ...s, turnMs, round: (sweep * order.length + step) * ROUNDS + s.round }),
+        // Each step is a set of fresh processes: a block (src/harness/stats.mjs, blockedInterval).
+        onSample: (s) => {
+          const block = sweep * order.length + step;
+          mine.push({ ...s, turnMs, block, round: block * ROUNDS + s.round });
+        },
       });
       samples.push(...mine);
       const cpu = (n) => median(mine.filter((s) => s.server === n).map((s) => s.cpuUsPerReq));
@@ -94,8 +98,8 @@ const rows = TURNS.map((turnMs) => {
   for (const n of names) {
     row.cpu[n] = median(mine.filter((s) => s.server === n).map((s) => s.cpuUsPerReq));
     if (n === base) continue;
-    const ratios = roundRatios(mine, n, base, 'cpuUsPerReq');
-    const ci = medianInterval(ratios);
+    const { ratios, blocks } = blockRatios(mine, n, base, 'cpuUsPerReq');
+    const ci = blockedInterval(ratios, blocks);
     row.vsBase[n] = { median: median(ratios), lo: ci.lo, hi: ci.hi, n: ratios.length };
   }
   return row;
@@ -107,7 +111,7 @@ const md = [
   '',
   `\`${scenario.label}\`: ${names.join(', ')} alone on core 0 in turns of each length (SIGSTOP between), ` +
     `${ROUNDS} rounds of ${SLICE} s per server per step, ${SWEEPS} sweep(s) up and down (${TURNS.join(', ')} ms). ` +
-    `CPU per request ×${base}: median of per-round ratios (90% interval).`,
+    `CPU per request ×${base}: median of per-round ratios (90% interval, widened to each step's median).`,
   '',
   `| turn | ${names.map((n) => `${n} CPU µs/req`).join(' | ')} | ${others.map((n) => `${n} ×${base}`).join(' | ')} |`,
   `|---:|${names.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`,

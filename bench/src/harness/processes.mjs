@@ -213,7 +213,9 @@ export function startWrk({ url, seconds, connections = 50, timeout, headers = []
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
+    // 'close', not 'exit': a process can exit before its stdout has been read to the end, and the
+    // summary is the last thing wrk writes (waiting for 'exit' lost it now and then).
+    child.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('WRKJSON '));
       if (code !== 0 || !line) reject(new Error(`wrk failed (${code}): ${err || out}`));
       else resolve(JSON.parse(line.slice(8)));
