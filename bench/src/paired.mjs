@@ -136,7 +136,7 @@ export async function pairedRounds({
       for (const server of rotated(running, k)) await turn(server.pid, turnMs);
     const pids = loads.map((l) => l.pid);
     let retried = 0;
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < rounds; ) {
       const before = running.map((s) => reading(s.pid));
       const snap = snapshot(running, pids);
       const wallMs = running.map(() => 0);
@@ -150,19 +150,12 @@ export async function pairedRounds({
       if (Math.max(other.core0, other.core1) > threshold && retried < retries) {
         retried++;
         onRetry?.(round, other);
-        round--;
         continue;
       }
       running.forEach((server, i) =>
-        kept.push({
-          server,
-          before: before[i],
-          after: after[i],
-          wallMs: wallMs[i],
-          round,
-          other,
-        }),
+        kept.push({ server, before: before[i], after: after[i], wallMs: wallMs[i], round, other }),
       );
+      round++;
     }
   } catch (e) {
     failure = e;
@@ -185,7 +178,8 @@ export async function pairedRounds({
   running.forEach((server, i) => {
     const w = summaries[i]?.status === 'fulfilled' ? summaries[i].value : undefined;
     const writes = writes1[i] - writes0[i];
-    const perWrite = w && writes > 0 ? w.requests / writes : 1;
+    const calibrated = w !== undefined && writes > 0;
+    const perWrite = calibrated ? w.requests / writes : 1;
     for (const k of kept.filter((x) => x.server === server)) {
       const sample = roundSample({
         server: server.name,
@@ -200,7 +194,7 @@ export async function pairedRounds({
       onSample(
         {
           ...sample,
-          writesPerResponse: 1 / perWrite,
+          writesPerResponse: calibrated ? 1 / perWrite : NaN,
           peakRssKb: rss[i],
           statusOk: w !== undefined && statusOk(w),
           statusErrors: w?.errors.status ?? NaN,
