@@ -6,6 +6,7 @@
 // request. The standalone rounds in run.mjs stay the measure of each server's own req/s.
 import { CLK_TCK, readProcTicks, readUsage, sleep, usageDelta } from './sys.mjs';
 import { blockedInterval, median } from './harness/stats.mjs';
+import { statusesAsExpected } from './scenarios.mjs';
 
 /** The pairs co-run by default: @api against each baseline the targets name. */
 export const CORUN_PAIRS = [
@@ -77,9 +78,7 @@ export async function coRun({ a, b, scenario, rounds, seconds, load, warmup = tr
       rpsB: rps(wb),
       usageA: split(a.pid, ua, wa),
       usageB: split(b.pid, ub, wb),
-      statusOk: [wa, wb].every((w) =>
-        scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests,
-      ),
+      statusOk: [wa, wb].every((w) => statusesAsExpected(scenario, w)),
     };
     sample.cpuRatio = sample.cpuA / sample.cpuB;
     sample.rpsRatio = sample.rpsA / sample.rpsB;

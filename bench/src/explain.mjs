@@ -15,26 +15,23 @@
 import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join } from 'node:path';
-import { SCENARIOS } from './scenarios.mjs';
+import { SCENARIOS, statusesAsExpected } from './scenarios.mjs';
 import { CLK_TCK, readMem, readUsage, resetPeakRss, schedNs, sleep, usageDelta } from './sys.mjs';
 import { median } from './harness/stats.mjs';
 import {
   BENCH,
-  ensureWrk,
   fileStamp,
   int,
   parseFlags,
-  pinSelf,
+  prepareServerBench,
   r2,
-  requireLinuxTwoCores,
   runMeta,
   startServer,
   stopAll,
   stopServer,
-  turboBuild,
   waitQuietMachine,
-  wrkScenario,
   writeResults,
+  wrkScenario,
 } from './harness/index.mjs';
 
 const opts = {
@@ -205,7 +202,7 @@ async function measureOne(name, scenario, kind) {
       heapMb: gc.lastHeapMb,
       rssMb: mem.rssKb / 1024,
       peakRssMb: mem.hwmKb / 1024,
-      statusOk: scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === n,
+      statusOk: statusesAsExpected(scenario, w),
     };
     if (kind) {
       const t = attach(kind, server.pid);
@@ -282,10 +279,7 @@ function markdown(meta, rows) {
 }
 
 async function main() {
-  requireLinuxTwoCores();
-  ensureWrk();
-  pinSelf();
-  if (opts.build) turboBuild(['@api/bench^...'], 'the @api packages');
+  prepareServerBench({ build: opts.build });
   const kind = tracer();
   const loadBefore = os.loadavg();
   const rows = [];

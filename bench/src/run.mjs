@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import os from 'node:os';
-import { SCENARIOS, runChecks } from './scenarios.mjs';
+import { SCENARIOS, runChecks, statusesAsExpected } from './scenarios.mjs';
 import { CLK_TCK, cpuModel, readMem, readUsage, usageDelta } from './sys.mjs';
 import { writeReport } from './report.mjs';
 import { CORUN_PAIRS, OPS_PAIRS, coRunBlocks, coRunSummary } from './corun.mjs';
@@ -238,10 +238,6 @@ const waitQuiet = (servers) =>
     stats: quietStats,
   });
 
-/** Whether a wrk summary has the statuses `scenario` expects (all 2xx/3xx, or all its error status). */
-const statusOk = (scenario, w) =>
-  scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests;
-
 /** One wrk run of `scenario` against `server`. */
 const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds, opts.connections);
 
@@ -258,7 +254,7 @@ async function timedRun(server, scenario, servers, seconds = opts.duration) {
   const u = u0 && usageDelta(u0, readUsage(server.pid) ?? u0);
   const mem = readMem(server.pid);
   const per = (x) => x / w.requests;
-  const okStatus = statusOk(scenario, w);
+  const okStatus = statusesAsExpected(scenario, w);
   return {
     server: server.name,
     scenario: scenario.name,
@@ -474,7 +470,7 @@ async function main() {
             stop: stopServer,
             load,
             startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds, opts.connections),
-            statusOk: (w) => statusOk(scenario, w),
+            statusOk: (w) => statusesAsExpected(scenario, w),
             waitQuiet,
             onSample: (sample) =>
               mine.push({ ...sample, block, round: block * opts.pairedRounds + sample.round }),

@@ -13,7 +13,7 @@
 //          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia] [--threshold 0.1] [--out DIR]
 import os from 'node:os';
 import { join } from 'node:path';
-import { SCENARIOS, runChecks } from './scenarios.mjs';
+import { SCENARIOS, runChecks, statusesAsExpected } from './scenarios.mjs';
 import { CLK_TCK, readMem, readUsage, usageDelta } from './sys.mjs';
 import { median, medianInterval } from './harness/stats.mjs';
 import { roundRatios } from './report.mjs';
@@ -22,24 +22,21 @@ import { freshRounds } from './standalone.mjs';
 import { runtimeOf, startBenchServer } from './servers.mjs';
 import {
   BENCH,
-  ensureWrk,
   fileStamp,
   int,
   measured,
   packageVersion,
   parseFlags,
   pct,
-  pinSelf,
+  prepareServerBench,
   r2,
-  requireLinuxTwoCores,
   runMeta,
   socketErrors,
   stopAll,
   stopServer,
-  turboBuild,
   waitQuietCores,
-  wrkScenario,
   writeResults,
+  wrkScenario,
 } from './harness/index.mjs';
 import { spawnSync } from 'node:child_process';
 
@@ -108,7 +105,7 @@ async function timedRun(server, scenario, servers) {
     userUsPerReq: ((u.utime / CLK_TCK) * 1e6) / n,
     sysUsPerReq: ((u.stime / CLK_TCK) * 1e6) / n,
     peakRssKb: readMem(server.pid).hwmKb,
-    statusOk: scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === n,
+    statusOk: statusesAsExpected(scenario, w),
     socketErrors: socketErrors(w),
     otherCore0: l.core0,
     otherCore1: l.core1,
@@ -173,10 +170,7 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
 }
 
 async function main() {
-  requireLinuxTwoCores();
-  ensureWrk();
-  pinSelf();
-  turboBuild(['@api/bench^...'], 'the @api packages');
+  prepareServerBench();
   const loadBefore = os.loadavg();
   const scenarios = SCENARIOS.filter((s) => opts.scenarios.includes(s.name));
   const names = [];

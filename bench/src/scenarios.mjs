@@ -55,6 +55,13 @@ const jsonObj = (b) => b !== null && typeof b === 'object' && !Array.isArray(b);
  * Each check: a request and a predicate over { status, headers, body(parsed or text) } returning
  * an error string or null (`advisory` checks only warn: the server is still timed). Bodies of successful responses are compared exactly, key order included.
  */
+/**
+ * Whether a wrk summary of `scenario` has the statuses it expects: no non-2xx/3xx answer for a
+ * success scenario, nothing but its error status for an error one (wrk counts both as `status`).
+ */
+export const statusesAsExpected = (scenario, w) =>
+  scenario.expect < 400 ? w.errors.status === 0 : w.errors.status === w.requests;
+
 export const CHECKS = [
   {
     name: 'GET /info',

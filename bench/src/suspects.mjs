@@ -17,17 +17,14 @@ import { CLK_TCK, readMem, readProcTicks } from './sys.mjs';
 import {
   argOf,
   BENCH,
-  ensureWrk,
   fileStamp,
-  pinSelf,
+  prepareServerBench,
   r2,
-  requireLinuxTwoCores,
   startServer,
   stopAll,
   stopServer,
-  turboBuild,
-  wrkScenario,
   writeResults,
+  wrkScenario,
 } from './harness/index.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
@@ -73,10 +70,7 @@ async function ages(old, young) {
   };
 }
 
-requireLinuxTwoCores();
-ensureWrk();
-pinSelf();
-turboBuild(['@api/bench^...'], 'the @api packages');
+prepareServerBench();
 const rows = [];
 try {
   for (const name of names) {

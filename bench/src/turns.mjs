@@ -10,7 +10,7 @@
 // Usage: pnpm --filter @api/bench turns [--servers raw,fastify,api] [--scenario info]
 //          [--turns 5,20,100,500] [--rounds 8] [--slice 1] [--sweeps 1] [--out DIR]
 import { join } from 'node:path';
-import { SCENARIOS } from './scenarios.mjs';
+import { SCENARIOS, statusesAsExpected } from './scenarios.mjs';
 import { pairedRounds } from './paired.mjs';
 import { startBenchServer } from './servers.mjs';
 import { blockedInterval, median } from './harness/stats.mjs';
@@ -18,18 +18,15 @@ import { blockRatios, roundRatios } from './report.mjs';
 import {
   argOf,
   BENCH,
-  ensureWrk,
   fileStamp,
-  pinSelf,
+  prepareServerBench,
   r2,
-  requireLinuxTwoCores,
   startWrkScenario,
   stopAll,
   stopServer,
-  turboBuild,
   waitQuietCores,
-  wrkScenario,
   writeResults,
+  wrkScenario,
 } from './harness/index.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
@@ -42,10 +39,7 @@ const SWEEPS = Number(arg('sweeps', 1));
 const OUT = arg('out', join(BENCH, 'results'));
 const base = names.includes('raw') ? 'raw' : names[0];
 
-requireLinuxTwoCores();
-ensureWrk();
-pinSelf();
-turboBuild(['@api/bench^...'], 'the @api packages');
+prepareServerBench();
 const samples = [];
 const order = [...TURNS, ...[...TURNS].reverse()];
 try {
@@ -64,7 +58,7 @@ try {
         stop: stopServer,
         load: (server, sc, seconds) => wrkScenario(server, sc, seconds),
         startLoad: (server, sc, seconds) => startWrkScenario(server, sc, seconds),
-        statusOk: (w) => w.errors.status === 0,
+        statusOk: (w) => statusesAsExpected(scenario, w),
         waitQuiet: (running) => waitQuietCores(running, { sampleMs: 500, maxWaitMs: 20_000, threshold: 0.1 }),
         // One step's rounds are numbered apart from every other step's, for roundRatios.
         // Each step is a set of fresh processes: a block (src/harness/stats.mjs, blockedInterval).

@@ -10,6 +10,7 @@ export {
   parseFlags,
   pinSelf,
   pinSelfIfPossible,
+  prepareServerBench,
   requireLinuxTwoCores,
   ROOT,
   SERVER_CORE,

@@ -89,3 +89,15 @@ export function turboBuild(filters, what) {
   });
   if (r.status !== 0) throw new Error(`building ${what} failed; fix the build before benchmarking`);
 }
+
+/**
+ * What every script that times servers under wrk does first: Linux with 2 cores, wrk present, this
+ * process pinned to the load core, and (unless `build: false`) a fresh build of the @api packages
+ * the bench servers import.
+ */
+export function prepareServerBench({ build = true } = {}) {
+  requireLinuxTwoCores();
+  ensureWrk();
+  pinSelf();
+  if (build) turboBuild(['@api/bench^...'], 'the @api packages');
+}
