@@ -144,8 +144,8 @@ export async function coRunBlocks({
 }
 
 /**
- * Median of the co-run ratios of one (scenario, a, b), with a 90% confidence interval of that
- * median widened to every block's own median (`cpuInterval`, `rpsInterval`: `[lo, hi]`;
+ * Median of the co-run ratios of one (scenario, a, b), with a 90% confidence interval (of that
+ * median, or of the blocks' mean where wider: `cpuInterval`, `rpsInterval`: `[lo, hi]`;
  * `blockedInterval` in src/harness/stats.mjs) and how many `blocks` (fresh pairs) it rests on.
  */
 export function coRunSummary(samples) {

@@ -215,7 +215,7 @@ function ratiosMarkdown(names, scenarios, rows) {
         `${r[`${f}Blocks`]} blocks)`
       : 'n/a';
   L.push(
-    "@api, median of its per-round ratios (90% confidence interval of the median, widened to every block's median; " +
+    "@api, median of its per-round ratios (90% confidence interval: of the median, or of the blocks' mean where wider; " +
       'rounds, blocks):',
     '',
   );

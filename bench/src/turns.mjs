@@ -105,7 +105,7 @@ const md = [
   '',
   `\`${scenario.label}\`: ${names.join(', ')} alone on core 0 in turns of each length (SIGSTOP between), ` +
     `${ROUNDS} rounds of ${SLICE} s per server per step, ${SWEEPS} sweep(s) up and down (${TURNS.join(', ')} ms). ` +
-    `CPU per request ×${base}: median of per-round ratios (90% interval, widened to each step's median).`,
+    `CPU per request ×${base}: median of per-round ratios (90% interval: of the median, or of the steps' mean where wider).`,
   '',
   `| turn | ${names.map((n) => `${n} CPU µs/req`).join(' | ')} | ${others.map((n) => `${n} ×${base}`).join(' | ')} |`,
   `|---:|${names.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`,

@@ -4,8 +4,9 @@
 // standalone (fresh process, warm-up, one long run: what a user does), paired (every server
 // alone on the core, in turns of 20 ms: the same thing with the machine's drift cancelled) and
 // co-run (two servers sharing the core at once). Each gives a median and a 90% confidence
-// interval of that median, widened to every block's own median (`blockedInterval`,
-// src/harness/stats.mjs: a block is one set of fresh processes). They agree when all their intervals share a
+// interval: of that median, or of the mean of its blocks' medians where that is wider
+// (`blockedInterval`, src/harness/stats.mjs: a block is one set of fresh processes, and the blocks
+// are the independent samples). They agree when all their intervals share a
 // value. The verdict is read from the paired method (the standalone one when a run has no paired
 // phase), and only stands when the methods agree.
 import { r2 } from './harness/index.mjs';
@@ -150,8 +151,9 @@ export function targetsMarkdown(scenarios, byScenario) {
   L.push(
     '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST): ' +
       'the median of each method with a 90% confidence interval of that median (distribution-free, from the order ' +
-      'statistics of its per-round ratios; min–max when there are under 5, with lower coverage), widened to take in ' +
-      "every block's own median (a block: one set of fresh processes; a standalone round is one). A method says " +
+      'statistics of its per-round ratios; min–max when there are under 5, with lower coverage), or the 90% ' +
+      "t-interval of the mean of its blocks' own medians where that is wider (a block: one set of fresh processes, " +
+      'the independent samples; a standalone round is one). A method says ' +
       '*met* or *missed* when its whole interval is on one side of the target, *unsettled* when it straddles it ' +
       'or rests on fewer than 3 ratios or 2 blocks (_one block_: then it does not count for the agreement either). ' +
       "The methods *agree* when their intervals share a value. The verdict is the paired method's (the " +
