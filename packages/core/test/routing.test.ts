@@ -87,6 +87,38 @@ describe('router', () => {
     }
   });
 
+  it('prefers a static segment over a slot, and tries the slot when the static branch leads nowhere', async () => {
+    // One node with both a static child ("main") and a slot: the router backtracks there.
+    const ShopItem = Struct('ShopItem', { shop_id: v.string(), item_id: v.string() });
+    const Sku = Struct('Sku', { sku: v.string() });
+    class ShopItems extends Endpoint('/shops/{shop_id}/items/{item_id}') {
+      get = this.operation(
+        { path: ShopItem, returns: v.string() },
+        ({ path }) => `${path.shop_id} ${path.item_id}`,
+      );
+    }
+    class MainStock extends Endpoint('/shops/main/stock/{sku}') {
+      get = this.operation({ path: Sku, returns: v.string() }, ({ path }) => `stock ${path.sku}`);
+    }
+    class Shops extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.includeEndpoint(new ShopItems());
+        this.includeEndpoint(new MainStock());
+      }
+    }
+    const c = await client(new Shops({ logger: memoryLogger() }));
+    expect((await c.get('/shops/main/stock/9')).json()).toBe('stock 9');
+    // "main" leads to stock/{sku} only: the slot takes "main" instead.
+    expect((await c.get('/shops/main/items/3')).json()).toBe('main 3');
+    expect((await c.get('/shops/other/items/3')).json()).toBe('other 3');
+    const miss = await c.get('/shops/other/stock/9');
+    expect(miss.status).toBe(404);
+    expect(miss.json()).toEqual(NOT_FOUND);
+    const wrongMethod = await c.post('/shops/main/items/3');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
   it('answers 404 when a path value fails conversion', async () => {
     const c = await client(new App({ logger: memoryLogger() }));
     const res = await c.get('/widgets/w1/parts/not-a-number');

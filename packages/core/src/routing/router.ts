@@ -107,6 +107,11 @@ export class Router<R> {
   readonly #static = new Map<string, PathEntry<R>>();
   readonly #buckets = new Map<number, TrieNode<R>>();
   readonly #entries: PathEntry<R>[] = [];
+  /**
+   * Segment counts whose trie has a node with both static children and a slot: only those need
+   * the backtracking walk (a static segment is preferred, the slot tried when it leads nowhere).
+   */
+  readonly #mixed = new Set<number>();
 
   /**
    * Adds a route; the same (method, template) twice is a `WiringError`. A `literal` path is stored
@@ -134,9 +139,11 @@ export class Router<R> {
       for (const seg of segments) {
         if (seg.startsWith('{')) {
           node.param ??= newNode();
+          if (node.statics) this.#mixed.add(segments.length);
           node = node.param;
         } else {
           node.statics ??= new Map();
+          if (node.param) this.#mixed.add(segments.length);
           let next = node.statics.get(seg);
           if (!next) {
             next = newNode();
@@ -204,6 +211,7 @@ export class Router<R> {
     for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) count++;
     const root = this.#buckets.get(count);
     if (!root) return undefined;
+    if (!this.#mixed.has(count)) return descend(root, method, path);
     // segments[0] is '' for a path starting with '/'
     const segments = path.split('/');
     const params: string[] = [];
@@ -237,6 +245,31 @@ export class Router<R> {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
+
+/**
+ * Matches `path` in a trie where no node has both static children and a slot: each segment has
+ * at most one way on, so one pass decides, without splitting the path or backtracking.
+ */
+function descend<R>(root: TrieNode<R>, method: string, path: string): Match<R> | undefined {
+  let node = root;
+  let params: string[] | undefined;
+  let start = 1;
+  while (start <= path.length) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    const seg = path.slice(start, end);
+    const next = node.statics?.get(seg);
+    if (next !== undefined) node = next;
+    else if (node.param !== undefined && seg.length > 0) {
+      (params ??= []).push(seg);
+      node = node.param;
+    } else return undefined;
+    start = end + 1;
+  }
+  const entry = node.entry;
+  if (entry === undefined) return undefined;
+  return { entry, route: pick(entry, method), params: params ?? EMPTY };
+}
 
 /** The route of an entry for a method; HEAD falls back to GET. */
 export function pick<R>(entry: PathEntry<R>, method: string): R | undefined {
