@@ -51,39 +51,10 @@ export function medianInterval(xs, level = 0.9) {
 }
 
 // Two-sided 90% quantiles of Student's t by degrees of freedom (t₀.₉₅,ν); 1.645 (the normal's) past 30.
-const T90 = [
-  NaN,
-  6.314,
-  2.92,
-  2.353,
-  2.132,
-  2.015,
-  1.943,
-  1.895,
-  1.86,
-  1.833,
-  1.812,
-  1.796,
-  1.782,
-  1.771,
-  1.761,
-  1.753,
-  1.746,
-  1.74,
-  1.734,
-  1.729,
-  1.725,
-  1.721,
-  1.717,
-  1.714,
-  1.711,
-  1.708,
-  1.706,
-  1.703,
-  1.701,
-  1.699,
-  1.697,
-];
+// prettier-ignore
+const T90 = [NaN, 6.314, 2.92, 2.353, 2.132, 2.015, 1.943, 1.895, 1.86, 1.833, 1.812, 1.796, 1.782, 1.771,
+  1.761, 1.753, 1.746, 1.74, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701,
+  1.699, 1.697];
 
 /** The 90% t-interval of the mean of `xs` (at least two values): `mean ± t₀.₉₅,ₙ₋₁ · sd / √n`. */
 export function meanInterval(xs) {
@@ -95,11 +66,11 @@ export function meanInterval(xs) {
 }
 
 /**
- * `medianInterval` for values measured in independent blocks (each block a fresh set of
+ * The 90% interval for values measured in independent blocks (each block a fresh set of
  * processes at another minute). Values within a block share its processes and its minute, so they
- * can agree closely with each other and still miss what another block measures (two processes of
- * the same code differ by a few percent for as long as they live: ±0.03 sd on `POST /movies` here,
- * 17 blocks); an interval from the values alone is narrower than what a rerun reproduces. So the
+ * share that block's offset (two processes of the same code differ a little for as long as they
+ * live: ~0.015 sd on `POST /movies` here, beside 0.046 sd of one round's own noise, over 18 paired
+ * blocks); an interval from the values alone is narrower than what a rerun reproduces. So the
  * blocks count as the samples: the interval is the 90% t-interval of the mean of the blocks' own
  * medians (`meanInterval`), or the values' `medianInterval` where that is wider. It narrows as
  * blocks are added, as a confidence interval should (taking in every block's median instead, the
@@ -108,11 +79,10 @@ export function meanInterval(xs) {
  *
  * @param xs the values
  * @param blocks each value's block (same length as `xs`)
- * @param level the values' interval's level (the blocks' t-interval is 90%)
  * @returns `medianInterval`'s `{ lo, hi, coverage, n }` plus `blocks` (how many blocks)
  */
-export function blockedInterval(xs, blocks, level = 0.9) {
-  const ci = medianInterval(xs, level);
+export function blockedInterval(xs, blocks) {
+  const ci = medianInterval(xs);
   const byBlock = new Map();
   xs.forEach((x, i) => byBlock.set(blocks[i], [...(byBlock.get(blocks[i]) ?? []), x]));
   const mids = [...byBlock.values()].map(median);
