@@ -153,37 +153,45 @@ function coRunMarkdown(meta, scenarios, coRows) {
 }
 
 /**
- * User and system CPU and syscalls per request of each server, alone (standalone samples) and
- * sharing the core (co-run samples): where a server's CPU per request differs between the two
- * settings, this says whether it is its own code (user) or the kernel (system, syscalls).
+ * User and system CPU and syscalls per request of each server, alone (the paired phase's turns, or
+ * the standalone rounds in a run without one) and sharing the core (co-run samples): where a
+ * server's CPU per request differs between the two settings, this says whether it is its own code
+ * (user) or the kernel (system, syscalls), and how much more a co-run costs each server: why the
+ * co-run's CPU ratio against raw is set aside from the CPU targets (src/verdicts.mjs).
  */
-function usageMarkdown(scenarios, rows, coRuns) {
+function usageMarkdown(scenarios, { rows, pairedRows }, coRuns) {
   const withUsage = coRuns.filter((r) => r.usageA);
   if (withUsage.length === 0) return [];
-  const L = ['## User and system CPU per request, alone and in a co-run', ''];
+  const alone = pairedRows ?? rows;
+  const aloneLabel = pairedRows ? 'paired turns' : 'standalone rounds';
+  const L = [`## User and system CPU per request, alone (${aloneLabel}) and in a co-run`, ''];
   L.push(
     'Medians per request: user and system CPU µs (tick counters of /proc/<pid>/stat) and ' +
       'read/write-family syscalls (`/proc/<pid>/io`), context switches (voluntary + involuntary, all threads). ' +
       'In a co-run the two servers take turns on the core: every switch between them costs the one that resumes ' +
-      'its cache contents, more for the one with the larger working set.',
+      'its cache contents, more for the one with the larger working set (_user ×alone_: its co-run user CPU over ' +
+      "its own alone; the phases are minutes apart, so one run's figures carry drift too. Over the 17 runs of " +
+      "2026-11-26 @api's was ×1.22 on `POST /movies`, raw's ×1.15: why the co-run's CPU ratio is set aside from the " +
+      'CPU targets).',
     '',
   );
   L.push(
-    '| scenario | server | alone: user µs | system µs | reads | writes | context switches | co-run: user µs | system µs | reads | writes | context switches |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | server | alone: user µs | system µs | reads | writes | context switches | co-run: user µs | system µs | reads | writes | context switches | user ×alone |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const sc of scenarios) {
     for (const name of ['raw', 'fastify', 'api']) {
-      const r = rows[sc.name]?.[name];
+      const r = alone?.[sc.name]?.[name];
       const co = [
         ...withUsage.filter((x) => x.scenario === sc.name && x.a === name).map((x) => x.usageA),
         ...withUsage.filter((x) => x.scenario === sc.name && x.b === name).map((x) => x.usageB),
       ];
       if (!r && co.length === 0) continue;
       const m = (k) => median(co.map((u) => u[k]));
+      const more = co.length && r ? f2(m('userUs') / r.userUsPerReq) : 'n/a';
       L.push(
         `| ${sc.name} | ${name} | ${f1(r?.userUsPerReq)} | ${f1(r?.sysUsPerReq)} | ${f2(r?.readCallsPerReq)} | ${f2(r?.writeCallsPerReq)} | ${f3(r?.switchesPerReq)} | ` +
-          `${co.length ? `${f1(m('userUs'))} | ${f1(m('sysUs'))} | ${f2(m('readCalls'))} | ${f2(m('writeCalls'))} | ${f3(m('switches'))}` : 'n/a | n/a | n/a | n/a | n/a'} |`,
+          `${co.length ? `${f1(m('userUs'))} | ${f1(m('sysUs'))} | ${f2(m('readCalls'))} | ${f2(m('writeCalls'))} | ${f3(m('switches'))}` : 'n/a | n/a | n/a | n/a | n/a'} | ${more} |`,
       );
     }
   }
@@ -304,7 +312,7 @@ function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targ
   }
   if (pairedRows) L.push(...pairedMarkdown(meta, names, scenarios, pairedRows));
   L.push(...coRunMarkdown(meta, scenarios, coRows));
-  L.push(...usageMarkdown(scenarios, rows, coRuns));
+  L.push(...usageMarkdown(scenarios, { rows, pairedRows }, coRuns));
 
   for (const sc of meta.settings.rounds > 0 ? scenarios : []) {
     L.push(`## ${sc.name}: ${sc.label}`, '');

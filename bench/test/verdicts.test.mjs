@@ -221,6 +221,38 @@ describe('agreement', () => {
     expect(two.methods.corun.verdict).toBe('unsettled');
   });
 
+  it("sets the co-run's CPU ratio aside: judged and shown, but it neither agrees nor disagrees", () => {
+    const post = { name: 'movies', method: 'POST' };
+    const paired = {
+      rpsVsFastify: 1.14,
+      rpsVsFastifyInterval: [1.12, 1.17],
+      cpuVsRaw: 1.07,
+      cpuVsRawInterval: [1.03, 1.09],
+    };
+    // The 14:40 run of 2026-11-26: co-run CPU 1.12 (1.09–1.18) beside paired 1.07 (1.03–1.09).
+    const t = targetsOf(
+      post,
+      { paired },
+      {
+        'api/fastify': { rpsRatio: 1.17, rpsInterval: [1.11, 1.25], rounds: 6, blocks: 3 },
+        'api/raw': { cpuRatio: 1.12, cpuInterval: [1.09, 1.18], rounds: 6, blocks: 3 },
+      },
+    );
+    expect(t.cpu).toMatchObject({ agree: undefined, reference: 'paired', verdict: 'met' });
+    expect(t.cpu.methods.corun).toMatchObject({ verdict: 'met', aside: true });
+    // The req/s ratio is still a method: a co-run far from the paired interval withholds the verdict.
+    expect(t.rps).toMatchObject({ agree: true, verdict: 'met' });
+    const apart = targetsOf(
+      post,
+      { paired },
+      { 'api/fastify': { rpsRatio: 1.3, rpsInterval: [1.25, 1.35], rounds: 6, blocks: 3 } },
+    );
+    expect(apart.rps).toMatchObject({ agree: false, verdict: 'unsettled' });
+    // Nor can an aside method be the reference when it is the only one.
+    const alone = judge({ corun: { value: 1.0, interval: [0.95, 1.05] } }, 1.1, false, { aside: ['corun'] });
+    expect(alone).toMatchObject({ agree: undefined, reference: undefined, verdict: 'n/a' });
+  });
+
   it('falls back to the standalone method when a run has no paired phase', () => {
     const t = judge({ standalone: { value: 1.0, interval: [0.9, 1.05] } }, 1.1, true);
     expect(t).toMatchObject({ agree: undefined, reference: 'standalone', verdict: 'missed' });
@@ -251,7 +283,10 @@ describe('summaryLine', () => {
       ),
       movies: targetsOf(
         scenarios[1],
-        { paired: row(1.12, [1.05, 1.2], 1.13, [1.1, 1.16]) },
+        {
+          standalone: row(1.1, [0.95, 1.25], 1.3, [1.25, 1.35]),
+          paired: row(1.12, [1.05, 1.2], 1.13, [1.1, 1.16]),
+        },
         {
           'api/fastify': { rpsRatio: 1.15, rpsInterval: [1.14, 1.15] },
           'api/raw': { cpuRatio: 1.25, cpuInterval: [1.24, 1.26] },
@@ -260,7 +295,7 @@ describe('summaryLine', () => {
     };
     expect(summaryLine(targets, scenarios)).toBe(
       'bench: info api/fastify 1.36 (1.30–1.41) api/raw-cpu 1.03 (0.99–1.06) [paired; req/s target met, cpu target met; ' +
-        'methods agree, methods agree]; movies api/fastify 1.12 (1.05–1.20) api/raw-cpu 1.13 (1.10–1.16) [paired; ' +
+        'methods agree, one method]; movies api/fastify 1.12 (1.05–1.20) api/raw-cpu 1.13 (1.10–1.16) [paired; ' +
         'req/s target unsettled, cpu target unsettled; methods agree, methods disagree]',
     );
   });
