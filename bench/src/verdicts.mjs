@@ -1,14 +1,14 @@
 // The targets of issue 27, judged by each method of a run, and whether the methods agree.
 //
 // Three methods measure the same two ratios (@api req/s ×Fastify, server CPU per request ×raw;
-// the co-run's CPU ratio is set aside, below): standalone (fresh process, warm-up, one long run: what a user does), paired (every server
-// alone on the core, in turns of 20 ms: the same thing with the machine's drift cancelled) and
-// co-run (two servers sharing the core at once). Each gives a median and a 90% confidence
-// interval: of that median, or of the mean of its blocks' medians where that is wider
-// (`blockedInterval`, src/harness/stats.mjs: a block is one set of fresh processes, and the blocks
-// are the independent samples). They agree when all their intervals share a
-// value. The verdict is read from the paired method (the standalone one when a run has no paired
-// phase), and only stands when the methods agree.
+// the co-run's CPU ratio is set aside, below): standalone (fresh process, warm-up, one long run:
+// what a user does), paired (every server alone on the core, in turns of 20 ms: the same thing
+// with the machine's drift cancelled) and co-run (two servers sharing the core at once). Each
+// gives a median and a 90% confidence interval: of that median, or of the mean of its blocks'
+// medians where that is wider (`blockedInterval`, src/harness/stats.mjs: a block is one set of
+// fresh processes, and the blocks are the independent samples). They agree when all their
+// intervals share a value. The verdict is read from the paired method (the standalone one when a
+// run has no paired phase), and only stands when the methods agree.
 //
 // The co-run's CPU ratio against raw is shown beside the CPU targets but is not one of their
 // methods: a target is about one server on a core (what a user runs; what the standalone and
