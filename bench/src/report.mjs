@@ -170,9 +170,8 @@ function usageMarkdown(scenarios, { rows, pairedRows }, coRuns) {
       'read/write-family syscalls (`/proc/<pid>/io`), context switches (voluntary + involuntary, all threads). ' +
       'In a co-run the two servers take turns on the core: every switch between them costs the one that resumes ' +
       'its cache contents, more for the one with the larger working set (_user ×alone_: its co-run user CPU over ' +
-      "its own alone; the phases are minutes apart, so one run's figures carry drift too. Over the 17 runs of " +
-      "2026-11-26 @api's was ×1.22 on `POST /movies`, raw's ×1.15: why the co-run's CPU ratio is set aside from the " +
-      'CPU targets).',
+      "its own alone; the phases are minutes apart, so one run's figures carry drift too, and the case for " +
+      "setting the co-run's CPU ratio aside from the CPU targets rests on many runs: bench/README.md, item 10).",
     '',
   );
   L.push(
