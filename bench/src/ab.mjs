@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { readProcTicks, CLK_TCK, sleep } from './sys.mjs';
-import { argOf, BENCH, startServer, stopAll, wrk } from './harness/index.mjs';
+import { argOf, BENCH, SETTLE_MS, startServer, stopAll, wrk } from './harness/index.mjs';
 import { coRun, coRunSummary } from './corun.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
@@ -16,7 +16,7 @@ const scenarioNames = arg('scenario', 'info,movies').split(',');
 const PAIRS = Number(arg('pairs', 15));
 const DURATION = Number(arg('duration', 1));
 
-const start = (name, port) => startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), port });
+const start = (name, port) => startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), port, settleMs: SETTLE_MS });
 
 /** One `wrk -t1 -c50` run of `scenario` (wrk's default timeout). */
 const load = (server, scenario) =>

@@ -26,6 +26,7 @@ import {
   prepareServerBench,
   r2,
   runMeta,
+  SETTLE_MS,
   startServer,
   stopAll,
   stopServer,
@@ -165,6 +166,7 @@ async function measureOne(name, scenario, kind) {
     script: join(BENCH, 'servers', `${name}.mjs`),
     nodeArgs: ['--trace-gc'],
     env: { HOST: '127.0.0.1' },
+    settleMs: SETTLE_MS,
   });
   const gc = gcCounter(server.child);
   try {

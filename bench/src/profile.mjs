@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
-import { argOf, BENCH, fileStamp, startServer, wrk } from './harness/index.mjs';
+import { argOf, BENCH, fileStamp, SETTLE_MS, startServer, wrk } from './harness/index.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const SERVER = arg('server', 'api');
@@ -40,6 +40,7 @@ const { child } = await startServer({
   script: join(BENCH, 'servers', `${SERVER}.mjs`),
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload],
   port: PORT,
+  settleMs: SETTLE_MS,
 });
 
 /** One `wrk -t1 -c50` run (wrk's default timeout); `undefined` when wrk reports nothing. */

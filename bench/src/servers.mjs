@@ -1,7 +1,7 @@
 // The servers a bench run can start (files in servers/), and the runtime each runs on: Node (this
 // process's binary) or the pinned Bun of scripts/runtimes (found the way `pnpm test:runtimes` does).
 import { join } from 'node:path';
-import { BENCH, startServer } from './harness/index.mjs';
+import { BENCH, SETTLE_MS, startServer } from './harness/index.mjs';
 import { binary } from '../../scripts/runtimes/targets.mjs';
 
 /** The framework servers of `pnpm bench` (Node, node:http underneath). */
@@ -16,7 +16,10 @@ export function runtimeOf(name) {
   return { path: process.execPath };
 }
 
-/** Starts `servers/<name>.mjs` pinned to the server core on its runtime; resolves once it is ready. */
+/**
+ * Starts `servers/<name>.mjs` pinned to the server core on its runtime; resolves once it is ready
+ * and has sat idle for `SETTLE_MS`, as a deployed server does before its first request.
+ */
 export function startBenchServer(name) {
   const rt = runtimeOf(name);
   if (!rt.path) return Promise.reject(new Error(rt.why));
@@ -25,5 +28,6 @@ export function startBenchServer(name) {
     script: join(BENCH, 'servers', `${name}.mjs`),
     env: { HOST: '127.0.0.1' },
     exec: rt.path,
+    settleMs: SETTLE_MS,
   });
 }

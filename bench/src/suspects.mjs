@@ -20,6 +20,7 @@ import {
   fileStamp,
   prepareServerBench,
   r2,
+  SETTLE_MS,
   startServer,
   stopAll,
   stopServer,
@@ -41,6 +42,7 @@ const start = (name, role) =>
     name: `${name}-${role}`,
     script: join(BENCH, 'servers', `${name}.mjs`),
     env: { HOST: '127.0.0.1' },
+    settleMs: SETTLE_MS,
   });
 const ticks = (s) => readProcTicks(s.pid).self;
 const usPerReq = (s, t0, requests) => (((ticks(s) - t0) / CLK_TCK) * 1e6) / requests;

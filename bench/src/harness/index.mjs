@@ -21,6 +21,7 @@ export {
   freePort,
   ipcClient,
   memoryStats,
+  SETTLE_MS,
   socketErrors,
   startCommandedServer,
   startServer,
