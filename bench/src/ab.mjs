@@ -16,7 +16,8 @@ const scenarioNames = arg('scenario', 'info,movies').split(',');
 const PAIRS = Number(arg('pairs', 15));
 const DURATION = Number(arg('duration', 1));
 
-const start = (name, port) => startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), port, settleMs: SETTLE_MS });
+const start = (name, port) =>
+  startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), port, settleMs: SETTLE_MS });
 
 /** One `wrk -t1 -c50` run of `scenario` (wrk's default timeout). */
 const load = (server, scenario) =>
