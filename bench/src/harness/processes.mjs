@@ -62,10 +62,10 @@ function installCleanup() {
  * skips, a slow state it otherwise enters for life — V8's first full GC, whose incremental marking
  * starts during Fastify's allocation-heavy boot, then finishes while the process is idle, and
  * after it Node's `process.nextTick` takes ~11% of Fastify's busy time on `GET /info` instead of
- * ~1% (CPU per request ~+20%). Every one of 13 processes with 0.3 to 10 s of idle after `ready` entered it, as
- * did 8 of 8 paired-phase processes, against 0 of 8 and 2 of 3 in two tries loaded at once; with
- * `--no-incremental-marking` it does not happen; raw node:http and @api show no such state
- * (src/settle.mjs). So every method waits this long, and measures the Fastify a user gets.
+ * ~1% (CPU per request ~+20%). Every one of 13 processes with 0.3 to 10 s of idle after `ready`
+ * entered it, as did 8 of 8 paired-phase processes, against 0 of 8 and 2 of 3 in two tries loaded
+ * at once; with `--no-incremental-marking` it does not happen; raw node:http and @api show no such
+ * state (src/settle.mjs). So every method waits this long, and measures the Fastify a user gets.
  */
 export const SETTLE_MS = 1000;
 
