@@ -3,10 +3,10 @@
 // With --corun, the two servers are loaded at the same time instead (see corun.mjs): steadier ratios.
 // Usage: pnpm --filter @api/bench ab [--a api] [--b raw] [--scenario info] [--pairs 15] [--duration 1]
 //          [--mixed] [--corun]
-import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { readProcTicks, CLK_TCK, sleep } from './sys.mjs';
-import { argOf, BENCH, SETTLE_MS, startServer, stopAll, wrk } from './harness/index.mjs';
+import { argOf, stopAll, wrk } from './harness/index.mjs';
+import { startBenchServer } from './servers.mjs';
 import { coRun, coRunSummary } from './corun.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
@@ -16,8 +16,7 @@ const scenarioNames = arg('scenario', 'info,movies').split(',');
 const PAIRS = Number(arg('pairs', 15));
 const DURATION = Number(arg('duration', 1));
 
-const start = (name, port) =>
-  startServer({ name, script: join(BENCH, 'servers', `${name}.mjs`), port, settleMs: SETTLE_MS });
+const start = (name, port) => startBenchServer(name, { port });
 
 /** One `wrk -t1 -c50` run of `scenario` (wrk's default timeout). */
 const load = (server, scenario) =>

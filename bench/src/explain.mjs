@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { SCENARIOS, statusesAsExpected } from './scenarios.mjs';
 import { CLK_TCK, readMem, readUsage, resetPeakRss, schedNs, sleep, usageDelta } from './sys.mjs';
 import { median } from './harness/stats.mjs';
+import { startBenchServer } from './servers.mjs';
 import {
   BENCH,
   fileStamp,
@@ -26,8 +27,6 @@ import {
   prepareServerBench,
   r2,
   runMeta,
-  SETTLE_MS,
-  startServer,
   stopAll,
   stopServer,
   waitQuietMachine,
@@ -161,13 +160,7 @@ function gcCounter(child) {
 const load = (server, scenario, seconds) => wrkScenario(server, scenario, seconds);
 
 async function measureOne(name, scenario, kind) {
-  const server = await startServer({
-    name,
-    script: join(BENCH, 'servers', `${name}.mjs`),
-    nodeArgs: ['--trace-gc'],
-    env: { HOST: '127.0.0.1' },
-    settleMs: SETTLE_MS,
-  });
+  const server = await startBenchServer(name, { nodeArgs: ['--trace-gc'] });
   const gc = gcCounter(server.child);
   try {
     await load(server, scenario, opts.warmup);

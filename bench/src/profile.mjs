@@ -9,7 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
-import { argOf, BENCH, fileStamp, SETTLE_MS, startServer, wrk } from './harness/index.mjs';
+import { argOf, BENCH, fileStamp, wrk } from './harness/index.mjs';
+import { startBenchServer } from './servers.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
 const SERVER = arg('server', 'api');
@@ -35,12 +36,9 @@ mkdirSync(dir, { recursive: true });
 const preload = join(dir, 'exit-on-signal.mjs');
 writeFileSync(preload, "process.on('SIGINT', () => process.exit(0));\n");
 
-const { child } = await startServer({
-  name: SERVER,
-  script: join(BENCH, 'servers', `${SERVER}.mjs`),
+const { child } = await startBenchServer(SERVER, {
   nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload],
   port: PORT,
-  settleMs: SETTLE_MS,
 });
 
 /** One `wrk -t1 -c50` run (wrk's default timeout); `undefined` when wrk reports nothing. */

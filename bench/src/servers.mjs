@@ -18,16 +18,20 @@ export function runtimeOf(name) {
 
 /**
  * Starts `servers/<name>.mjs` pinned to the server core on its runtime; resolves once it is ready
- * and has sat idle for `SETTLE_MS`, as a deployed server does before its first request.
+ * and has sat idle for `SETTLE_MS`, as a deployed server does before its first request. The one
+ * way every timing script starts a framework server. `options`: `label` (for messages; default
+ * `name`), `nodeArgs`, `port`.
  */
-export function startBenchServer(name) {
+export function startBenchServer(name, { label = name, nodeArgs, port } = {}) {
   const rt = runtimeOf(name);
   if (!rt.path) return Promise.reject(new Error(rt.why));
   return startServer({
-    name,
+    name: label,
     script: join(BENCH, 'servers', `${name}.mjs`),
     env: { HOST: '127.0.0.1' },
     exec: rt.path,
+    nodeArgs,
+    port,
     settleMs: SETTLE_MS,
   });
 }

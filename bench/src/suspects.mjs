@@ -14,14 +14,13 @@
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
 import { CLK_TCK, readMem, readProcTicks } from './sys.mjs';
+import { startBenchServer } from './servers.mjs';
 import {
   argOf,
   BENCH,
   fileStamp,
   prepareServerBench,
   r2,
-  SETTLE_MS,
-  startServer,
   stopAll,
   stopServer,
   writeResults,
@@ -37,13 +36,7 @@ const AGE = Number(arg('age', 30));
 const REPS = Number(arg('reps', 2));
 const OUT = arg('out', join(BENCH, 'results'));
 
-const start = (name, role) =>
-  startServer({
-    name: `${name}-${role}`,
-    script: join(BENCH, 'servers', `${name}.mjs`),
-    env: { HOST: '127.0.0.1' },
-    settleMs: SETTLE_MS,
-  });
+const start = (name, role) => startBenchServer(name, { label: `${name}-${role}` });
 const ticks = (s) => readProcTicks(s.pid).self;
 const usPerReq = (s, t0, requests) => (((ticks(s) - t0) / CLK_TCK) * 1e6) / requests;
 const rssMb = (s) => readMem(s.pid).rssKb / 1024;
