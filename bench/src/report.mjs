@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { barChartSvg, barChartPng } from './chart.mjs';
 import { coRunSummary } from './corun.mjs';
 import { blockedInterval, median } from './harness/stats.mjs';
-import { targetsMarkdown, targetsOf, summaryLine } from './verdicts.mjs';
+import { targetsMarkdown, targetsOfRun, summaryLine } from './verdicts.mjs';
 
 export { median };
 
@@ -271,7 +271,7 @@ function pairedMarkdown(meta, names, scenarios, rows) {
   return L;
 }
 
-function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targets, summary }) {
+function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targets, agreement, summary }) {
   const L = [];
   L.push(
     `# Benchmark ${meta.date}${meta.quick ? ' (quick)' : meta.standalone ? ' (standalone)' : meta.settings.method === 'long-lived' ? ' (long-lived standalone)' : ''}`,
@@ -297,7 +297,7 @@ function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targ
   L.push('');
   if (meta.skipped.length) L.push(`**Skipped:** ${meta.skipped.join(', ')} (see notes).`, '');
   const names = meta.servers;
-  if (names.includes('api')) L.push(...targetsMarkdown(scenarios, targets));
+  if (names.includes('api')) L.push(...targetsMarkdown(scenarios, targets, agreement));
 
   if (meta.settings.rounds > 0) {
     L.push('## Standalone', '');
@@ -355,6 +355,23 @@ function markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns = [], targ
 }
 
 /**
+ * The run's targets (@api's rows of each phase against src/verdicts.mjs), their agreement and the
+ * summary line.
+ *
+ * @param options `scenarios`, `rows` (standalone, by `aggregate`), `pairedRows`, `coRows` (by `coRunRows`)
+ */
+export function judgeRun({ scenarios, rows, pairedRows, coRows }) {
+  const apiRows = (byScenario) =>
+    byScenario && Object.fromEntries(scenarios.map((sc) => [sc.name, byScenario[sc.name]?.api]));
+  const { byScenario: targets, agreement } = targetsOfRun(
+    scenarios,
+    { standalone: apiRows(rows), paired: apiRows(pairedRows) },
+    coRows,
+  );
+  return { targets, agreement, summary: summaryLine(targets, scenarios) };
+}
+
+/**
  * Writes `<date>[-kind].{json,md,svg,png}` to `outDir`. Resolves with the files, the standalone
  * rows and the summary line.
  *
@@ -364,13 +381,7 @@ export async function writeReport({ meta, scenarios, samples, pairedSamples = []
   const rows = aggregate(scenarios, meta.servers, samples);
   const pairedRows = pairedSamples.length > 0 ? aggregate(scenarios, meta.servers, pairedSamples) : undefined;
   const coRows = coRunRows(scenarios, coRuns);
-  const targets = Object.fromEntries(
-    scenarios.map((sc) => [
-      sc.name,
-      targetsOf(sc, { standalone: rows[sc.name]?.api, paired: pairedRows?.[sc.name]?.api }, coRows[sc.name]),
-    ]),
-  );
-  const summary = summaryLine(targets, scenarios);
+  const { targets, agreement, summary } = judgeRun({ scenarios, rows, pairedRows, coRows });
   const kind = meta.quick
     ? '-quick'
     : meta.standalone
@@ -403,6 +414,7 @@ export async function writeReport({ meta, scenarios, samples, pairedSamples = []
         meta,
         summary,
         targets,
+        agreement,
         aggregate: rows,
         paired: pairedRows,
         coRuns: coRows,
@@ -417,7 +429,7 @@ export async function writeReport({ meta, scenarios, samples, pairedSamples = []
   files.push(`${base}.json`);
   writeFileSync(
     `${base}.md`,
-    markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns, targets, summary }),
+    markdown({ meta, scenarios, rows, pairedRows, coRows, coRuns, targets, agreement, summary }),
   );
   files.push(`${base}.md`);
   return { files, rows, summary };

@@ -6,9 +6,24 @@
 // with the machine's drift cancelled) and co-run (two servers sharing the core at once). Each
 // gives a median and a 90% confidence interval: of that median, or of the mean of its blocks'
 // medians where that is wider (`blockedInterval`, src/harness/stats.mjs: a block is one set of
-// fresh processes, and the blocks are the independent samples). They agree when all their
-// intervals share a value. The verdict is read from the paired method (the standalone one when a
-// run has no paired phase), and only stands when the methods agree.
+// fresh processes, and the blocks are the independent samples). The verdict is read from the
+// paired method (the standalone one when a run has no paired phase), and only stands when the
+// methods agree.
+//
+// Agreement is a test with a stated false-alarm rate for the whole run (`AGREEMENT_ALPHA`), not
+// the overlap of two 90% intervals, which has no stated error: beside a narrow paired interval a
+// wide standalone one misses the paired value one time in ten with no offset at all (simulated
+// five-scenario runs with no offset "disagreed" somewhere in ~20% of trials, this rule in ~6%:
+// test/agreement.test.mjs), and a miss cannot tell noise from an offset of one method that every
+// scenario shares (the standalone one of issue 27, below paired on 31 of 35 (scenario, run)
+// pairs, smaller than any one interval). So each pair of methods is compared by the gap between
+// their values in standard errors of that gap (`gapZ`: each 90% half-width facing the other is
+// 1.645 standard errors), on every target (a gap too wide) and, per pair of methods and target
+// kind, over all the run's scenarios at once (a lean: Stouffer's sum, Σz/√n, which grows with a
+// shared offset and not with scattered noise, and whose sign holds from run to run when there is
+// one). A run makes `checks` such comparisons; each may reach `zLimit = Φ⁻¹(1 − α/2k)`
+// (Bonferroni), so a run whose methods measure the same thing is called in disagreement anywhere
+// at most α of the time.
 //
 // The co-run's CPU ratio against raw is shown beside the CPU targets but is not one of their
 // methods: a target is about one server on a core (what a user runs; what the standalone and
@@ -20,6 +35,7 @@
 // Fastify (two frameworks that both pay it: Fastify's ×1.21) shows no such offset (32 of 55 above,
 // median +0.005) and stays a method.
 import { r2 } from './harness/index.mjs';
+import { normalQuantile } from './harness/stats.mjs';
 
 /** The targets of issue 27: @api req/s ≥ 1.10× Fastify everywhere; CPU ≤ 1.10× raw on GET, ≤ 1.20× on POST. */
 export const TARGETS = { rpsVsFastify: 1.1, cpuVsRawGet: 1.1, cpuVsRawPost: 1.2 };
@@ -45,11 +61,27 @@ export function verdict([lo, hi], limit, atLeast) {
   return hi <= limit ? 'met' : lo > limit ? 'missed' : 'unsettled';
 }
 
-/** Whether intervals (`[lo, hi]`, at least two) share a value; undefined with fewer than two. */
-export function intervalsAgree(intervals) {
-  const ok = intervals.filter(([lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi));
-  if (ok.length < 2) return undefined;
-  return Math.max(...ok.map(([lo]) => lo)) <= Math.min(...ok.map(([, hi]) => hi));
+/** The chance that a run whose methods measure the same thing is called in disagreement anywhere. */
+export const AGREEMENT_ALPHA = 0.1;
+const Z90 = normalQuantile(0.95);
+
+/** The largest |z| each of a run's `checks` comparisons may reach (two-sided, Bonferroni). */
+export const zLimitFor = (checks) => normalQuantile(1 - AGREEMENT_ALPHA / (2 * Math.max(1, checks)));
+
+/**
+ * How far apart two methods' values are, in standard errors of their difference, signed (`a`
+ * above `b` is positive): each one's 90% half-width on the side facing the other, over 1.645, is
+ * its standard error, and the methods' samples are independent (other processes, other minutes).
+ *
+ * @param a `{ value, interval: [lo, hi] }`
+ * @param b the same
+ */
+export function gapZ(a, b) {
+  const gap = a.value - b.value;
+  const [top, bottom] = gap >= 0 ? [a, b] : [b, a];
+  const se = Math.hypot(top.value - top.interval[0], bottom.interval[1] - bottom.value) / Z90;
+  if (se > 0) return gap / se;
+  return gap === 0 ? 0 : Math.sign(gap) * Infinity;
 }
 
 /**
@@ -66,11 +98,15 @@ const tooFew = (r) =>
  *   (`n`: how many ratios, `blocks`: from how many sets of processes; under `MIN_RATIOS` or
  *   `MIN_BLOCKS` the method says `unsettled`)
  * @param options `aside`: methods measured under other conditions than the target's, judged and
- *   shown (marked `aside: true`) but neither in the agreement nor a source of the verdict
- * @returns per method `{ value, interval, verdict }`, `agree`, `reference` (the method the verdict
- *   is read from) and `verdict` (its verdict when the methods agree, `unsettled` when they do not)
+ *   shown (marked `aside: true`) but neither in the agreement nor a source of the verdict;
+ *   `zLimit`: the largest |gap| in standard errors two methods may show and agree (the run's,
+ *   from `zLimitFor`; by default this target's own, as if it were the run's only one)
+ * @returns per method `{ value, interval, verdict }`; `gaps` (`{ between: [a, b], z }` per pair of
+ *   methods that count), `zLimit`, `agree` (undefined under two methods that count), `reference`
+ *   (the method the verdict is read from) and `verdict` (its verdict when the methods agree,
+ *   `unsettled` when they do not)
  */
-export function judge(byMethod, limit, atLeast, { aside = [] } = {}) {
+export function judge(byMethod, limit, atLeast, { aside = [], zLimit } = {}) {
   const methods = {};
   for (const m of METHODS) {
     const r = byMethod[m];
@@ -79,11 +115,18 @@ export function judge(byMethod, limit, atLeast, { aside = [] } = {}) {
     if (aside.includes(m)) methods[m].aside = true;
   }
   // A method with too few ratios to settle a target cannot contradict the others either.
-  const enough = Object.values(methods).filter((r) => !tooFew(r) && !r.aside);
-  const agree = intervalsAgree(enough.map((r) => r.interval));
+  const enough = METHODS.filter((m) => methods[m] && !tooFew(methods[m]) && !methods[m].aside).filter((m) =>
+    methods[m].interval.every(Number.isFinite),
+  );
+  const gaps = [];
+  for (let i = 0; i < enough.length; i++)
+    for (let j = i + 1; j < enough.length; j++)
+      gaps.push({ between: [enough[i], enough[j]], z: gapZ(methods[enough[i]], methods[enough[j]]) });
+  const zl = zLimit ?? zLimitFor(gaps.length);
+  const agree = gaps.length === 0 ? undefined : gaps.every((g) => Math.abs(g.z) <= zl);
   const reference = REFERENCE.find((m) => methods[m] && !methods[m].aside);
   const own = reference ? methods[reference].verdict : 'n/a';
-  return { methods, agree, reference, limit, verdict: agree === false ? 'unsettled' : own };
+  return { methods, gaps, zLimit: zl, agree, reference, limit, verdict: agree === false ? 'unsettled' : own };
 }
 
 /**
@@ -92,8 +135,9 @@ export function judge(byMethod, limit, atLeast, { aside = [] } = {}) {
  * @param sc the scenario (`method` decides the CPU limit)
  * @param rows `{ standalone?, paired? }`: @api's aggregate row of each phase (src/report.mjs)
  * @param co the scenario's co-run summaries by pair (`api/fastify`, `api/raw`)
+ * @param options `zLimit`: the run's (`judge`)
  */
-export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
+export function targetsOf(sc, { standalone, paired } = {}, co = {}, { zLimit } = {}) {
   const cpuLimit = sc.method === 'GET' ? TARGETS.cpuVsRawGet : TARGETS.cpuVsRawPost;
   const of = (row, field) =>
     row && {
@@ -118,6 +162,7 @@ export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
       },
       TARGETS.rpsVsFastify,
       true,
+      { zLimit },
     ),
     cpu: judge(
       {
@@ -127,9 +172,62 @@ export function targetsOf(sc, { standalone, paired } = {}, co = {}) {
       },
       cpuLimit,
       false,
-      { aside: ['corun'] },
+      { aside: ['corun'], zLimit },
     ),
   };
+}
+
+/** The two target kinds of a scenario, in the order reports show them. */
+const KINDS = ['rps', 'cpu'];
+
+/**
+ * Every target of a run, with the run's agreement: each target's gaps and, per pair of methods
+ * and target kind, their lean over the scenarios (Stouffer's Σz/√n of the signed gaps, two
+ * scenarios or more), every one held to the same `zLimit` (`AGREEMENT_ALPHA` over all of them).
+ * A lean past it withholds the verdict of every target of that kind that both methods measured.
+ *
+ * @param scenarios the run's scenarios
+ * @param rows `{ standalone?, paired? }`: @api's aggregate row of each phase by scenario
+ * @param coRows the co-run summaries by scenario, then by pair
+ * @returns `{ byScenario, agreement: { checks, zLimit, leans: [{ kind, between, n, z, apart }] } }`
+ */
+export function targetsOfRun(scenarios, { standalone = {}, paired = {} } = {}, coRows = {}) {
+  const input = (sc) => [sc, { standalone: standalone[sc.name], paired: paired[sc.name] }, coRows[sc.name]];
+  const first = scenarios.map((sc) => targetsOf(...input(sc)));
+  const leans = [];
+  for (const kind of KINDS) {
+    const byPair = new Map();
+    for (const t of first)
+      for (const g of t[kind].gaps) {
+        const key = g.between.join('/');
+        byPair.set(key, [...(byPair.get(key) ?? []), g.z]);
+      }
+    for (const [key, zs] of byPair)
+      if (zs.length >= 2)
+        leans.push({
+          kind,
+          between: key.split('/'),
+          n: zs.length,
+          z: zs.reduce((a, z) => a + z, 0) / Math.sqrt(zs.length),
+        });
+  }
+  const checks = first.reduce((n, t) => n + t.rps.gaps.length + t.cpu.gaps.length, 0) + leans.length;
+  const zLimit = zLimitFor(checks);
+  for (const lean of leans) lean.apart = Math.abs(lean.z) > zLimit;
+  const byScenario = {};
+  for (const sc of scenarios) {
+    const t = targetsOf(...input(sc), { zLimit });
+    for (const kind of KINDS) {
+      const leaning = leans.filter(
+        (l) =>
+          l.apart && l.kind === kind && t[kind].gaps.some((g) => g.between.join('/') === l.between.join('/')),
+      );
+      if (leaning.length === 0) continue;
+      t[kind] = { ...t[kind], agree: false, leans: leaning, verdict: 'unsettled' };
+    }
+    byScenario[sc.name] = t;
+  }
+  return { byScenario, agreement: { checks, zLimit, leans } };
 }
 
 const interval = (r) => `${r2(r.value)} (${r2(r.interval[0])}–${r2(r.interval[1])})`;
@@ -159,9 +257,20 @@ export function summaryLine(byScenario, scenarios = []) {
   return `bench: ${names.map(part).join('; ')}`;
 }
 
-/** The "Targets and agreement" section of a report. */
-export function targetsMarkdown(scenarios, byScenario) {
+const NAMES = { standalone: 'standalone', paired: 'paired', corun: 'co-run' };
+const KIND_NAMES = { rps: 'req/s ×Fastify', cpu: 'CPU ×raw' };
+const z1 = (z) =>
+  Number.isFinite(z) ? `${z >= 0 ? '+' : '−'}${Math.abs(z).toFixed(1)}` : z > 0 ? '+∞' : '−∞';
+
+/**
+ * The "Targets and agreement" section of a report.
+ *
+ * @param byScenario the targets by scenario (`targetsOfRun`'s `byScenario`)
+ * @param agreement `targetsOfRun`'s `agreement` (`checks`, `zLimit`, `leans`)
+ */
+export function targetsMarkdown(scenarios, byScenario, agreement) {
   const L = ['## Targets and agreement', ''];
+  const limit = agreement ? agreement.zLimit.toFixed(2) : 'n/a';
   L.push(
     '@api req/s ×Fastify (target ≥ 1.10) and server CPU per request ×raw (target ≤ 1.10 on GET, ≤ 1.20 on POST): ' +
       'the median of each method with a 90% confidence interval of that median (distribution-free, from the order ' +
@@ -170,8 +279,14 @@ export function targetsMarkdown(scenarios, byScenario) {
       'the independent samples; a standalone round is one). A method says ' +
       '*met* or *missed* when its whole interval is on one side of the target, *unsettled* when it straddles it ' +
       'or rests on fewer than 3 ratios or 2 blocks (_one block_: then it does not count for the agreement either). ' +
-      "The methods *agree* when their intervals share a value. The verdict is the paired method's (the " +
-      "standalone one's without a paired phase) and stands only when the methods agree. " +
+      'The methods *agree* when no two of them are further apart than their spread allows: the gap between two ' +
+      "methods' values in standard errors of that gap (each 90% half-width facing the other is 1.645 standard " +
+      "errors), shown as the agree column's largest |z|, on each target, and the lean of each pair of methods over " +
+      "all the run's scenarios (Stouffer's Σz/√n, below the table: a shared offset grows it, scattered noise does " +
+      `not). This run makes ${agreement?.checks ?? 'n/a'} such comparisons; each may reach |z| ${limit}, so that a ` +
+      `run whose methods measure the same thing is called in disagreement anywhere at most ${AGREEMENT_ALPHA * 100}% ` +
+      "of the time (Bonferroni). The verdict is the paired method's (the standalone one's without a paired " +
+      'phase) and stands only when the methods agree. ' +
       "The co-run's CPU ratio is shown beside the CPU targets but set _aside_: a target is about one server on " +
       'a core, and in a co-run each server shares the core and its caches with another busy process, which costs ' +
       'the larger working set more (the co-run rows of the user/system table below, against the paired ones).',
@@ -182,9 +297,16 @@ export function targetsMarkdown(scenarios, byScenario) {
       ? `${interval(r)} ${r.verdict}${r.blocks !== undefined && r.blocks < MIN_BLOCKS ? ' (one block)' : ''}` +
         (r.aside ? ' (shared core, aside)' : '')
       : 'n/a';
-  const yes = (a) => (a === undefined ? 'n/a' : a ? 'yes' : '**no**');
+  const agreeCell = (x) => {
+    if (x.agree === undefined) return 'n/a';
+    const widest = Math.max(...x.gaps.map((g) => Math.abs(g.z)));
+    const why = x.leans
+      ? `; ${x.leans.map((l) => l.between.map((m) => NAMES[m]).join(' − ')).join(', ')} lean`
+      : '';
+    return `${x.agree ? 'yes' : '**no**'} (${widest.toFixed(1)}${why})`;
+  };
   L.push(
-    '| scenario | target | standalone | paired | co-run | agree | verdict |',
+    '| scenario | target | standalone | paired | co-run | agree (largest \\|z\\|) | verdict |',
     '|---|---|---:|---:|---:|---|---|',
   );
   for (const sc of scenarios) {
@@ -196,10 +318,22 @@ export function targetsMarkdown(scenarios, byScenario) {
     ]) {
       L.push(
         `| ${sc.name} | ${label} | ${cell(x.methods.standalone)} | ${cell(x.methods.paired)} | ` +
-          `${cell(x.methods.corun)} | ${yes(x.agree)} | **${x.verdict}** |`,
+          `${cell(x.methods.corun)} | ${agreeCell(x)} | **${x.verdict}** |`,
       );
     }
   }
   L.push('');
+  if (agreement?.leans.length > 0) {
+    L.push(
+      `Leans over the scenarios (Σz/√n of the signed gaps, first method minus second; limit ±${limit}):`,
+      '',
+      ...agreement.leans.map(
+        (l) =>
+          `- ${KIND_NAMES[l.kind]}, ${l.between.map((m) => NAMES[m]).join(' − ')}: ${z1(l.z)} over ${l.n} scenarios` +
+          (l.apart ? ' — **apart**: the verdicts of these targets are withheld' : ''),
+      ),
+      '',
+    );
+  }
   return L;
 }

@@ -2,7 +2,7 @@
 // method, the agreement of several, and the summary line `pnpm bench` and `--quick` both print.
 import { describe, expect, it } from 'vitest';
 import { blockedInterval, medianInterval } from '../src/harness/stats.mjs';
-import { intervalsAgree, judge, summaryLine, targetsOf, verdict } from '../src/verdicts.mjs';
+import { judge, summaryLine, targetsOf, verdict } from '../src/verdicts.mjs';
 
 /** A seeded generator (mulberry32), so the coverage check sees the same draws every run. */
 function rng(seed) {
@@ -143,30 +143,6 @@ describe('verdict', () => {
 });
 
 describe('agreement', () => {
-  it('needs one value inside every interval', () => {
-    expect(
-      intervalsAgree([
-        [1, 2],
-        [1.5, 3],
-        [1.9, 2.5],
-      ]),
-    ).toBe(true);
-    // pairwise overlapping is not enough: [1, 2] and [2.5, 3] share nothing
-    expect(
-      intervalsAgree([
-        [1, 2],
-        [1.5, 3],
-        [2.5, 3],
-      ]),
-    ).toBe(false);
-    expect(
-      intervalsAgree([
-        [1, 2],
-        [NaN, NaN],
-      ]),
-    ).toBe(undefined);
-  });
-
   it('reads the verdict from the paired method and withholds it when the methods disagree', () => {
     const agreeing = judge(
       {
