@@ -5,11 +5,20 @@
 //          --duration S (default 10), --top N (default 25). Writes bench/results/profile-<server>-<scenario>-<ts>.md
 //          and keeps the .cpuprofile next to it (open it in Chrome DevTools → Performance, or speedscope).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
-import { argOf, BENCH, fileStamp, wrk } from './harness/index.mjs';
+import {
+  argOf,
+  BENCH,
+  cpuProfileArgs,
+  fileStamp,
+  readCpuProfile,
+  selfTimes,
+  stopProfiled,
+  wrk,
+} from './harness/index.mjs';
 import { startBenchServer } from './servers.mjs';
 
 const arg = (name, fallback) => argOf(process.argv, name, fallback);
@@ -32,14 +41,7 @@ if (spawnSync('which', ['wrk']).status !== 0) {
 const dir = join(tmpdir(), `api-profile-${process.pid}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-// --cpu-prof writes the profile on a normal exit: make SIGINT one for every server.
-const preload = join(dir, 'exit-on-signal.mjs');
-writeFileSync(preload, "process.on('SIGINT', () => process.exit(0));\n");
-
-const { child } = await startBenchServer(SERVER, {
-  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', preload],
-  port: PORT,
-});
+const { child } = await startBenchServer(SERVER, { nodeArgs: cpuProfileArgs(dir), port: PORT });
 
 /** One `wrk -t1 -c50` run (wrk's default timeout); `undefined` when wrk reports nothing. */
 const load = (seconds) =>
@@ -54,27 +56,14 @@ const load = (seconds) =>
 console.log(`profiling ${SERVER} on ${SCENARIO} for ${DURATION} s (server on core 0, wrk on core 1)…`);
 await load(2); // warm-up: optimised code, not the interpreter, is what we profile
 const run = await load(DURATION);
-child.kill('SIGINT');
-await new Promise((resolve) => child.once('exit', resolve));
+await stopProfiled(child, 30_000);
 
-const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-if (!file) {
+const saved = readCpuProfile(dir);
+if (!saved) {
   console.error('no .cpuprofile was written');
   process.exit(1);
 }
-const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-
-// Self time per node from the samples (robust to per-sample intervals).
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const self = new Map();
-for (let i = 0; i < profile.samples.length; i++) {
-  const id = profile.samples[i];
-  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
-}
-const total = [...self.values()].reduce((a, b) => a + b, 0);
-const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
-const idle = [...idleIds].reduce((a, id) => a + (self.get(id) ?? 0), 0);
-const busy = total - idle;
+const { self, byId, total, busy } = selfTimes(saved.profile);
 
 function area(frame) {
   const url = frame.url ?? '';
@@ -92,8 +81,8 @@ function area(frame) {
 const fns = new Map();
 const areas = new Map();
 for (const [id, t] of self) {
-  if (idleIds.has(id)) continue;
   const { callFrame } = byId.get(id);
+  if (callFrame.functionName === '(idle)') continue;
   const url = (callFrame.url ?? '').replace(/^file:\/\//, '').replace(/.*\/(packages|node_modules)\//, '$1/');
   const key = `${callFrame.functionName || '(anonymous)'} ${url}${url ? `:${callFrame.lineNumber + 1}` : ''}`;
   fns.set(key, (fns.get(key) ?? 0) + t);
@@ -121,7 +110,7 @@ const lines = [
 const out = join(BENCH, 'results', `profile-${SERVER}-${SCENARIO}-${stamp}`);
 mkdirSync(join(BENCH, 'results'), { recursive: true });
 writeFileSync(`${out}.md`, lines.join('\n'));
-renameSync(join(dir, file), `${out}.cpuprofile`);
+renameSync(saved.file, `${out}.cpuprofile`);
 rmSync(dir, { recursive: true, force: true });
 console.log(lines.join('\n'));
 console.log(`written: ${out}.md and .cpuprofile`);

@@ -8,7 +8,7 @@
 //
 // Usage: pnpm --filter @api/bench settle [--servers raw,fastify,api] [--scenario info]
 //          [--idle 0,1000] [--reps 3] [--warmup 3] [--duration 4] [--out DIR]
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS } from './scenarios.mjs';
@@ -17,30 +17,19 @@ import { median } from './harness/stats.mjs';
 import {
   argOf,
   BENCH,
+  cpuProfileArgs,
   fileStamp,
   prepareServerBench,
   r2,
+  readCpuProfile,
+  selfTimeShare,
   startServer,
   stopAll,
+  stopProfiled,
   stopServer,
   writeResults,
   wrkScenario,
 } from './harness/index.mjs';
-
-/** Share of a `.cpuprofile`'s busy (non-idle) time spent in frames for which `match(callFrame)`. */
-export function selfTimeShare(profile, match) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  let busy = 0;
-  let hit = 0;
-  for (let i = 0; i < profile.samples.length; i++) {
-    const frame = byId.get(profile.samples[i]).callFrame;
-    if (frame.functionName === '(idle)') continue;
-    const t = profile.timeDeltas[i] ?? 0;
-    busy += t;
-    if (match(frame)) hit += t;
-  }
-  return busy > 0 ? hit / busy : NaN;
-}
 
 /** Node's own `process.nextTick` (not a framework's function of the same name). */
 export const isNextTick = (frame) =>
@@ -59,34 +48,27 @@ async function main() {
   prepareServerBench();
   const dir = join(tmpdir(), `api-settle-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  // --cpu-prof writes the profile on a normal exit: make SIGINT one.
-  const preload = join(dir, 'exit-on-signal.mjs');
-  writeFileSync(preload, "process.on('SIGINT', () => process.exit(0));\n");
   const rows = [];
   try {
     for (let rep = 0; rep < reps; rep++) {
       for (const idleMs of rep % 2 ? [...idles].reverse() : idles) {
         for (const name of names) {
           const profDir = join(dir, `${name}-${idleMs}-${rep}`);
-          mkdirSync(profDir);
           const server = await startServer({
             name,
             script: join(BENCH, 'servers', `${name}.mjs`),
             env: { HOST: '127.0.0.1' },
-            nodeArgs: ['--import', preload, '--cpu-prof', `--cpu-prof-dir=${profDir}`],
+            nodeArgs: cpuProfileArgs(dir, profDir),
           });
           await sleep(idleMs);
           await wrkScenario(server, scenario, warmup);
           const ns0 = schedNs(server.pid);
           const run = await wrkScenario(server, scenario, duration);
           const cpuUsPerReq = (schedNs(server.pid) - ns0) / 1e3 / run.requests;
-          const exited = new Promise((r) => server.child.once('exit', r));
-          server.child.kill('SIGINT');
-          await Promise.race([exited, sleep(5000)]);
+          await stopProfiled(server.child);
           await stopServer(server);
-          const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-          const profile = file && JSON.parse(readFileSync(join(profDir, file), 'utf8'));
-          const nextTickShare = profile ? selfTimeShare(profile, isNextTick) : NaN;
+          const saved = readCpuProfile(profDir);
+          const nextTickShare = saved ? selfTimeShare(saved.profile, isNextTick) : NaN;
           rows.push({ server: name, idleMs, rep, nextTickShare, cpuUsPerReq });
           console.log(
             `${name.padEnd(8)} idle ${String(idleMs).padStart(5)} ms  nextTick ${(100 * nextTickShare).toFixed(1)}% of busy time  ` +

@@ -1,6 +1,7 @@
 // The idle-after-ready probe's arithmetic: a function's share of a CPU profile's busy time.
 import { describe, expect, it } from 'vitest';
-import { isNextTick, selfTimeShare } from '../src/settle.mjs';
+import { selfTimeShare } from '../src/harness/cpuprofile.mjs';
+import { isNextTick } from '../src/settle.mjs';
 
 const frame = (functionName, url = '') => ({
   functionName,

@@ -44,4 +44,5 @@ export {
   waitQuietCores,
   waitQuietMachine,
 } from './load.mjs';
+export { cpuProfileArgs, readCpuProfile, selfTimes, selfTimeShare, stopProfiled } from './cpuprofile.mjs';
 export { fileStamp, int, kb, packageVersion, r2, runMeta, writeResults } from './results.mjs';
