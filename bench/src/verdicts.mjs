@@ -115,9 +115,8 @@ export function judge(byMethod, limit, atLeast, { aside = [], zLimit } = {}) {
     if (aside.includes(m)) methods[m].aside = true;
   }
   // A method with too few ratios to settle a target cannot contradict the others either.
-  const enough = METHODS.filter((m) => methods[m] && !tooFew(methods[m]) && !methods[m].aside).filter((m) =>
-    methods[m].interval.every(Number.isFinite),
-  );
+  const counts = (r) => r && !tooFew(r) && !r.aside && r.interval.every(Number.isFinite);
+  const enough = METHODS.filter((m) => counts(methods[m]));
   const gaps = [];
   for (let i = 0; i < enough.length; i++)
     for (let j = i + 1; j < enough.length; j++)

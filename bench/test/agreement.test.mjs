@@ -3,19 +3,13 @@
 // of an offset every scenario shares — beside the rule it replaced (two 90% intervals must overlap).
 import { describe, expect, it } from 'vitest';
 import { blockedInterval, median, normalQuantile } from '../src/harness/stats.mjs';
+import { normalFrom, rng as uniform } from './rng.mjs';
 import { AGREEMENT_ALPHA, gapZ, judge, targetsMarkdown, targetsOfRun, zLimitFor } from '../src/verdicts.mjs';
 
-/** A seeded generator (mulberry32) and standard normal draws from it. */
+/** Seeded uniform and standard normal draws. */
 function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, normal: () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next()) };
+  const next = uniform(seed);
+  return { next, normal: normalFrom(next) };
 }
 
 describe('normalQuantile', () => {

@@ -3,18 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { blockedInterval, medianInterval } from '../src/harness/stats.mjs';
 import { judge, summaryLine, targetsOf, verdict } from '../src/verdicts.mjs';
-
-/** A seeded generator (mulberry32), so the coverage check sees the same draws every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { normalFrom, rng } from './rng.mjs';
 
 describe('medianInterval', () => {
   const ranks = (n) => Array.from({ length: n }, (_, i) => n - i); // unsorted on purpose
@@ -49,7 +38,7 @@ describe('medianInterval', () => {
 describe('blockedInterval', () => {
   /** `k` blocks of `rounds` values: a block effect (sd `between`) plus round noise (sd `within`). */
   const draws = (next, k, rounds, between, within) => {
-    const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+    const normal = normalFrom(next);
     const xs = [];
     const blocks = [];
     for (let b = 0; b < k; b++) {
