@@ -178,6 +178,8 @@ export function targetsOf(sc, { standalone, paired } = {}, co = {}, { zLimit } =
 
 /** The two target kinds of a scenario, in the order reports show them. */
 const KINDS = ['rps', 'cpu'];
+/** A gap's or a lean's pair of methods, as one key (`standalone/paired`). */
+const pairKey = (g) => g.between.join('/');
 
 /**
  * Every target of a run, with the run's agreement: each target's gaps and, per pair of methods
@@ -197,10 +199,7 @@ export function targetsOfRun(scenarios, { standalone = {}, paired = {} } = {}, c
   for (const kind of KINDS) {
     const byPair = new Map();
     for (const t of first)
-      for (const g of t[kind].gaps) {
-        const key = g.between.join('/');
-        byPair.set(key, [...(byPair.get(key) ?? []), g.z]);
-      }
+      for (const g of t[kind].gaps) byPair.set(pairKey(g), [...(byPair.get(pairKey(g)) ?? []), g.z]);
     for (const [key, zs] of byPair)
       if (zs.length >= 2)
         leans.push({
@@ -218,8 +217,7 @@ export function targetsOfRun(scenarios, { standalone = {}, paired = {} } = {}, c
     const t = targetsOf(...input(sc), { zLimit });
     for (const kind of KINDS) {
       const leaning = leans.filter(
-        (l) =>
-          l.apart && l.kind === kind && t[kind].gaps.some((g) => g.between.join('/') === l.between.join('/')),
+        (l) => l.apart && l.kind === kind && t[kind].gaps.some((g) => pairKey(g) === pairKey(l)),
       );
       if (leaning.length === 0) continue;
       t[kind] = { ...t[kind], agree: false, leans: leaning, verdict: 'unsettled' };
