@@ -3,6 +3,7 @@ import { parseCookieHeader } from '../cookies/set-cookie';
 import {
   MalformedRequestError,
   NotFoundError,
+  PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
@@ -17,13 +18,14 @@ import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
 import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
-import { isJsonMediaType, isPlainUtf8Body, parseJsonBody, readBody } from './body';
+import { BodyRead, declaresTooMuch, isJsonMediaType, isPlainUtf8Body, parseJsonBody } from './body';
 import { RawHeadersView } from './raw-headers';
 import { Later } from './later';
+import type { Uploads } from './uploads';
 
 /**
  * The exchange as core's binders see it (`CoreExchange` is one): the public `Exchange`, the one
- * read of the request body, and the set where shutdown finds requests still reading theirs.
+ * read of the request body, and the list where shutdown finds requests still reading theirs.
  */
 export interface BindingExchange extends Exchange {
   /** The request body, read once by whichever body binder asks first. */
@@ -32,8 +34,10 @@ export interface BindingExchange extends Exchange {
   closeAfter: boolean;
   readonly runtime: {
     /** Requests reading their body (shutdown answers them 503 at its cap). */
-    readonly reading: Set<BindingExchange>;
+    readonly reading: Uploads;
   };
+  /** This exchange's place in `runtime.reading` (-1: not reading). */
+  readingAt: number;
 }
 
 /** A compiled binder: sync for strings, a promise for bodies. */
@@ -225,15 +229,33 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
   };
 }
 
+/**
+ * A body read listed in its runtime's uploads while it reads, so shutdown can answer a slow upload
+ * 503 at its cap.
+ */
+class ListedRead extends BodyRead {
+  readonly #ex: BindingExchange;
+
+  constructor(ex: BindingExchange, limit: number) {
+    super(ex.req, limit);
+    this.#ex = ex;
+    ex.runtime.reading.add(ex);
+  }
+
+  protected override finished(): void {
+    this.#ex.runtime.reading.delete(this.#ex);
+  }
+}
+
 /** The body-reading binders share one read per request. */
 function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
-  // Core's exchange carries the read (no state object per request) and its runtime's upload set.
+  // Core's exchange carries the read (no state object per request).
   let body = ex.body;
   if (body === undefined) {
-    // Tracked while it reads, so shutdown can answer a slow upload 503 at its cap.
-    const reading = ex.runtime.reading;
-    reading.add(ex);
-    body = readBody(ex.req, limits.maxBodyBytes, () => reading.delete(ex));
+    const limit = limits.maxBodyBytes;
+    body = declaresTooMuch(ex.req, limit)
+      ? Later.failed(new PayloadTooLargeError())
+      : new ListedRead(ex, limit);
     ex.body = body;
   }
   return body;

@@ -7,42 +7,72 @@ function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });
 }
 
-/**
- * Reads a request body into one Buffer, refusing more than `limit` bytes (413) — from the
- * declared `content-length` before reading anything, or as soon as the stream crosses it.
- * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
- */
-export function readBody(req: ExchangeRequest, limit: number, settled?: () => void): Later<Buffer> {
+/** True when the request declares a body over `limit` bytes (refused 413 before a byte is read). */
+export function declaresTooMuch(req: ExchangeRequest, limit: number): boolean {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Later.failed(new PayloadTooLargeError());
-  const later = new Later<Buffer>();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let done = false;
+  return declared !== undefined && Number(declared) > limit;
+}
+
+/**
+ * Reads a request body into one Buffer, refusing more than `limit` bytes (413) as soon as the
+ * stream crosses it (`declaresTooMuch` refuses by `content-length` before reading anything).
+ * The time limit is node:http's `requestTimeout` (set by `serve()`), answered with a 408 Problem.
+ *
+ * One object per read: the `Later` itself, its state as fields and three listeners; one chunk (the
+ * usual small body) is kept without an array.
+ */
+export class BodyRead extends Later<Buffer> {
+  readonly #req: ExchangeRequest;
+  readonly #limit: number;
+  #first: Buffer | undefined = undefined;
+  #rest: Buffer[] | undefined = undefined;
+  #size = 0;
+  #done = false;
+
   // Three listeners, never removed on success: the request object is dropped with its response,
-  // and a late 'close' finds `done` set. Node emits 'error' on a reset only to error listeners,
+  // and a late 'close' finds the read done. Node emits 'error' on a reset only to error listeners,
   // and 'close' always follows it, so 'close' alone tells a disconnect mid-body.
-  const finish = (error: Error | undefined): void => {
-    if (done) return;
-    done = true;
-    settled?.();
+  readonly #onData = (chunk: Buffer): void => {
+    const size = (this.#size += chunk.length);
+    if (size > this.#limit) this.#finish(new PayloadTooLargeError());
+    else if (this.#first === undefined) this.#first = chunk;
+    else (this.#rest ??= [this.#first]).push(chunk);
+  };
+  readonly #onEnd = (): void => this.#finish(undefined);
+  // The error is built only for a read still going: 'close' follows every request.
+  readonly #onClose = (): void => {
+    if (!this.#done) this.#finish(malformed('The connection closed before the request body was read'));
+  };
+
+  constructor(req: ExchangeRequest, limit: number) {
+    super();
+    this.#req = req;
+    this.#limit = limit;
+    req.on('data', this.#onData);
+    req.on('end', this.#onEnd);
+    req.on('close', this.#onClose);
+  }
+
+  /** Called once when the read ends, well or not, before its waiters run. */
+  protected finished(): void {}
+
+  #finish(error: Error | undefined): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.finished();
     if (error) {
       // Stop buffering; Node discards the rest of the body once the response is sent.
-      req.off('data', onData);
-      req.resume();
-      later.fail(error);
-    } else later.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-  };
-  const onData = (chunk: Buffer): void => {
-    size += chunk.length;
-    if (size > limit) finish(new PayloadTooLargeError());
-    else chunks.push(chunk);
-  };
-  req.on('data', onData);
-  req.on('end', () => finish(undefined));
-  req.on('close', () => finish(malformed('The connection closed before the request body was read')));
-  return later;
+      this.#req.off('data', this.#onData);
+      this.#req.resume();
+      this.fail(error);
+      return;
+    }
+    const rest = this.#rest;
+    this.resolve(rest !== undefined ? Buffer.concat(rest, this.#size) : (this.#first ?? EMPTY));
+  }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Checks JSON text for nesting deeper than `maxDepth` in one linear pass, without recursion,

@@ -17,7 +17,7 @@ export interface ShutdownWaiter {
   readonly inFlight: number;
   readonly upgraded: ReadonlySet<unknown>;
   /** Requests still reading their body (what `refuseReading` answers 503). */
-  readonly reading: ReadonlySet<unknown>;
+  readonly reading: { readonly size: number };
   whenIdle(): Promise<void>;
   refuseReading(): void;
   destroyUpgraded(): void;

@@ -12,6 +12,7 @@ import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../binding/later';
 import type { BindingExchange } from '../binding/binders';
+import type { Uploads } from '../binding/uploads';
 import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../server/linger';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../request-log/request-id';
@@ -45,7 +46,7 @@ export interface ExchangeRuntime {
   readonly shutdownSignal: AbortSignal;
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
-  readonly reading: Set<BindingExchange>;
+  readonly reading: Uploads<BindingExchange>;
   /** Takes a connection out of the in-flight count and tracks it as an upgraded socket. */
   adopt(ex: CoreExchange, socket: Duplex): void;
 }
@@ -75,6 +76,8 @@ export class CoreExchange implements WriterExchange {
   answeringError = false;
   /** The request body, read once by whichever body binder asks first. */
   body: Later<Buffer> | undefined = undefined;
+  /** This exchange's place in `runtime.reading` while its body is read (-1: not reading). */
+  readingAt = -1;
   /** The socket's byte count when this response started (observed routes; -1: not counted). */
   bytesBefore = -1;
   /** Set when a route's `around` chain reached the run inside it (checked by the outermost hook). */

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { ServiceUnavailableError } from '../errors';
 import type { BindingExchange } from '../binding/binders';
+import { Uploads } from '../binding/uploads';
 import type { CoreExchange } from './exchange';
 import type { WireResponse } from './wire';
 
@@ -20,7 +21,7 @@ export class InFlight {
   /** Sockets taken over by upgrade routes, until they close. */
   readonly upgraded = new Set<Duplex>();
   /** Requests still reading their body (answered 503 by `refuseReading` when shutdown hits its cap). */
-  readonly reading = new Set<BindingExchange>();
+  readonly reading = new Uploads<BindingExchange>();
   #idle: (() => void) | undefined;
 
   constructor() {
@@ -48,11 +49,10 @@ export class InFlight {
 
   /** Answers every request still uploading its body 503 (the shutdown cap was reached); node then closes them. */
   refuseReading(): void {
-    for (const ex of this.reading) {
+    for (const ex of this.reading.takeAll()) {
       ex.closeAfter = true;
       ex.fail(new ServiceUnavailableError());
     }
-    this.reading.clear();
   }
 
   /** Destroys every upgraded socket still open (the shutdown cap was reached). */

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { AroundHook, Exchange } from './exchange-api';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
-import { Later } from '../binding/later';
+import { Later, type Waiter } from '../binding/later';
 import { CoreExchange } from './exchange';
 import type { Plan } from './plan';
 
@@ -67,17 +67,26 @@ function runSteps(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
   runStepsFrom(new RunState(plan, ex, resolver), 0);
 }
 
-/** The state of one run of the general path (its step positions are the plan's, decided at wiring). */
-class RunState {
+/**
+ * The state of one run of the general path (its step positions are the plan's, decided at wiring).
+ * It waits on a body read itself (`settled`): no closure per request.
+ */
+class RunState implements Waiter {
   readonly input: Record<string, unknown> = {};
   /** The handler's value, once it has one. */
   out: unknown = undefined;
+  /** The step whose `Later` this run waits on. */
+  waitingAt = 0;
 
   constructor(
     readonly plan: Plan,
     readonly ex: CoreExchange,
     readonly resolver: UrlResolver,
   ) {}
+
+  settled(ok: boolean, value: unknown): void {
+    onStepSettled(this, this.waitingAt, ok, value);
+  }
 }
 
 /** Runs the steps from step `at` on, until one is asynchronous (then its settlement carries on) or the writer. */
@@ -104,13 +113,12 @@ function runStepsFrom(run: RunState, at: number): void {
         // context is restored for the rest of it by one AsyncResource — not `AsyncResource.bind`,
         // whose bound function (defined properties per call) made every body request survive to the
         // old generation: ×2.8 instructions per POST with @api/otel and no SDK (bench/, valgrind).
-        const step = at;
-        if (plan.aroundRun === undefined)
-          result.onSettled((ok, value) => onStepSettled(run, step, ok, value));
+        run.waitingAt = at;
+        if (plan.aroundRun === undefined) result.wait(run);
         else {
           const scope = new AsyncResource('api.run');
           result.onSettled((ok, value) =>
-            scope.runInAsyncScope(onStepSettled, undefined, run, step, ok, value),
+            scope.runInAsyncScope(onStepSettled, undefined, run, run.waitingAt, ok, value),
           );
         }
         return;
