@@ -10,6 +10,8 @@ import { isOptional, unwrap, type SchemaNode } from './introspect';
 
 /** How a leaf field is checked and written; `x` is the variable holding it. */
 interface Leaf {
+  /** Written between quotes that join the constant text around it (a string): one concatenation, not three. */
+  readonly quoted?: boolean;
   /** True when `x` does not fit (the value is checked, never trusted). */
   readonly bad: (x: string) => string;
   /** The JSON text of a fitting `x`. */
@@ -26,13 +28,23 @@ export function jsonString(s: string): string {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"';
 }
 
+/** The JSON text of a string without its quotes (the caller's constant text holds them). */
+export function jsonStringBody(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s;
+}
+
 function leafOf(schema: SchemaNode): Leaf | undefined {
   const s = unwrap(schema);
   const nullable = s !== schema;
   let leaf: Leaf;
   switch (s.type) {
     case 'string':
-      leaf = { bad: (x) => `typeof ${x} !== 'string'`, text: (x) => `S(${x})`, expected: 'string' };
+      leaf = {
+        bad: (x) => `typeof ${x} !== 'string'`,
+        text: (x) => `S(${x})`,
+        quoted: true,
+        expected: 'string',
+      };
       break;
     case 'number':
       leaf = {
@@ -53,6 +65,7 @@ function leafOf(schema: SchemaNode): Leaf | undefined {
   }
   if (!nullable) return leaf;
   return {
+    // null has no quotes: a nullable string writes its own.
     bad: (x) => `${x} !== null && (${leaf.bad(x)})`,
     text: (x) => `(${x} === null ? 'null' : ${leaf.text(x)})`,
     expected: leaf.expected,
@@ -84,7 +97,8 @@ export function generateStrictObjectSerializer(p: {
   const F: Array<(value: unknown) => string> = [];
   const E: string[] = [];
   const lines: string[] = ["if (value === null || typeof value !== 'object') return NOT_OBJECT(value);"];
-  const parts: string[] = [];
+  // The text as constant pieces and expressions; neighbouring constants are joined below.
+  const parts: Array<{ readonly text: string } | { readonly code: string }> = [];
   keys.forEach((key, i) => {
     const x = `v${i}`;
     const k = JSON.stringify(key);
@@ -94,17 +108,20 @@ export function generateStrictObjectSerializer(p: {
     if (leaf) {
       E.push(leaf.expected);
       lines.push(`if (${leaf.bad(x)}) throw FAIL(${i}, ${x}, E[${i}]);`);
-      parts.push(`${JSON.stringify((i === 0 ? '{' : ',') + k + ':')} + ${leaf.text(x)}`);
+      parts.push({ text: (i === 0 ? '{' : ',') + k + ':' });
+      if (leaf.quoted) parts.push({ text: '"' }, { code: `Q(${x})` }, { text: '"' });
+      else parts.push({ code: leaf.text(x) });
     } else {
       E.push('');
       F.push(p.nested(p.entries[key]!));
       lines.push(
         `let t${i}; try { t${i} = F[${F.length - 1}](${x}); } catch (error) { throw AT(error, ${i}); }`,
       );
-      parts.push(`${JSON.stringify((i === 0 ? '{' : ',') + k + ':')} + t${i}`);
+      parts.push({ text: (i === 0 ? '{' : ',') + k + ':' }, { code: `t${i}` });
     }
   });
-  lines.push(`return ${parts.join(' + ')} + '}';`);
+  parts.push({ text: '}' });
+  lines.push(`return ${concatenation(parts)};`);
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a serializer per schema, built at wiring
     const make = new Function(
@@ -114,10 +131,29 @@ export function generateStrictObjectSerializer(p: {
       'F',
       'E',
       'S',
+      'Q',
       `return function serialize(value) {\n${lines.join('\n')}\n};`,
     ) as (...tables: unknown[]) => (value: unknown) => string;
-    return make(p.notObject, p.failure, p.at, F, E, jsonString);
+    return make(p.notObject, p.failure, p.at, F, E, jsonString, jsonStringBody);
   } catch {
     return undefined;
   }
+}
+
+/** The code of `parts` concatenated, neighbouring constants joined into one literal (fewer strings per call). */
+function concatenation(parts: ReadonlyArray<{ readonly text: string } | { readonly code: string }>): string {
+  const out: string[] = [];
+  let text = '';
+  for (const part of parts) {
+    if ('text' in part) {
+      text += part.text;
+      continue;
+    }
+    if (text !== '') out.push(JSON.stringify(text));
+    text = '';
+    // The first piece is always constant text ('{'), so `+` concatenates strings from the start.
+    out.push(`(${part.code})`);
+  }
+  if (text !== '') out.push(JSON.stringify(text));
+  return out.join(' + ');
 }

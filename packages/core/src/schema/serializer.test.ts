@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileSerializer, ResponseShapeError } from './serializer';
 import { Struct } from './struct';
 import { discriminatorOf } from './tagged-union';
+import { prng } from '../../test/prng';
 
 const Created = Struct('Created', { id: v.string(), name: v.string() }, { tag: true });
 const Deleted = Struct('Deleted', { id: v.string(), at: v.optional(v.number()) }, { tag: true });
@@ -160,10 +161,48 @@ describe('compileSerializer: strict objects (generated per schema)', () => {
       '</script>',
     ];
     for (const name of strings) {
-      const value = { extra: 1, ...row, name, note: name };
-      expect(serialize(value)).toBe(JSON.stringify({ ...row, name, note: name }));
+      const value = { extra: 1, ...row, name, note: name, tags: [name, 'x', name] };
+      expect(serialize(value)).toBe(JSON.stringify({ ...row, name, note: name, tags: [name, 'x', name] }));
     }
+    expect(serialize({ ...row, tags: [] })).toBe(JSON.stringify({ ...row, tags: [] }));
     expect(serialize({ ...row, id: -0, ok: false })).toBe(JSON.stringify({ ...row, id: 0, ok: false }));
+  });
+
+  it('writes random strings (controls, quotes, surrogates) as JSON.stringify does, in fields and string arrays', () => {
+    const Piped = Struct('Piped', {
+      s: v.pipe(v.string(), v.maxLength(64)),
+      list: v.array(v.pipe(v.string())),
+    });
+    const piped = compileSerializer(Piped, { strict: true });
+    const random = prng(27);
+    const alphabet = [
+      'a',
+      '"',
+      '\\',
+      '\n',
+      '\u0001',
+      '\u001f',
+      '\ud800',
+      '\udc00',
+      '\ud83d\ude00',
+      'é',
+      ' ',
+      '/',
+    ];
+    const text = (): string =>
+      Array.from(
+        { length: Math.floor(random() * 8) },
+        () => alphabet[Math.floor(random() * alphabet.length)],
+      ).join('');
+    for (let i = 0; i < 300; i++) {
+      const value = { s: text(), list: Array.from({ length: Math.floor(random() * 4) }, text) };
+      expect(piped(value)).toBe(JSON.stringify(value));
+      expect(serialize({ ...row, name: value.s, tags: value.list })).toBe(
+        JSON.stringify({ ...row, name: value.s, tags: value.list }),
+      );
+    }
+    expect(() => piped({ s: 'x', list: ['a', null] })).toThrow('`$.list[1]`');
+    expect(() => piped({ s: 'x', list: 'a' })).toThrow('(expected array, got string)');
   });
 
   it('refuses a wrong or missing field with its path, and a non-object', () => {

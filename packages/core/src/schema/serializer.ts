@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { isOptional, node, unwrap, type SchemaNode } from './introspect';
-import { generateStrictObjectSerializer, jsonString } from './generated-serializer';
+import { generateStrictObjectSerializer, jsonString, jsonStringBody } from './generated-serializer';
 import { discriminatorOf, type Discriminator } from './tagged-union';
 
 /** Encodes a value to JSON text, emitting only what its schema declares. */
@@ -75,6 +75,20 @@ const strictBoolean: Serializer = (value) =>
 const strictString: Serializer = (value) =>
   typeof value === 'string' ? jsonString(value) : mismatch('string', value);
 
+/** A strict array of strings: each item's quotes join the constant text around it (one concatenation per item). */
+const strictStringArray: Serializer = (value) => {
+  if (!Array.isArray(value)) return mismatch('array', value);
+  const n = value.length;
+  if (n === 0) return '[]';
+  let text = '["';
+  for (let i = 0; i < n; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'string') throw new ResponseShapeError('string', kindOf(item)).at(i);
+    text += i === 0 ? jsonStringBody(item) : '","' + jsonStringBody(item);
+  }
+  return text + '"]';
+};
+
 function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, strict = false): Serializer {
   const cached = seen.get(schema);
   if (cached) return cached;
@@ -122,6 +136,10 @@ function compileNode(schema: SchemaNode, seen: Map<SchemaNode, Serializer>, stri
       break;
     }
     case 'array': {
+      if (strict && s.item !== undefined && s.item.type === 'string') {
+        out = strictStringArray;
+        break;
+      }
       const item = s.item ? compileNode(s.item, seen, strict) : stringify;
       out = (value) => {
         if (!Array.isArray(value)) return strict ? mismatch('array', value) : stringify(value);
