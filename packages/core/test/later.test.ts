@@ -47,13 +47,13 @@ describe('Later waiters without closures', () => {
   it('calls a waiter object, in order with callbacks, and a mapped Later is one of them', () => {
     const later = new Later<number>();
     const seen: string[] = [];
-    later.wait({ settled: (ok, v) => seen.push(`object ${ok} ${v}`) });
+    later.onSettled({ settled: (ok, v) => seen.push(`object ${ok} ${v}`) });
     later.onSettled((ok, v) => seen.push(`callback ${ok} ${v}`));
-    later.map((n) => n + 1).wait({ settled: (ok, v) => seen.push(`mapped ${ok} ${v}`) });
+    later.map((n) => n + 1).onSettled({ settled: (ok, v) => seen.push(`mapped ${ok} ${v}`) });
     later.resolve(1);
     expect(seen).toEqual(['object true 1', 'callback true 1', 'mapped true 2']);
     const settled = Later.failed<number>('no');
-    settled.wait({ settled: (ok, v) => seen.push(`late ${ok} ${v}`) });
+    settled.onSettled({ settled: (ok, v) => seen.push(`late ${ok} ${v}`) });
     expect(seen[3]).toBe('late false no');
   });
 });

@@ -36,13 +36,8 @@ export class Later<T> {
     this.#settle('failed', error);
   }
 
-  /** Calls `callback` once settled: at once when it already is, else from the settling call. */
-  onSettled(callback: Callback): void {
-    this.wait(callback);
-  }
-
-  /** Calls `waiter.settled` once settled: at once when it already is, else from the settling call. */
-  wait(waiter: Waiter | Callback): void {
+  /** Calls `waiter` (or its `settled`) once settled: at once when it already is, else from the settling call. */
+  onSettled(waiter: Waiter | Callback): void {
     if (this.#state !== 'pending') call(waiter, this.#state === 'ok', this.#value);
     else if (this.#waiter === undefined) this.#waiter = waiter;
     else (this.#more ??= []).push(waiter);
@@ -51,7 +46,7 @@ export class Later<T> {
   /** A `Later` of `map(value)`; a throw from `map` fails it. */
   map<U>(map: (value: T) => U): Later<U> {
     const next = new Mapped(map);
-    this.wait(next);
+    this.onSettled(next);
     return next;
   }
 

@@ -114,7 +114,7 @@ function runStepsFrom(run: RunState, at: number): void {
         // whose bound function (defined properties per call) made every body request survive to the
         // old generation: ×2.8 instructions per POST with @api/otel and no SDK (bench/, valgrind).
         run.waitingAt = at;
-        if (plan.aroundRun === undefined) result.wait(run);
+        if (plan.aroundRun === undefined) result.onSettled(run);
         else {
           const scope = new AsyncResource('api.run');
           result.onSettled((ok, value) =>
