@@ -1,8 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { BodyRead } from '../src/binding/body';
+import { jsonBinder, type BindingExchange } from '../src/binding/binders';
+import { Uploads } from '../src/binding/uploads';
+import { defaultLimits } from '../src/app/limits';
 import { MalformedRequestError, PayloadTooLargeError } from '../src/errors';
 import type { ExchangeRequest } from '../src/runtime/exchange-api';
+import type { Later } from '../src/binding/later';
 
 /** A request stream as BodyRead uses it: events, `off`, `resume`. */
 function fakeRequest(): EventEmitter & { resumed: boolean } {
@@ -11,7 +16,7 @@ function fakeRequest(): EventEmitter & { resumed: boolean } {
   return req;
 }
 const read = (req: EventEmitter, limit: number) => new BodyRead(req as unknown as ExchangeRequest, limit);
-const outcome = (later: BodyRead): unknown[] => {
+const outcome = (later: Later<unknown>): unknown[] => {
   const got: unknown[] = [];
   later.onSettled((ok, value) => got.push(ok, value));
   return got;
@@ -78,5 +83,35 @@ describe('BodyRead', () => {
     req.emit('end');
     req.emit('close');
     expect(order).toEqual(['finished', 'waiter']);
+  });
+});
+
+describe('a body binder keeps runtime.reading to the requests still reading', () => {
+  const schema = v.object({ a: v.number() });
+  const exchange = (headers: Record<string, string>) => {
+    const req = Object.assign(fakeRequest(), { headers });
+    const reading = new Uploads<BindingExchange>();
+    const ex = { req, runtime: { reading }, body: undefined, closeAfter: false, readingAt: -1 };
+    return { req, reading, ex: ex as unknown as BindingExchange };
+  };
+
+  it('lists a read while it runs and unlists it when the body ends', () => {
+    const { req, reading, ex } = exchange({ 'content-type': 'application/json' });
+    const got = outcome(jsonBinder(schema, defaultLimits)(ex) as Later<unknown>);
+    expect(reading.size).toBe(1);
+    req.emit('data', Buffer.from('{"a":1}'));
+    req.emit('end');
+    expect(reading.size).toBe(0);
+    expect(got).toEqual([true, { a: 1 }]);
+  });
+
+  it('never lists a body refused by its declared length (it was left there for good before)', () => {
+    const limits = { ...defaultLimits, maxBodyBytes: 10 };
+    const { reading, ex } = exchange({ 'content-type': 'application/json', 'content-length': '11' });
+    const got = outcome(jsonBinder(schema, limits)(ex) as Later<unknown>);
+    expect(got[0]).toBe(false);
+    expect(got[1]).toBeInstanceOf(PayloadTooLargeError);
+    expect(reading.size).toBe(0);
+    expect(ex.readingAt).toBe(-1);
   });
 });
