@@ -55,11 +55,14 @@ export class WidgetStore {
 
   list(limit: number, offset: number): Widget[] {
     return (
-      this.#db.all('select id, name, price_cents from widgets order by created_at, id limit ? offset ?', [
-        limit,
-        offset,
-      ]) as unknown as Row[]
-    ).map(toWidget);
+      // In creation order: widgets created in the same millisecond by insertion (rowid), not by their random ids.
+      (
+        this.#db.all(
+          'select id, name, price_cents from widgets order by created_at, rowid limit ? offset ?',
+          [limit, offset],
+        ) as unknown as Row[]
+      ).map(toWidget)
+    );
   }
 
   get(id: string): Widget | undefined {
