@@ -1,5 +1,5 @@
 import { packageBuild } from '../../config/tsup';
 
 export default packageBuild({
-  entry: { index: 'src/index.ts', 'extension/index': 'src/extension/index.ts' },
+  entry: { index: 'src/index.ts', 'extension/index': 'src/extension.ts' },
 });

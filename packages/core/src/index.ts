@@ -4,7 +4,7 @@
 export { BaseApp } from './app/base-app';
 export type { AppOptions, MountArgs, MountOptions } from './app/app-options';
 export type { MountRequirement, MountRequirementRegistry, MountRequirements } from './app/mount-requirements';
-export type { WiringTypeError } from './routes/type-errors';
+export type { WiringTypeError } from './contract/type-errors';
 export {
   BaseFactory,
   ExitStack,
@@ -14,7 +14,7 @@ export {
 } from './lifecycle/exit-stack';
 export type { ShutdownOptions } from './lifecycle/shutdown';
 export { consoleLogger, type StructuredLogger } from './logging/logger';
-export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './app/limits';
+export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './contract/limits';
 export {
   defineExceptionHandler,
   type ExceptionHandler,
@@ -23,13 +23,13 @@ export {
   type ExceptionHandlerDefinition,
   type DeclaredExceptionResult,
   type ProblemBody,
-} from './app/exception-handler';
-export { serve, type RunningServer, type ServeOptions } from './server/serve';
+} from './responses/exception-handler';
+export { serve, type RunningServer, type ServeOptions } from './transport/node/serve';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
 export type { LogFields, Logger } from './logging/logger';
-export type { RouteCatalogue, RouteInfo } from './routing/route-info';
+export type { RouteCatalogue, RouteInfo } from './contract/route-info';
 export {
   Endpoint,
   Resource,
@@ -52,7 +52,7 @@ export {
   type ExtensionSources,
   type RouteClassOptions,
   type SourceName,
-} from './routes/route-class';
+} from './route-class/route-class';
 export {
   Tag,
   type EndpointMeta,
@@ -61,7 +61,7 @@ export {
   type ResourceMeta,
   type ResponseDoc,
   type RouteMeta,
-} from './meta/meta';
+} from './contract/meta';
 
 // Binding
 export { RawHeadersView } from './binding/raw-headers';
@@ -91,7 +91,7 @@ export {
 } from './cookies/set-cookie';
 
 // Errors
-export { WiringError, type WiringErrorCode, type WiringErrorParts } from './errors/wiring-error';
+export { WiringError, type WiringErrorCode, type WiringErrorParts } from './contract/wiring-error';
 export {
   AuthenticationRequiredError,
   BaseHTTPError,

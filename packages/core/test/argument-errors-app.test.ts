@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BaseApp, defineMiddleware, Endpoint, serve, Struct, WiringError } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import { defineExtension, type Wiring } from '../src/extension/index';
+import { defineExtension, type Wiring } from '../src/extension';
 import { memoryLogger } from './fixtures';
 
 const Health = Struct('Health', { status: v.string() });

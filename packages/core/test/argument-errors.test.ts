@@ -31,7 +31,7 @@ import {
   type WiringErrorCode,
 } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import { compileValidator, defineExtension, defineResponseKind, parseTemplate } from '../src/extension/index';
+import { compileValidator, defineExtension, defineResponseKind, parseTemplate } from '../src/extension';
 
 const Widget = Struct('Widget', { id: v.string() });
 const Params = Struct('Params', { id: v.string() });

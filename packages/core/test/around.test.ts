@@ -13,7 +13,7 @@ import {
   Struct,
   defineExceptionHandler,
 } from '../src/index';
-import { defineExtension, type AroundHook } from '../src/extension/index';
+import { defineExtension, type AroundHook } from '../src/extension';
 import { clientFactory, memoryLogger } from './fixtures';
 
 const als = new AsyncLocalStorage<string>();

@@ -4,10 +4,10 @@ import * as v from 'valibot';
 import { BodyRead } from '../src/binding/body';
 import { jsonBinder, type BindingExchange } from '../src/binding/binders';
 import { Uploads } from '../src/binding/uploads';
-import { defaultLimits } from '../src/app/limits';
+import { defaultLimits } from '../src/contract/limits';
 import { MalformedRequestError, PayloadTooLargeError } from '../src/errors';
-import type { ExchangeRequest } from '../src/runtime/exchange-api';
-import type { Later } from '../src/binding/later';
+import type { ExchangeRequest } from '../src/contract/exchange';
+import type { Later } from '../src/contract/later';
 
 /** A request stream as BodyRead uses it: events, `off`, `resume`. */
 function fakeRequest(): EventEmitter & { resumed: boolean } {

@@ -24,7 +24,7 @@ import {
   type BodyEncoder,
   type FinalHead,
   type RouteContribution,
-} from '../src/extension/index';
+} from '../src/extension';
 import { memoryLogger } from './fixtures';
 import {
   exchangeRaw,

@@ -17,7 +17,7 @@ import {
   type MountOptionValue,
   type RouteCatalogue,
   type Wiring,
-} from '../src/extension/index';
+} from '../src/extension';
 import { headerUserAuth, memoryLogger, rawExchange, Widget, WidgetPath } from './fixtures';
 
 const clients: TestClient[] = [];

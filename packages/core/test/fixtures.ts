@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { TestClient } from '@api/testing';
 import type { BaseApp } from '../src/index';
 import { AuthenticationRequiredError, Struct } from '../src/index';
-import { mountOption, type MountOptionValue } from '../src/extension/index';
+import { mountOption, type MountOptionValue } from '../src/extension';
 
 /** Shared models for core's wire-level tests. */
 export const Widget = Struct('Widget', { id: v.string(), name: v.string(), priceCents: v.number() });

@@ -16,7 +16,7 @@ import {
   defineExceptionHandler,
   defineMiddleware,
 } from '../src/index';
-import { defineExtension, defineResponseKind, type ResponseSpec } from '../src/extension/index';
+import { defineExtension, defineResponseKind, type ResponseSpec } from '../src/extension';
 import { expectWiringError } from './expect-wiring-error';
 import { exchangeRaw, listen, parseResponses, raw, startupError, values, type Wire } from './output-fixtures';
 

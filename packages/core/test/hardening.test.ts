@@ -15,7 +15,7 @@ import {
   type RunningServer,
 } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import { defineExtension } from '../src/extension/index';
+import { defineExtension } from '../src/extension';
 import { memoryLogger, rawExchange } from './fixtures';
 
 const Widget = Struct('Widget', {

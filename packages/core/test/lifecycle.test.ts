@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, BaseFactory, Endpoint, serve, Struct, WiringError } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import { defineExtension } from '../src/extension/index';
+import { defineExtension } from '../src/extension';
 import { memoryLogger } from './fixtures';
 
 const events: string[] = [];

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BaseApp, Endpoint, Struct, serve, type LogFields } from '../src/index';
-import { defineExtension } from '../src/extension/index';
+import { defineExtension } from '../src/extension';
 import { clientFactory } from './fixtures';
 
 /** A real pino instance writing JSON lines to an in-memory stream. */

@@ -12,7 +12,7 @@ import {
   type ResourceOperations,
   type RunningServer,
 } from '../src/index';
-import type { Extension } from '../src/extension/index';
+import type { Extension } from '../src/extension';
 import { memoryLogger } from './fixtures';
 
 /** What a test's `wire` callback may call (BaseApp's helpers are protected). */

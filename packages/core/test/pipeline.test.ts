@@ -23,7 +23,7 @@ import {
   mountOption,
   type MountOptionValue,
   type ResponseSpec,
-} from '../src/extension/index';
+} from '../src/extension';
 import { headerUserAuth, memoryLogger, rawExchange } from './fixtures';
 
 declare module '../src/index' {

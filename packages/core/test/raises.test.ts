@@ -10,7 +10,7 @@ import {
   mountOption,
   type MountOptionValue,
   type RouteCatalogue,
-} from '../src/extension/index';
+} from '../src/extension';
 import { memoryLogger } from './fixtures';
 
 declare module '../src/index' {

@@ -14,7 +14,7 @@ import {
   type RunningServer,
 } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import { defineExtension } from '../src/extension/index';
+import { defineExtension } from '../src/extension';
 import { clientFactory, rawExchange } from './fixtures';
 
 interface Line {

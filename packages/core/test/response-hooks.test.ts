@@ -15,7 +15,7 @@ import {
   defineResponseKind,
   mountOption,
   type MountOptionValue,
-} from '../src/extension/index';
+} from '../src/extension';
 import { exchangeRaw, listen, parseResponses, raw, values, type Wire } from './output-fixtures';
 
 const Item = Struct('Item', { name: v.string() });

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { defineExtension, routeClassName, type RouteCatalogue } from '../src/extension/index';
+import { defineExtension, routeClassName, type RouteCatalogue } from '../src/extension';
 import { BaseApp, Created, Endpoint, Location, Resource, type WiringErrorCode } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
 import { memoryLogger, Widget, WidgetIn, WidgetPath } from './fixtures';

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { wiringError } from '../src/extension/index';
+import { wiringError } from '../src/extension';
 import { Endpoint, WiringError } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
 

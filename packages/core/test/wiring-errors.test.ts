@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { defineExtension } from '../src/extension/index';
+import { defineExtension } from '../src/extension';
 import {
   BaseApp,
   defineMiddleware,

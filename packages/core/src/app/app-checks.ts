@@ -1,5 +1,5 @@
 // Construction-time checks of an app: its options, and what `include` does with an async setup.
-import { describeValue, WiringError, wiringError } from '../errors/wiring-error';
+import { describeValue, WiringError, wiringError } from '../contract/wiring-error';
 
 /**
  * Checks `new App(options)`: an object whose known fields have the right kinds. Unknown keys are

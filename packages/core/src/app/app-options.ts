@@ -2,8 +2,8 @@
 // extend by declaration merging on `@api/core`).
 import type { Logger } from '../logging/logger';
 import type { Middleware } from '../middleware/middleware';
-import type { Transport } from '../runtime/exchange-api';
-import type { LimitsOptions, MountLimits } from './limits';
+import type { Transport } from '../contract/exchange';
+import type { LimitsOptions, MountLimits } from '../contract/limits';
 import type { MountRequirements, NeedsOptions } from './mount-requirements';
 
 /**

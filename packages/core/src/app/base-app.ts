@@ -2,16 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
-import { wiringError } from '../errors/wiring-error';
-import type { Extension } from '../extension/define-extension';
+import { wiringError } from '../contract/wiring-error';
+import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
-import type { RouteCatalogue } from '../routing/route-info';
-import { answerFetch, notStarted } from '../fetch/fetch-handler';
+import type { RouteCatalogue } from '../contract/route-info';
+import { answerFetch, notStarted } from '../transport/fetch/fetch-handler';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
-import type { EndpointOperations, ResourceOperations } from '../routes/route-class';
+import type { EndpointOperations, ResourceOperations } from '../route-class/route-class';
 import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
@@ -24,8 +24,8 @@ import {
   isThenable,
   transportMismatch,
 } from './app-checks';
-import type { ExceptionHandler } from './exception-handler';
-import { defaultLimits, mergeLimits, type Limits } from './limits';
+import type { ExceptionHandler } from '../responses/exception-handler';
+import { defaultLimits, mergeLimits, type Limits } from '../contract/limits';
 import type { OmittedOptionsCheck } from './mount-requirements';
 import type { AppOptions, MountArg, StartOptions } from './app-options';
 

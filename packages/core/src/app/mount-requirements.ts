@@ -1,6 +1,6 @@
 // What a route requires of its mount, by package: the registry packages augment, the options it
 // adds up to, and the compile-time error for a mount that leaves them out. Type-only.
-import type { TypeErrorMessage, WiringTypeError } from '../routes/type-errors';
+import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 
 declare const requirementMessage: unique symbol;
 

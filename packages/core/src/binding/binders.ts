@@ -7,11 +7,11 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
-import { describeValue, isSchema, wiringError } from '../errors/wiring-error';
-import type { Exchange, RequestHead } from '../runtime/exchange-api';
+import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
+import type { Exchange, RequestHead } from '../contract/exchange';
 import { parseQuery } from '../http';
 import { toHeaderName } from '../http';
-import type { Limits } from '../app/limits';
+import type { Limits } from '../contract/limits';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
@@ -20,7 +20,7 @@ import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { BodyRead, declaresTooMuch, isJsonMediaType, isPlainUtf8Body, parseJsonBody } from './body';
 import { RawHeadersView } from './raw-headers';
-import { Later } from './later';
+import { Later } from '../contract/later';
 import type { Uploads } from './uploads';
 
 /**

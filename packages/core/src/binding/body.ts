@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExchangeRequest } from '../runtime/exchange-api';
+import type { ExchangeRequest } from '../contract/exchange';
 import { MalformedRequestError, PayloadTooLargeError } from '../errors';
-import { Later } from './later';
+import { Later } from '../contract/later';
 
 function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });

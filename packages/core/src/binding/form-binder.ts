@@ -5,7 +5,7 @@ import {
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
-import { wiringError } from '../errors/wiring-error';
+import { wiringError } from '../contract/wiring-error';
 import {
   isMultipartFormData,
   MultipartError,
@@ -13,8 +13,8 @@ import {
   parseMultipart,
   type MultipartPart,
 } from '../multipart';
-import type { Limits } from '../app/limits';
-import type { RequestHead } from '../runtime/exchange-api';
+import type { Limits } from '../contract/limits';
+import type { RequestHead } from '../contract/exchange';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';

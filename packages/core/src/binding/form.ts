@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { describeValue, isObjectSchema, isSchema, wiringError } from '../errors/wiring-error';
+import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
 import type { RawHeadersView } from './raw-headers';
-import type { ObjectSchemaLike } from '../schema/object-schema';
+import type { ObjectSchemaLike } from '../contract/object-schema';
 import { node, unwrap } from '../schema/introspect';
 
 const kFormPart = Symbol.for('@api/core.formPart');

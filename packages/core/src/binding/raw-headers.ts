@@ -1,4 +1,4 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
 
 /**
  * A case-insensitive, immutable view of headers that keeps the as-sent names and order.

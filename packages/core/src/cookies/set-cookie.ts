@@ -27,7 +27,7 @@ export interface SetCookieOptions {
   partitioned?: boolean;
 }
 
-import { describeValue, WiringError, type WiringErrorCode } from '../errors/wiring-error';
+import { describeValue, WiringError, type WiringErrorCode } from '../contract/wiring-error';
 
 /**
  * A `SetCookie` whose name, value or attributes break RFC 6265 or a cookie-prefix rule, or an

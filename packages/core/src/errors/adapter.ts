@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { compileSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
-import { wiringError } from './wiring-error';
+import { wiringError } from '../contract/wiring-error';
 import type { CompiledAdapter, ProblemView } from './base-http-error';
 
 /** Replaces the Problem-family wire body app-wide (`ErrorBodyAdapter[B]`). */

@@ -1,4 +1,4 @@
-import { describeValue, wiringError } from './wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
 import { isFramingHeader } from '../http/framing';
 
 /** A rendered error body, ready for the wire. */

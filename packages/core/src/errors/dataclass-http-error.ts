@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
-import { describeValue, isSchema, wiringError } from './wiring-error';
+import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
 import { checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 import { HTTPError, type HTTPErrorOptions } from './http-error';
 import { renderTemplate, templateFields } from './templates';

@@ -34,4 +34,4 @@ export {
   URITooLongError,
   ValidationFailedError,
 } from './builtin';
-export { WiringError, type WiringErrorCode, type WiringErrorParts } from './wiring-error';
+export { WiringError, type WiringErrorCode, type WiringErrorParts } from '../contract/wiring-error';

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { classSerializer } from '../schema/serializer';
 import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
 import { structInfo } from '../schema/struct';
-import { describeValue, isSchema, wiringError } from './wiring-error';
+import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
 import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
 import { renderTemplate, templateFields } from './templates';
 

@@ -1,4 +1,4 @@
-import { wiringError } from './wiring-error';
+import { wiringError } from '../contract/wiring-error';
 
 /** Renders a `str.format`-style template: `{name}` placeholders, `{{` / `}}` literal braces. */
 export function renderTemplate(template: string, params: Record<string, unknown>): string {

@@ -1,4 +1,4 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
 /** Anything with a lifecycle: `Disposable`, `AsyncDisposable`, or an object with `close()`. */
 export type Closeable = Disposable | AsyncDisposable | { close(): unknown } | { [Symbol.dispose](): void };
 

@@ -1,5 +1,5 @@
 import type { LogFields, Logger } from './logger';
-import type { RouteInfo } from '../routing/route-info';
+import type { RouteInfo } from '../contract/route-info';
 
 /** What the per-request view reads from its exchange, when (and only when) something is logged. */
 export interface LoggedRequest {

@@ -1,6 +1,6 @@
 // The shape check of a middleware object: at defineMiddleware, and again where it is installed.
 import { isFramingHeader } from '../http/framing';
-import { describeValue, isObjectSchema, wiringError } from '../errors/wiring-error';
+import { describeValue, isObjectSchema, wiringError } from '../contract/wiring-error';
 
 /** What a middleware object may hold (structural: this file imports nothing of middleware.ts). */
 interface MiddlewareShape {

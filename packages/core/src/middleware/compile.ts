@@ -1,6 +1,6 @@
 import { MalformedRequestError } from '../errors';
-import type { Exchange } from '../runtime/exchange-api';
-import type { RouteContribution } from '../wiring/contribution';
+import type { Exchange } from '../contract/exchange';
+import type { RouteContribution } from '../contract/contribution';
 import { headersBinder } from '../binding/binders';
 import { toErrorReason } from '../schema/issues';
 import type { Middleware, Request } from './middleware';

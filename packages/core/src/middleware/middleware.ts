@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ObjectSchemaLike } from '../schema/object-schema';
+import type { ObjectSchemaLike } from '../contract/object-schema';
 import { checkMiddleware } from './check';
 
 /** The read-only request view a hook receives (`Request[H]`). */

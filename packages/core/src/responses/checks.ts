@@ -1,7 +1,7 @@
 // Argument checks of the response wrappers. `of` declarations run once, at module load or wiring,
 // and check everything; constructors run per request and only do typeof/instanceof checks.
 import { SetCookie } from '../cookies/set-cookie';
-import { describeValue, isObjectSchema, isSchema, wiringError } from '../errors/wiring-error';
+import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
 import { Link, Location } from './location';
 
 /** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */

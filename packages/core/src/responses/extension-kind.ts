@@ -9,9 +9,9 @@ import {
   type ResponseKindFacts,
   type ResponseSpec,
 } from './response';
-import type { ResponseBody } from './body-transform';
+import type { ResponseBody } from '../contract/body-transform';
 import type { Logger } from '../logging/logger';
-import type { Exchange, RequestHead } from '../runtime/exchange-api';
+import type { Exchange, RequestHead } from '../contract/exchange';
 
 /** Run-time description of a response declaration, as `@api/core/extension` exports it. */
 export interface ResponseKindInfo extends ResponseKindFacts {

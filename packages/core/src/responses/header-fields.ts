@@ -2,11 +2,11 @@
 // Location and Link (resolved and percent-encoded), and an undeclared response's header object.
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
-import { wiringError } from '../errors/wiring-error';
+import { wiringError } from '../contract/wiring-error';
 import { assertHeaderValue, formatLink, toHeaderName } from '../http';
 import { framingError, isFramingHeader } from '../http/framing';
 import { encodeUriReference } from '../http/uri';
-import type { Exchange, HeaderList } from '../runtime/exchange-api';
+import type { Exchange, HeaderList } from '../contract/exchange';
 import { objectEntries } from '../schema/introspect';
 import type { Link, Location, UrlResolver } from './location';
 import type { ResponseFields } from './response';

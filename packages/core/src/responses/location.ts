@@ -1,5 +1,5 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
-import { routeClassName } from '../routes/route-name';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import { routeClassName } from '../contract/route-name';
 
 /** Path field values used to fill a route template's `{slots}`. */
 export type PathValues = Readonly<Record<string, string | number | boolean | bigint>>;

@@ -1,10 +1,10 @@
 import type * as v from 'valibot';
 import type { SetCookie } from '../cookies/set-cookie';
-import { describeValue, wiringError } from '../errors/wiring-error';
-import { kResponseKind } from '../symbols';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import { kResponseKind } from '../contract/symbols';
 import { checkFields, checkOf, NO_SCHEMA } from './checks';
 import type { Link, Location } from './location';
-import type { TypeErrorMessage, WiringTypeError } from '../routes/type-errors';
+import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 
 /** Raw response headers: as-written names, repeats allowed. */
 export type RawHeaders =

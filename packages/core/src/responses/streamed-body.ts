@@ -1,6 +1,6 @@
 import type { Logger } from '../logging/logger';
-import type { ResponseBody, StreamEncoder } from './body-transform';
-import type { WireResponse } from '../runtime/wire';
+import type { ResponseBody, StreamEncoder } from '../contract/body-transform';
+import type { WireResponse } from '../contract/wire';
 
 /** How long a cut connection may take to flush what was written before it is destroyed. */
 const CUT_GRACE_MS = 1000;

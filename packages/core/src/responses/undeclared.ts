@@ -2,7 +2,7 @@
 // `ExceptionResponse` of an exception handler (declared: compiled encoder; undeclared: JSON.stringify).
 import type * as v from 'valibot';
 import { hasHeader } from '../http/header-name';
-import type { HeaderList } from '../runtime/exchange-api';
+import type { HeaderList } from '../contract/exchange';
 import { compileSerializer } from '../schema/serializer';
 import type { UrlResolver } from './location';
 import { compileTypedHeaders, pushCookies, pushFields, pushUntypedHeaders } from './header-fields';

@@ -1,11 +1,11 @@
 // Compiles the writer of each declared response kind (JSON family, bytes, text, empty, an
 // extension's own kind) once per route, at wiring. Headers: header-fields.ts; responses no
 // declaration describes: undeclared.ts.
-import type { WiringErrorCode } from '../errors/wiring-error';
+import type { WiringErrorCode } from '../contract/wiring-error';
 import { hasHeader } from '../http/header-name';
 import { assertNoFraming } from '../http/framing';
-import type { Exchange, HeaderList } from '../runtime/exchange-api';
-import type { WireResponse } from '../runtime/wire';
+import type { Exchange, HeaderList } from '../contract/exchange';
+import type { WireResponse } from '../contract/wire';
 import { compileSerializer } from '../schema/serializer';
 import { StreamedBody } from './streamed-body';
 import type { UrlResolver } from './location';

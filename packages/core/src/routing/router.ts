@@ -1,4 +1,4 @@
-import { describeValue, type WiringError, wiringError } from '../errors/wiring-error';
+import { describeValue, type WiringError, wiringError } from '../contract/wiring-error';
 import { normalizePercentEncoding } from './normalize-path';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */

@@ -1,21 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { BodyEncoder, BodyTransform } from '../responses/body-transform';
-import type { HeaderList, TakenOver } from './exchange-api';
+import type { BodyEncoder, BodyTransform } from '../contract/body-transform';
+import type { HeaderList, TakenOver } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
-import type { RouteInfo } from '../routing/route-info';
-import type { WireRequest, WireResponse } from './wire';
+import type { RouteInfo } from '../contract/route-info';
+import type { WireRequest, WireResponse } from '../contract/wire';
 import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
-import type { Later } from '../binding/later';
+import type { Later } from '../contract/later';
 import type { BindingExchange } from '../binding/binders';
 import type { Uploads } from '../binding/uploads';
-import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../server/linger';
+import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../transport/node/linger';
 import { RequestLogger } from '../logging/request-logger';
-import { requestIdOf } from '../request-log/request-id';
+import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
 import { hookFailure } from './hook-failure';
 

@@ -1,7 +1,7 @@
 import { BaseHTTPError, InternalServerError, type CompiledAdapter, type RenderedError } from '../errors';
-import type { Exchange, HeaderList } from './exchange-api';
+import type { Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
-import type { ExceptionHandler } from '../app/exception-handler';
+import type { ExceptionHandler } from '../responses/exception-handler';
 import { isFramingHeader } from '../http/framing';
 import { ExceptionResponse } from '../responses/response';
 import type { UrlResolver } from '../responses/location';

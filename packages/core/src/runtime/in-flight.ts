@@ -4,7 +4,7 @@ import { ServiceUnavailableError } from '../errors';
 import type { BindingExchange } from '../binding/binders';
 import { Uploads } from '../binding/uploads';
 import type { CoreExchange } from './exchange';
-import type { WireResponse } from './wire';
+import type { WireResponse } from '../contract/wire';
 
 /**
  * Shutdown accounting: what is in flight (requests until their response closes, sockets taken

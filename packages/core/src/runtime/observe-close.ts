@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
-import type { ConnectionClose, Exchange, TakenOver } from './exchange-api';
+import type { ConnectionClose, Exchange, TakenOver } from '../contract/exchange';
 
 /**
  * Runs a route's `observeClose` hooks once for a connection it took over: at the route's first

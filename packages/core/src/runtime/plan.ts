@@ -1,8 +1,8 @@
-import type { AroundHook, ConnectionClose, Exchange } from './exchange-api';
+import type { AroundHook, ConnectionClose, Exchange } from '../contract/exchange';
 import type { Binder } from '../binding/binders';
-import type { BeforeStep } from '../wiring/contribution';
-import type { BodyTransform } from '../responses/body-transform';
-import type { RouteInfo } from '../routing/route-info';
+import type { BeforeStep } from '../contract/contribution';
+import type { BodyTransform } from '../contract/body-transform';
+import type { RouteInfo } from '../contract/route-info';
 import type { Writer } from '../responses/writers';
 
 /** Header pairs a step contributes. */

@@ -1,9 +1,9 @@
 import { AsyncResource } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
-import type { AroundHook, Exchange } from './exchange-api';
+import type { AroundHook, Exchange } from '../contract/exchange';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
-import { Later, type Waiter } from '../binding/later';
+import { Later, type Waiter } from '../contract/later';
 import { CoreExchange } from './exchange';
 import type { Plan } from './plan';
 

@@ -2,19 +2,19 @@ import type { Socket } from 'node:net';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MethodNotAllowedError, NotFoundError, type BaseHTTPError } from '../errors';
-import type { AroundHook, Exchange, HeaderList } from './exchange-api';
+import type { AroundHook, Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
-import type { Limits } from '../app/limits';
+import type { Limits } from '../contract/limits';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
 import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
-import { isClosing } from '../server/linger';
+import { isClosing } from '../transport/node/linger';
 import { CoreExchange, type ExchangeRuntime } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import { InFlight } from './in-flight';
 import type { Plan } from './plan';
-import { BAD_TARGET, badRequest, refuseRequest } from './request-checks';
+import { BAD_TARGET, badRequest, refuseRequest } from '../transport/request-checks';
 import { composeAround, observeWhenFinished, runPlan } from './runner';
 
 // The router's answers carry no per-request data: one instance each serves every miss.

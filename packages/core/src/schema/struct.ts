@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
-import { kStruct } from '../symbols';
+import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
+import { kStruct } from '../contract/symbols';
 
 /** Metadata a model carries into OpenAPI (`ModelMeta` in the spec). */
 export interface StructMeta {

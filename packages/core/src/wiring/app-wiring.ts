@@ -1,22 +1,22 @@
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
 import type { ShutdownHook } from '../lifecycle/shutdown';
-import { WiringError, wiringError } from '../errors/wiring-error';
-import type { Limits } from '../app/limits';
-import type { ExceptionHandler } from '../app/exception-handler';
+import { WiringError, wiringError } from '../contract/wiring-error';
+import type { Limits } from '../contract/limits';
+import type { ExceptionHandler } from '../responses/exception-handler';
 import type {
   AppIntercept,
   CustomRoute,
   RouteContributor,
   SourceProvider,
   UpgradeRoute,
-} from './contribution';
+} from '../contract/contribution';
 import type { Logger } from '../logging/logger';
-import type { RouteCatalogue, RouteInfo } from '../routing/route-info';
-import type { Transport } from '../runtime/exchange-api';
+import type { RouteCatalogue, RouteInfo } from '../contract/route-info';
+import type { Transport } from '../contract/exchange';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
 import { duplicateRouteError, parseTemplate } from '../routing/router';
-import { checkExceptionHandler } from './exception-handlers';
+import { checkExceptionHandler } from './compile-exception-handlers';
 import { checkExtensionRoute } from './extension-route';
 import { checkMiddleware } from '../middleware/check';
 import { newRouteInfo, type RouteRecord } from './records';

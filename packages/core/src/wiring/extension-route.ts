@@ -1,10 +1,10 @@
 // The checks of a route an extension adds (`wiring.addRoute` / `addUpgradeRoute`): its shape,
 // method, literal path and mount options, each mistake a WiringError naming the fix. The route's
 // registration (duplicates, the record) stays in app-wiring.ts.
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
 import type { Middleware } from '../middleware/middleware';
 import { checkInterceptsReach } from '../middleware/check';
-import type { CustomRoute, UpgradeRoute } from './contribution';
+import type { CustomRoute, UpgradeRoute } from '../contract/contribution';
 import { checkMountOptions } from './mount';
 
 /** An extension route once checked: its method, label and mount options, as the record needs them. */

@@ -1,7 +1,7 @@
 // Typed mount options (`auth`, `cors`, …): a value that compiles itself into a route's contribution.
-import type { Wiring } from '../extension/wiring';
-import type { RouteInfo } from '../routing/route-info';
-import type { RouteContribution } from './contribution';
+import type { Wiring } from './extension-api';
+import type { RouteInfo } from '../contract/route-info';
+import type { RouteContribution } from '../contract/contribution';
 
 /** Mount-time context a mount option's compiler gets. */
 export interface MountContext {

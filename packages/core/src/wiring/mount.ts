@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { isExtensionKind } from '../responses/extension-kind';
-import { describeValue, isSchema, wiringError } from '../errors/wiring-error';
-import type { Limits } from '../app/limits';
-import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../app/limits';
+import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
+import type { Limits } from '../contract/limits';
+import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../contract/limits';
 import { pathBinder } from '../binding/binders';
 import { mountOption, type MountOptionValue } from './mount-option';
 import type { Middleware } from '../middleware/middleware';
@@ -14,8 +14,8 @@ import {
   RESOURCE_OPERATIONS,
   routeClassInfo,
   type OperationSpec,
-} from '../routes/route-class';
-import { routeClassName } from '../routes/route-name';
+} from '../route-class/route-class';
+import { routeClassName } from '../contract/route-name';
 import { parseTemplate } from '../routing/router';
 import { objectEntries } from '../schema/introspect';
 import { newRouteInfo, type RouteRecord } from './records';

@@ -1,9 +1,9 @@
-import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
-import { isErrorClass } from '../app/exception-handler';
-import type { ErrorClass } from '../meta/meta';
+import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
+import { isErrorClass } from '../responses/exception-handler';
+import type { ErrorClass } from '../contract/meta';
 import { isFramingHeader } from '../http/framing';
-import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from './contribution';
-import type { Exchange } from '../runtime/exchange-api';
+import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from '../contract/contribution';
+import type { Exchange } from '../contract/exchange';
 import {
   contentBinder,
   cookiesBinder,
@@ -18,7 +18,7 @@ import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
 import { ResponseShapeError } from '../schema/serializer';
-import type { OperationSpec } from '../routes/route-class';
+import type { OperationSpec } from '../route-class/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
 import type { RouteRecord } from './records';

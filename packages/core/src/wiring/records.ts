@@ -1,7 +1,7 @@
-import type { Limits } from '../app/limits';
-import type { Exchange } from '../runtime/exchange-api';
-import type { RouteInfo } from '../routing/route-info';
-import type { ErrorClass } from '../meta/meta';
+import type { Limits } from '../contract/limits';
+import type { Exchange } from '../contract/exchange';
+import type { RouteInfo } from '../contract/route-info';
+import type { ErrorClass } from '../contract/meta';
 import type { Middleware } from '../middleware/middleware';
 
 /** A catalogue entry while wiring runs (facts and errors are filled in as contributions compile). */

@@ -1,9 +1,9 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
 import type * as v from 'valibot';
 import { cookiesBinder, headersBinder } from '../binding/binders';
-import { describeValue, wiringError, type WiringErrorCode } from '../errors/wiring-error';
-import type { RequestHead } from '../runtime/exchange-api';
-import type { Wiring } from '../extension/wiring';
+import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
+import type { RequestHead } from '../contract/exchange';
+import type { Wiring } from './extension-api';
 import type { AppWiring } from './app-wiring';
 import { checkMethodNames, checkMiddleware } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';

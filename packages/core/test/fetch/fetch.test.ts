@@ -15,7 +15,7 @@ import {
   serve,
 } from '../../src/index';
 import { expectWiringError } from '../expect-wiring-error';
-import { defineExtension, type Transport } from '../../src/extension/index';
+import { defineExtension, type Transport } from '../../src/extension';
 import { Csv, CsvRows } from '../guide/meta-plugin';
 import { memoryLogger, Widget, WidgetIn, WidgetPath } from '../fixtures';
 

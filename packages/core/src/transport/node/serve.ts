@@ -1,16 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { BaseApp } from '../app/base-app';
-import type { Logger } from '../logging/logger';
-import { consoleLogger } from '../logging/logger';
-import { describeValue, wiringError } from '../errors/wiring-error';
+import type { BaseApp } from '../../app/base-app';
+import type { Logger } from '../../logging/logger';
+import { consoleLogger } from '../../logging/logger';
+import { describeValue, wiringError } from '../../contract/wiring-error';
 import { isClosing } from './linger';
 import {
   MalformedRequestError,
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,
   type HTTPError,
-} from '../errors';
+} from '../../errors';
 
 /** Options of `serve()`. */
 export interface ServeOptions {

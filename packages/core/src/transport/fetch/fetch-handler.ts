@@ -1,8 +1,8 @@
-import { RequestHeaderFieldsTooLargeError, URITooLongError, type BaseHTTPError } from '../errors';
-import type { Logger } from '../logging/logger';
-import { normalizePercentEncoding } from '../routing/normalize-path';
-import { CoreExchange } from '../runtime/exchange';
-import type { Runtime } from '../runtime/runtime';
+import { RequestHeaderFieldsTooLargeError, URITooLongError, type BaseHTTPError } from '../../errors';
+import type { Logger } from '../../logging/logger';
+import { normalizePercentEncoding } from '../../routing/normalize-path';
+import { CoreExchange } from '../../runtime/exchange';
+import type { Runtime } from '../../runtime/runtime';
 import { FetchRequest } from './fetch-request';
 import { FetchResponse } from './fetch-response';
 

@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../logging/logger';
-import type { RouteInfo } from '../routing/route-info';
+import type { RouteInfo } from './route-info';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */
 export type HeaderList = string[];

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { WireRequest } from '../runtime/wire';
+import type { WireRequest } from '../../contract/wire';
 
 type Listener = (chunk: Buffer) => void;
 

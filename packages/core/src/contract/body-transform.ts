@@ -1,7 +1,7 @@
 // A streamed answer's body as writers see it, and the body transform (e.g. compression) a route
 // may carry: the encoder contract core calls once each answer's head is final.
 import type { Transform } from 'node:stream';
-import type { Exchange, HeaderList } from '../runtime/exchange-api';
+import type { Exchange, HeaderList } from './exchange';
 
 /**
  * The body of a streamed answer once its head is out: every byte reaches the wire through core,

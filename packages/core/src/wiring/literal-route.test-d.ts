@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { CustomRoute, RouteInfo, RouteLookup, UpgradeRoute, Wiring } from './index';
+import type { CustomRoute, RouteInfo, RouteLookup, UpgradeRoute, Wiring } from '../extension';
 
 describe('literal extension routes (types)', () => {
   it('a custom route may be literal; an upgrade route may not', () => {

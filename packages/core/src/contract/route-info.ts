@@ -1,9 +1,9 @@
 // The route catalogue as extensions (e.g. @api/openapi) read it once wiring is finished.
 import type { ErrorBodyAdapter } from '../errors/adapter';
-import type { ExceptionHandler } from '../app/exception-handler';
-import type { ErrorClass, RouteMeta } from '../meta/meta';
+import type { ExceptionHandler } from '../responses/exception-handler';
+import type { ErrorClass, RouteMeta } from './meta';
 import type { ResponseKindFacts } from '../responses/response';
-import type { OperationSpec } from '../routes/route-class';
+import type { OperationSpec } from '../route-class/route-class';
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
 export interface RouteInfo {

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { WireRequest } from '../runtime/wire';
+import type { WireRequest } from '../../contract/wire';
 
 /** The bounds of a lingering close (`limits.maxLingerBytes`, `limits.lingerTimeoutMs`). */
 export interface LingerLimits {

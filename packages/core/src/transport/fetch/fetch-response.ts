@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { HeaderList } from '../runtime/exchange-api';
+import type { HeaderList } from '../../contract/exchange';
 
 /** Bytes a streamed body holds before the writer is told to wait (`write` → false, then `drain`). */
 const HIGH_WATER_MARK = 16 * 1024;

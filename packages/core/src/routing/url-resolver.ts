@@ -1,8 +1,8 @@
-import { wiringError } from '../errors/wiring-error';
+import { wiringError } from '../contract/wiring-error';
 import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
-import type { RouteInfo } from '../routing/route-info';
-import { routeClassName } from '../routes/route-name';
+import type { RouteInfo } from '../contract/route-info';
+import { routeClassName } from '../contract/route-name';
 
 type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 

@@ -1,8 +1,8 @@
 // One name per route class, the same under tsx, vitest and any bundler. esbuild (and so tsup)
 // renames a class that refers to itself (`_WidgetResource`) or that clashes with another module's
 // (`WidgetResource2`), so a class's `.name` depends on the build; the `name` option does not.
-import { describeValue, wiringError } from '../errors/wiring-error';
-import { kRouteName } from '../symbols';
+import { describeValue, wiringError } from './wiring-error';
+import { kRouteName } from './symbols';
 
 /** A route class name: an identifier (it becomes part of operationIds such as `WidgetResource_readOne`). */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

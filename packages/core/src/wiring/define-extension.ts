@@ -1,5 +1,5 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
-import type { Wiring } from './wiring';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import type { Wiring } from './extension-api';
 
 /**
  * An extension: installed with `this.include(extension)` inside `wire()`; `setup` runs at once

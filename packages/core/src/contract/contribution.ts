@@ -1,11 +1,11 @@
 // What extensions add to routes at wiring: contributions (headers, steps, sources, hooks),
 // binding sources, app-wide intercepts, and the routes an extension adds itself.
-import type { ErrorClass, RouteMeta } from '../meta/meta';
-import type { OperationSpec } from '../routes/route-class';
+import type { ErrorClass, RouteMeta } from './meta';
+import type { OperationSpec } from '../route-class/route-class';
 import type { ResponseKindFacts } from '../responses/response';
-import type { BodyTransform } from '../responses/body-transform';
-import type { RouteInfo } from '../routing/route-info';
-import type { AroundHook, ConnectionClose, Exchange } from '../runtime/exchange-api';
+import type { BodyTransform } from './body-transform';
+import type { RouteInfo } from './route-info';
+import type { AroundHook, ConnectionClose, Exchange } from './exchange';
 
 /** A value produced for a binding source (e.g. `user`) before core binds its own sources. */
 export type SourceResolver = (ex: Exchange) => unknown;

@@ -1,8 +1,8 @@
 import type * as v from 'valibot';
 import { BaseHTTPError } from '../errors';
-import { describeValue, wiringError } from '../errors/wiring-error';
-import { ExceptionResponse, responseFacts, type ResponseSpec } from '../responses/response';
-import type { ErrorClass } from '../meta/meta';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import { ExceptionResponse, responseFacts, type ResponseSpec } from './response';
+import type { ErrorClass } from '../contract/meta';
 
 /** What a handler may return: a response that replaces the exception, an HTTP error, or nothing. */
 export type ExceptionHandlerResult = ExceptionResponse<unknown, unknown> | BaseHTTPError | undefined | void;

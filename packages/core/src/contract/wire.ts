@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { ExchangeRequest, ResponseTarget } from './exchange-api';
+import type { ExchangeRequest, ResponseTarget } from './exchange';
 
 /**
  * What core's exchange reads of a request: the public seam (`ExchangeRequest`) plus node's

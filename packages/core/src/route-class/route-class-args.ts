@@ -1,4 +1,4 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
 
 /**
  * Checks the arguments of `Resource(path, options)` / `Endpoint(path, options)` at declaration:

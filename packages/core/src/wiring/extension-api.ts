@@ -1,13 +1,13 @@
 // The wiring surface an extension's `setup(wiring)` gets; implemented by `wiring/wiring-api.ts`.
-import type { WiringErrorCode } from '../errors/wiring-error';
+import type { WiringErrorCode } from '../contract/wiring-error';
 import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
-import type { Limits } from '../app/limits';
+import type { Limits } from '../contract/limits';
 import type { Logger } from '../logging/logger';
 import type { Middleware } from '../middleware/middleware';
-import type { RouteCatalogue, RouteInfo, RouteLookup } from '../routing/route-info';
-import type { RequestHead, Transport } from '../runtime/exchange-api';
-import type { ObjectSchemaLike } from '../schema/object-schema';
+import type { RouteCatalogue, RouteInfo, RouteLookup } from '../contract/route-info';
+import type { RequestHead, Transport } from '../contract/exchange';
+import type { ObjectSchemaLike } from '../contract/object-schema';
 import type {
   AppIntercept,
   CustomRoute,
@@ -15,7 +15,7 @@ import type {
   RouteContributor,
   SourceProvider,
   UpgradeRoute,
-} from '../wiring/contribution';
+} from '../contract/contribution';
 
 /** The wiring surface an extension gets (the same one every built-in package uses). */
 export interface Wiring {

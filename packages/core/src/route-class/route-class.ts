@@ -1,16 +1,16 @@
 import type * as v from 'valibot';
-import type { OperationMeta, RouteMeta } from '../meta/meta';
+import type { OperationMeta, RouteMeta } from '../contract/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
-import { kOperation, kRouteClass } from '../symbols';
-import { nameRouteClass } from './route-name';
+import { kOperation, kRouteClass } from '../contract/symbols';
+import { nameRouteClass } from '../contract/route-name';
 import { checkRouteClassArgs } from './route-class-args';
-import { describeValue, wiringError } from '../errors/wiring-error';
-import type { TypeErrorMessage, WiringTypeError } from './type-errors';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 
-import type { ObjectSchemaLike } from '../schema/object-schema';
-export type { ObjectSchemaLike } from '../schema/object-schema';
+import type { ObjectSchemaLike } from '../contract/object-schema';
+export type { ObjectSchemaLike } from '../contract/object-schema';
 
 /** What a handler may return, as declared in `returns:` (one entry or a union list). */
 export type ReturnsEntry = ResponseSpec<unknown> | v.GenericSchema;

@@ -1,6 +1,6 @@
-import type { Exchange } from '../runtime/exchange-api';
-import type { Logger } from '../logging/logger';
-import type { RouteContribution } from '../wiring/contribution';
+import type { Exchange } from '../contract/exchange';
+import type { Logger } from './logger';
+import type { RouteContribution } from '../contract/contribution';
 
 /**
  * The access log (the app's `requestLog: true`): one info line per finished request — `request

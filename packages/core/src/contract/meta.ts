@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { BaseHTTPError } from '../errors';
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from './wiring-error';
 
 /**
  * A tag with a description; renders its OpenAPI document entry.

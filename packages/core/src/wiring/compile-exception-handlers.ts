@@ -1,7 +1,7 @@
 import { StructHTTPError } from '../errors';
-import { wiringError } from '../errors/wiring-error';
-import type { Exchange } from '../runtime/exchange-api';
-import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../app/exception-handler';
+import { wiringError } from '../contract/wiring-error';
+import type { Exchange } from '../contract/exchange';
+import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../responses/exception-handler';
 import { responseFacts, type ExceptionResponse } from '../responses/response';
 import {
   encodeUndeclaredException,

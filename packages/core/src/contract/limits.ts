@@ -1,4 +1,4 @@
-import { describeValue, wiringError } from '../errors/wiring-error';
+import { describeValue, wiringError } from './wiring-error';
 import { defaultMultipartLimits, type MultipartLimits } from '../multipart';
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */
