@@ -27,7 +27,8 @@ export type {
   TakenOver,
   Transport,
 } from './contract/exchange';
-export type { RouteCatalogue, RouteInfo, RouteKind, RouteLookup } from './contract/route-info';
+export type { RouteInfo, RouteKind, RouteLookup } from './contract/route-info';
+export type { RouteCatalogue } from './wiring/route-catalogue';
 export type {
   BodyEncoder,
   BodyTransform,

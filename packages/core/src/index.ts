@@ -29,7 +29,8 @@ export { serve, type RunningServer, type ServeOptions } from './transport/node/s
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
 export type { LogFields, Logger } from './logging/logger';
-export type { RouteCatalogue, RouteInfo } from './contract/route-info';
+export type { RouteInfo } from './contract/route-info';
+export type { RouteCatalogue } from './wiring/route-catalogue';
 export {
   Endpoint,
   Resource,

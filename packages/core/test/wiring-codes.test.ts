@@ -22,7 +22,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('WiringErrorCode', () => {
-  const declared = codesOf(readFileSync(join(src, 'errors/wiring-codes.ts'), 'utf8'));
+  const declared = codesOf(readFileSync(join(src, 'contract/wiring-codes.ts'), 'utf8'));
 
   it('every code has one row in docs/errors.md, and every row is a code', () => {
     const docs = readFileSync(join(import.meta.dirname, '../../../docs/errors.md'), 'utf8');

@@ -5,8 +5,10 @@ import type { ErrorBodyAdapter } from '../errors';
 import { wiringError } from '../contract/wiring-error';
 import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
-import type { RouteCatalogue } from '../contract/route-info';
+import type { RouteCatalogue } from '../wiring/route-catalogue';
 import { answerFetch, notStarted } from '../transport/fetch/fetch-handler';
+import { answerNotStarted, handleRequest, handleUpgrade } from '../transport/node/handle';
+import { closeAfterResponse } from '../transport/node/linger';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
@@ -280,7 +282,10 @@ export abstract class BaseApp<TFactory = undefined> {
       await this.#settleIncludes();
       const failed = this.#includeFailures.shift();
       if (failed) throw includeFailure(failed.where, failed.error);
-      const { runtime, catalogue } = await finishWiring(this.#wiring);
+      const limits = this.#limits;
+      const { runtime, catalogue } = await finishWiring(this.#wiring, {
+        closeAfterResponse: (socket, bodyArriving) => closeAfterResponse(socket, limits, bodyArriving),
+      });
       this.#runtime = runtime;
       this.#catalogue = catalogue;
       this.#state = 'serving';
@@ -348,17 +353,14 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     const runtime = this.#runtime;
     if (runtime) {
-      runtime.handle(req, res);
+      handleRequest(runtime, req, res);
       return;
     }
     this.start().then(
-      () => this.#runtime!.handle(req, res),
+      () => handleRequest(this.#runtime!, req, res),
       (error: unknown) => {
         this.#log.error(`${this.constructor.name} failed to start`, error);
-        if (!res.headersSent) {
-          res.writeHead(503, { 'content-type': 'application/problem+json', connection: 'close' });
-          res.end('{"type":"service-unavailable","title":"Service unavailable","status":503}');
-        }
+        answerNotStarted(res);
       },
     );
   };
@@ -387,7 +389,7 @@ export abstract class BaseApp<TFactory = undefined> {
       socket.destroy();
       return;
     }
-    this.#runtime.handleUpgrade(req, socket, head);
+    handleUpgrade(this.#runtime, req, socket, head);
   };
 
   /** True when an extension added upgrade routes (the server then listens for `upgrade`). */

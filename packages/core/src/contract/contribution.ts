@@ -1,8 +1,8 @@
 // What extensions add to routes at wiring: contributions (headers, steps, sources, hooks),
 // binding sources, app-wide intercepts, and the routes an extension adds itself.
 import type { ErrorClass, RouteMeta } from './meta';
-import type { OperationSpec } from '../route-class/route-class';
-import type { ResponseKindFacts } from '../responses/response';
+import type { OperationSpec } from './operation-spec';
+import type { ResponseKindFacts } from './response-spec';
 import type { BodyTransform } from './body-transform';
 import type { RouteInfo } from './route-info';
 import type { AroundHook, ConnectionClose, Exchange } from './exchange';

@@ -2,7 +2,7 @@
 // target it answers on. Implemented by `runtime/exchange.ts`; re-exported by `@api/core/extension`.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '../logging/logger';
+import type { Logger } from './logger';
 import type { RouteInfo } from './route-info';
 
 /** A flat header list: name, value, name, value… (what `res.writeHead` takes). */

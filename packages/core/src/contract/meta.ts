@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { BaseHTTPError } from '../errors';
+import type { kHTTPError } from './symbols';
 import { describeValue, wiringError } from './wiring-error';
 
 /**
@@ -45,7 +45,16 @@ export interface ResponseDoc {
 }
 
 /** An error class an operation can raise (status, body schema and description derive from it). */
-export type ErrorClass = abstract new (...args: never[]) => BaseHTTPError;
+export type ErrorClass = abstract new (...args: never[]) => HTTPErrorInstance;
+
+/**
+ * What an error class's instances are: a `BaseHTTPError` (the brand, declared only there, keeps the
+ * type nominal; the full class is in `errors/`, above this layer).
+ */
+export interface HTTPErrorInstance extends Error {
+  readonly [kHTTPError]: true;
+  readonly status: number;
+}
 
 /** Class-level metadata (`EndpointMeta` / `ResourceMeta`). */
 export interface RouteMeta {

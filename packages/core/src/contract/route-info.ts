@@ -1,9 +1,7 @@
 // The route catalogue as extensions (e.g. @api/openapi) read it once wiring is finished.
-import type { ErrorBodyAdapter } from '../errors/adapter';
-import type { ExceptionHandler } from '../responses/exception-handler';
 import type { ErrorClass, RouteMeta } from './meta';
-import type { ResponseKindFacts } from '../responses/response';
-import type { OperationSpec } from '../route-class/route-class';
+import type { ResponseKindFacts } from './response-spec';
+import type { OperationSpec } from './operation-spec';
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
 export interface RouteInfo {
@@ -58,14 +56,3 @@ export interface RouteLookup {
 
 /** Kinds of route in the catalogue. */
 export type RouteKind = 'operation' | 'custom' | 'upgrade';
-
-/** The finished route catalogue. */
-export interface RouteCatalogue {
-  readonly routes: readonly RouteInfo[];
-  /** The catalogue entry of a mounted operation of a class, if any. */
-  find(owner: abstract new (...args: never[]) => object, operation: string): RouteInfo | undefined;
-  /** The app's error adapter (`includeErrorAdapter`), if one is registered. */
-  readonly errorAdapter: ErrorBodyAdapter | undefined;
-  /** The app's custom exception handlers (`includeExceptionHandler`), with their declared `returns`. */
-  readonly exceptionHandlers: readonly ExceptionHandler[];
-}

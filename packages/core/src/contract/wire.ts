@@ -20,3 +20,24 @@ export type WireResponse = ResponseTarget &
     statusMessage: string;
     readonly socket: Socket | null;
   };
+
+/**
+ * What an exchange asks of the connection under its request; the transport supplies it when the
+ * app starts (node:http: a lingering close; the fetch transport has no socket of its own).
+ */
+export interface ConnectionControl {
+  /**
+   * Makes the response being sent its connection's last; `bodyArriving`: the request body is still
+   * on the wire (node:http then closes with a bounded linger, so the client reads the answer).
+   */
+  closeAfterResponse(socket: Socket, bodyArriving: boolean): void;
+}
+
+/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
+export function hasUnreadBody(req: WireRequest): boolean {
+  if (req.complete) return false;
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}

@@ -1,5 +1,6 @@
 import { describeValue, wiringError } from '../contract/wiring-error';
 import { isFramingHeader } from '../http/framing';
+import type { kHTTPError } from '../contract/symbols';
 
 /** A rendered error body, ready for the wire. */
 export interface RenderedError {
@@ -53,6 +54,9 @@ export abstract class BaseHTTPError extends StacklessError {
 
   /** Renders this occurrence's wire body (the adapter applies to the Problem family only). */
   abstract render(adapter?: CompiledAdapter): RenderedError;
+
+  /** Brand (type only): what `ErrorClass` recognises. */
+  declare readonly [kHTTPError]: true;
 
   /** Response headers this occurrence carries (set with `withHeaders`). */
   declare readonly responseHeaders: ReadonlyArray<readonly [string, string]> | undefined;

@@ -2,33 +2,9 @@
 // `(message, error?, fields?)` into the user logger's. Every log call in core and in the packages
 // keeps that shape; the structure (fields, `err`) is added here, in one place.
 import { inspect } from 'node:util';
+import type { LogFields, Logger, StructuredLogger } from '../contract/logger';
 
-/** Structured fields of one log line (`method`, `path`, `route`, `requestId`, a status, …). */
-export type LogFields = Readonly<Record<string, unknown>>;
-
-/**
- * The logger core and extensions write to: a message, the error (logged as structured `err`
- * fields by a structured logger, never interpolated), and optional fields. An app's `logger`
- * option takes this shape, or a pino logger as it is (see `AppOptions.logger`).
- */
-export interface Logger {
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, error?: unknown, fields?: LogFields): void;
-  error(message: string, error?: unknown, fields?: LogFields): void;
-}
-
-/**
- * A logger called as `(obj, msg)`: pino's shape (bunyan's too). Pass one as the app's `logger` as
- * it is: core calls `info(fields, message)`, and `error({ ...fields, err }, message)` with the
- * error itself as `err` (pino's `err` serializer writes its type, message and stack).
- */
-export interface StructuredLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-  /** How core tells this shape from `Logger`'s: pino and bunyan loggers have `child`. */
-  child(bindings: Record<string, unknown>): unknown;
-}
+export type { LogFields, Logger, StructuredLogger } from '../contract/logger';
 
 /** True for a logger called as `(obj, msg)` (it has `child`, as pino and bunyan loggers do). */
 export function isStructuredLogger(logger: Logger | StructuredLogger): logger is StructuredLogger {

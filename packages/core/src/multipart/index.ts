@@ -1,8 +1,4 @@
 export { isMultipartFormData, parseBoundary } from './boundary';
 export { MultipartError, type MultipartErrorKind } from './multipart-error';
-export {
-  defaultMultipartLimits,
-  parseMultipart,
-  type MultipartLimits,
-  type MultipartPart,
-} from './parse-multipart';
+export { defaultMultipartLimits, type MultipartLimits } from '../contract/limits';
+export { parseMultipart, type MultipartPart } from './parse-multipart';

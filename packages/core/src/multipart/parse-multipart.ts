@@ -2,43 +2,7 @@ import { Readable } from 'node:stream';
 import { isValidBoundary } from './boundary';
 import { decodeExtValue, parseHeaderParams } from './header-params';
 import { MultipartError } from './multipart-error';
-
-/**
- * Bounds applied while a multipart body streams in; each refusal happens as soon as it is certain.
- *
- * @example
- * const limits: MultipartLimits = { ...defaultMultipartLimits, maxFileSize: 50 * 1024 * 1024 };
- */
-export interface MultipartLimits {
-  /** Largest file part (a part with a `filename`), in bytes → `too-large`. */
-  maxFileSize: number;
-  /** Most non-file parts → `too-many`. */
-  maxFields: number;
-  /** Most parts of any kind → `too-many`. */
-  maxParts: number;
-  /** Largest non-file part, in bytes → `too-large`. */
-  maxFieldSize: number;
-  /** Largest header block of one part (and largest preamble/epilogue), in bytes → `malformed`. */
-  maxHeaderSize: number;
-  /** Largest whole body, in bytes → `too-large` (bounds memory across many parts). */
-  maxTotalSize: number;
-}
-
-/**
- * The default multipart limits: 10 MiB per file, 100 fields, 1000 parts, 1 MiB per field,
- * 16 KiB per part header block, 20 MiB in all.
- *
- * @example
- * await parseMultipart(req, boundary, { ...defaultMultipartLimits, maxFields: 10 });
- */
-export const defaultMultipartLimits: MultipartLimits = Object.freeze({
-  maxFileSize: 10 * 1024 * 1024,
-  maxFields: 100,
-  maxParts: 1000,
-  maxFieldSize: 1024 * 1024,
-  maxHeaderSize: 16 * 1024,
-  maxTotalSize: 20 * 1024 * 1024,
-});
+import { defaultMultipartLimits, type MultipartLimits } from '../contract/limits';
 
 /**
  * One part of a multipart/form-data body, held in memory.

@@ -62,7 +62,7 @@ type ResultOf<M> =
       // `unknown` keeps inference from a mixed `returns` list from picking a type no member takes.
       ExceptionResponse<DeepReadonly<B>, [H] extends [undefined] ? unknown : H | undefined, S>
     : M extends abstract new (...args: never[]) => infer I
-      ? I | ExceptionResponse<DeepReadonly<ErrorBodyOf<M>>, unknown, StatusOf<M>>
+      ? (I & BaseHTTPError) | ExceptionResponse<DeepReadonly<ErrorBodyOf<M>>, unknown, StatusOf<M>>
       : never;
 
 /**

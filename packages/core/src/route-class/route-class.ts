@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { OperationMeta, RouteMeta } from '../contract/meta';
+import type { RouteMeta } from '../contract/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
@@ -10,70 +10,16 @@ import { describeValue, wiringError } from '../contract/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
+import type { ExtensionSources, OperationSpec, SourceName } from '../contract/operation-spec';
 export type { ObjectSchemaLike } from '../contract/object-schema';
-
-/** What a handler may return, as declared in `returns:` (one entry or a union list). */
-export type ReturnsEntry = ResponseSpec<unknown> | v.GenericSchema;
-export type Returns = ReturnsEntry | readonly ReturnsEntry[];
-
-/**
- * Binding sources added by extensions, keyed by spec name. A package augments it:
- *
- * @example
- * declare module '@api/core' {
- *   interface ExtensionSources { tasks: { declare: true; value: TaskQueue } }
- * }
- * // then: this.operation({ tasks: true }, ({ tasks }) => …) with `tasks: TaskQueue`
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ExtensionSources {}
-
-type ExtensionSpec = {
-  readonly [K in keyof ExtensionSources]?: ExtensionSources[K] extends { declare: infer D } ? D : never;
-};
-
-/** The declaration of one operation: its binding sources, its responses and its metadata. */
-export type OperationSpec = CoreOperationSpec & ExtensionSpec;
-
-/** Core's binding sources, responses and metadata of one operation. */
-export interface CoreOperationSpec {
-  /** Path slots (404 when a value fails conversion). */
-  readonly path?: ObjectSchemaLike;
-  /** The query string (400 when invalid). */
-  readonly params?: ObjectSchemaLike;
-  /** Request headers: field `x_trace_id` or `xTraceId` reads header `x-trace-id` (400 when invalid). */
-  readonly headers?: ObjectSchemaLike;
-  /** Cookies, by verbatim name (400 when invalid). */
-  readonly cookies?: ObjectSchemaLike;
-  /** The JSON body (400 malformed, 422 invalid, 415 for another media type). */
-  readonly json?: v.GenericSchema;
-  /** The raw body as a Buffer. */
-  readonly content?: true;
-  /** A case-insensitive, immutable view of the request headers as sent. */
-  readonly rawHeaders?: true;
-  /** A multipart/form-data body (415 not multipart, 400 broken, 422 invalid). */
-  readonly form?: ObjectSchemaLike;
-  /** The request's id (`x-request-id` when well-formed, else generated), echoed on the response. */
-  readonly requestId?: true;
-  /** The authenticated user, produced by a mount option (e.g. `auth` from @api/auth). */
-  readonly user?: v.GenericSchema;
-  /** The declared response(s); omitted means the handler returns nothing (204). */
-  readonly returns?: Returns;
-  readonly meta?: OperationMeta;
-}
-
-/** Binding source names, in the handler's argument. */
-export type SourceName =
-  | 'path'
-  | 'params'
-  | 'headers'
-  | 'cookies'
-  | 'json'
-  | 'content'
-  | 'rawHeaders'
-  | 'form'
-  | 'requestId'
-  | 'user';
+export type {
+  CoreOperationSpec,
+  ExtensionSources,
+  OperationSpec,
+  Returns,
+  ReturnsEntry,
+  SourceName,
+} from '../contract/operation-spec';
 
 type SourceValue<K, S> = K extends keyof ExtensionSources
   ? ExtensionSources[K] extends { value: infer V }

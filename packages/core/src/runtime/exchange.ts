@@ -5,7 +5,7 @@ import type { BodyEncoder, BodyTransform } from '../contract/body-transform';
 import type { HeaderList, TakenOver } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../contract/route-info';
-import type { WireRequest, WireResponse } from '../contract/wire';
+import { hasUnreadBody, type ConnectionControl, type WireRequest, type WireResponse } from '../contract/wire';
 import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
@@ -13,7 +13,6 @@ import type { Plan, HeaderPairs } from './plan';
 import type { Later } from '../contract/later';
 import type { BindingExchange } from '../binding/binders';
 import type { Uploads } from '../binding/uploads';
-import { closeAfterResponse, hasUnreadBody, type LingerLimits } from '../transport/node/linger';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
@@ -38,8 +37,8 @@ export interface ExchangeRuntime {
   readonly fallback: Plan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
-  /** Bounds of the lingering close after an early refusal. */
-  readonly limits: LingerLimits;
+  /** The transport's control of the connection (the lingering close after an early refusal). */
+  readonly connections: ConnectionControl;
   /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
@@ -277,7 +276,7 @@ export class CoreExchange implements WriterExchange {
     headers.push('connection', 'close');
     // The fetch transport has no socket of its own: its server drops the header and keeps the connection.
     const socket = this.req.socket;
-    if (socket) closeAfterResponse(socket, this.runtime.limits, unread);
+    if (socket) this.runtime.connections.closeAfterResponse(socket, unread);
   }
 
   /**

@@ -1,20 +1,15 @@
-import type { Socket } from 'node:net';
-import { ServerResponse, type IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { MethodNotAllowedError, NotFoundError, type BaseHTTPError } from '../errors';
 import type { AroundHook, Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { Limits } from '../contract/limits';
+import type { ConnectionControl } from '../contract/wire';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
-import { normalizePercentEncoding, toOriginForm } from '../routing/normalize-path';
-import { isClosing } from '../transport/node/linger';
 import { CoreExchange, type ExchangeRuntime } from './exchange';
 import type { ErrorFunnel } from './funnel';
 import { InFlight } from './in-flight';
 import type { Plan } from './plan';
-import { BAD_TARGET, badRequest, refuseRequest } from '../transport/request-checks';
 import { composeAround, observeWhenFinished, runPlan } from './runner';
 
 // The router's answers carry no per-request data: one instance each serves every miss.
@@ -30,7 +25,15 @@ export interface CompiledIntercept {
 /** What the runtime is built from, at wiring. */
 export type RuntimeParts = Pick<
   Runtime,
-  'router' | 'fallback' | 'appIntercepts' | 'funnel' | 'resolver' | 'limits' | 'log' | 'requestIds'
+  | 'router'
+  | 'fallback'
+  | 'appIntercepts'
+  | 'funnel'
+  | 'resolver'
+  | 'limits'
+  | 'log'
+  | 'requestIds'
+  | 'connections'
 >;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
@@ -54,6 +57,8 @@ export class Runtime extends InFlight implements ExchangeRuntime {
   readonly log: Logger;
   /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
   readonly requestIds: boolean;
+  /** The transport's control of connections (given when the app starts). */
+  readonly connections: ConnectionControl;
   constructor(parts: RuntimeParts) {
     super();
     this.router = parts.router;
@@ -64,37 +69,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.limits = parts.limits;
     this.log = parts.log;
     this.requestIds = parts.requestIds;
-  }
-
-  /**
-   * node:http's `request` event (and `handleUpgrade`'s): builds the exchange from the request
-   * target, then `dispatch`es it.
-   */
-  handle(req: IncomingMessage, res: ServerResponse, upgradeHead?: Buffer): void {
-    // A request pipelined behind its connection's last response (node queues its response without
-    // a socket) is never answered: that connection closes after the answer already decided.
-    if (res.socket === null && isClosing(req.socket)) return;
-    const target = req.url ?? '/';
-    // Origin-form ("/…") is the common case: one char check. Absolute-form routes like it.
-    const url = target.charCodeAt(0) === 47 ? target : toOriginForm(target);
-    const q = url === undefined ? -1 : url.indexOf('?');
-    let path = url === undefined ? target : q < 0 ? url : url.slice(0, q);
-    // Percent-encoded octets compare case-insensitively, an encoded unreserved character equals
-    // the plain one: normalized once here, so routing, binding, assets and hooks see one spelling.
-    if (path.includes('%')) path = normalizePercentEncoding(path);
-    const ex = new CoreExchange(
-      this,
-      req,
-      res,
-      req.method ?? 'GET',
-      path,
-      url === undefined || q < 0 ? '' : url.slice(q + 1),
-    );
-    if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead, request: req, response: res };
-    this.dispatch(
-      ex,
-      url === undefined ? badRequest(BAD_TARGET) : refuseRequest(req, target, this.limits.maxHeaders),
-    );
+    this.connections = parts.connections;
   }
 
   /**
@@ -114,21 +89,6 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       return;
     }
     this.route(ex);
-  }
-
-  /**
-   * The `upgrade` event: the request gets a real response object on the socket, so it runs through
-   * the same router, plans and funnel as any request; the upgrade route accepts with `takeOver()`.
-   */
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    // node:http stops watching an upgraded socket; a reset must not crash the process.
-    socket.on('error', () => socket.destroy());
-    const res = new ServerResponse(req);
-    res.shouldKeepAlive = false;
-    res.assignSocket(socket as Socket);
-    // Every answer that is not a takeover ends the connection.
-    res.once('finish', () => socket.end());
-    this.handle(req, res, head);
   }
 
   /** Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry). */

@@ -6,10 +6,14 @@ import {
   type BaseHTTPError,
 } from '../errors';
 
-// Wire checks on a node:http request, before routing (the fetch transport's server makes its own).
+// Wire checks on a request, before routing, shared by both transports (node:http's parser and a
+// fetch runtime's server leave these to the app), and the answer of an app that failed to start.
 
-/** The longest request target served (longer: 414). */
-const MAX_TARGET = 8 * 1024;
+/** The longest request target served (longer: 414), on both transports. */
+export const MAX_TARGET = 8 * 1024;
+
+/** The body of the 503 an app that failed to start answers with, on both transports. */
+export const NOT_STARTED_BODY = '{"type":"service-unavailable","title":"Service unavailable","status":503}';
 
 export const BAD_TARGET = 'The request target is not a valid absolute URI (userinfo or an empty host)';
 
@@ -18,17 +22,34 @@ export function badRequest(reason: string): MalformedRequestError {
 }
 
 /**
- * Wire checks node:http leaves to the app, before routing: header count (431), target length (414),
- * exactly one Host on HTTP/1.1 (400), and a transfer-encoding that is exactly `chunked` (400).
+ * The checks of a request's size every transport makes: header count (431), target length (414).
+ *
+ * @param rawHeaders - The request's raw headers (name, value, name, value, …).
+ * @param targetLength - The length of the request target.
+ * @param maxHeaders - `limits.maxHeaders`.
  */
-export function refuseRequest(
+export function refuseSize(
+  rawHeaders: readonly string[],
+  targetLength: number,
+  maxHeaders: number,
+): BaseHTTPError | undefined {
+  if (rawHeaders.length > maxHeaders * 2) return new RequestHeaderFieldsTooLargeError();
+  if (targetLength > MAX_TARGET) return new URITooLongError();
+  return undefined;
+}
+
+/**
+ * Wire checks node:http leaves to the app, before routing: the size checks (431, 414), exactly
+ * one Host on HTTP/1.1 (400), and a transfer-encoding that is exactly `chunked` (400).
+ */
+export function refuseNodeRequest(
   req: IncomingMessage,
   url: string,
   maxHeaders: number,
 ): BaseHTTPError | undefined {
   const raw = req.rawHeaders;
-  if (raw.length > maxHeaders * 2) return new RequestHeaderFieldsTooLargeError();
-  if (url.length > MAX_TARGET) return new URITooLongError();
+  const size = refuseSize(raw, url.length, maxHeaders);
+  if (size !== undefined) return size;
   let hosts = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;

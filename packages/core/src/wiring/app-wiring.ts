@@ -11,7 +11,8 @@ import type {
   UpgradeRoute,
 } from '../contract/contribution';
 import type { Logger } from '../logging/logger';
-import type { RouteCatalogue, RouteInfo } from '../contract/route-info';
+import type { RouteInfo } from '../contract/route-info';
+import type { RouteCatalogue } from './route-catalogue';
 import type { Transport } from '../contract/exchange';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';

@@ -1,7 +1,8 @@
 import { compileAdapter } from '../errors';
 import type { Exchange } from '../contract/exchange';
 import type { MountOptionValue } from './mount-option';
-import type { RouteCatalogue } from '../contract/route-info';
+import type { RouteCatalogue } from './route-catalogue';
+import type { ConnectionControl } from '../contract/wire';
 import type { RouteContribution } from '../contract/contribution';
 import { mountOption } from './mount-option';
 import { compileMiddlewareList, middlewareHook } from '../middleware/compile';
@@ -24,9 +25,10 @@ import { newRouteInfo, type RouteRecord } from './records';
  */
 export async function finishWiring(
   wiring: AppWiring,
+  connections: ConnectionControl,
 ): Promise<{ runtime: Runtime; catalogue: RouteCatalogue }> {
   wiring.compiled = true;
-  const built = buildRuntime(wiring);
+  const built = buildRuntime(wiring, connections);
   for (const callback of wiring.wired) await callback(built.catalogue);
   return built;
 }
@@ -35,7 +37,10 @@ export async function finishWiring(
  * Wiring's last step: every record (operation, custom, upgrade, and the fallback of unrouted
  * answers) gets its contributions and compiles into a plan in one router; errors get one funnel.
  */
-export function buildRuntime(wiring: AppWiring): { runtime: Runtime; catalogue: RouteCatalogue } {
+export function buildRuntime(
+  wiring: AppWiring,
+  connections: ConnectionControl,
+): { runtime: Runtime; catalogue: RouteCatalogue } {
   const appName = wiring.appName;
   const log = wiring.log;
   const adapter = wiring.adapter ? compileAdapter(wiring.adapter, (m, e) => log.error(m, e)) : undefined;
@@ -107,6 +112,7 @@ export function buildRuntime(wiring: AppWiring): { runtime: Runtime; catalogue: 
     limits: wiring.limits,
     log,
     requestIds,
+    connections,
   });
   return { runtime, catalogue };
 }

@@ -5,7 +5,8 @@ import type { Closeable } from '../lifecycle/exit-stack';
 import type { Limits } from '../contract/limits';
 import type { Logger } from '../logging/logger';
 import type { Middleware } from '../middleware/middleware';
-import type { RouteCatalogue, RouteInfo, RouteLookup } from '../contract/route-info';
+import type { RouteInfo, RouteLookup } from '../contract/route-info';
+import type { RouteCatalogue } from './route-catalogue';
 import type { RequestHead, Transport } from '../contract/exchange';
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import type {

@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import type { WireRequest } from '../../contract/wire';
 
 /** The bounds of a lingering close (`limits.maxLingerBytes`, `limits.lingerTimeoutMs`). */
 export interface LingerLimits {
@@ -74,13 +73,4 @@ function linger(socket: Socket, limits: LingerLimits): void {
   // The client finished sending (or gave up): nothing left to wait for.
   socket.once('end', () => socket.destroy());
   socket.once('close', () => clearTimeout(timer));
-}
-
-/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
-export function hasUnreadBody(req: WireRequest): boolean {
-  if (req.complete) return false;
-  const headers = req.headers;
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length !== '0';
 }

@@ -1,6 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { BaseApp } from '../../app/base-app';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Limits } from '../../contract/limits';
+import type { Transport } from '../../contract/exchange';
+import type { ShutdownOptions } from '../../lifecycle/shutdown';
 import type { Logger } from '../../logging/logger';
 import { consoleLogger } from '../../logging/logger';
 import { describeValue, wiringError } from '../../contract/wiring-error';
@@ -13,6 +17,20 @@ import {
 } from '../../errors';
 
 /** Options of `serve()`. */
+/**
+ * What `serve()` needs of an app: a `BaseApp` is one (structural, so this transport does not
+ * depend on the app layer above it, and a second copy of core in node_modules still serves).
+ */
+export interface ServableApp {
+  start(options?: { readonly transport?: Transport }): Promise<void>;
+  close(options?: ShutdownOptions): Promise<void>;
+  readonly limits: Limits;
+  readonly logger: Logger;
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly upgradeListener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  readonly hasUpgradeRoutes: boolean;
+}
+
 export interface ServeOptions {
   /** Port to listen on (0 picks a free one). Default 8000. */
   readonly port?: number;
@@ -123,7 +141,7 @@ const PROBLEM = (error: HTTPError, reason: string): string => {
  * @example
  * const running = await serve(new App(), { port: 8000 });
  */
-export async function serve(app: BaseApp<unknown>, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(app: ServableApp, options: ServeOptions = {}): Promise<RunningServer> {
   checkServeArguments(app, options);
   await app.start({ transport: 'node' });
   const limits = app.limits;
