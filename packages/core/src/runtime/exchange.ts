@@ -52,7 +52,7 @@ export interface ExchangeRuntime {
 
 /**
  * Core's exchange: the one class behind the public `Exchange`, built by both transports (node:http
- * in `Runtime.handle`, `app.fetch` in `fetch/fetch-handler.ts`); one object per request, nothing
+ * in `transport/node/handle.ts`, `app.fetch` in `transport/fetch/fetch-handler.ts`); one object per request, nothing
  * else allocated for routing. It owns the response's head and body: every answer leaves through
  * `answer` (buffered) or `startBody` (streamed), which add the route headers (constant, then
  * dynamic), let the route's body transform see the final head, and frame the body
