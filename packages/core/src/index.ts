@@ -74,7 +74,6 @@ export {
   Bytes,
   BytesResponse,
   Created,
-  ExceptionResponse,
   JSONResponse,
   NoContent,
   Text,
@@ -82,6 +81,7 @@ export {
   type ResponseFields,
   type ResponseSpec,
 } from './responses/response';
+export { ExceptionResponse } from './responses/exception-handler';
 export { Link, Location, type LinkParams, type PathValues } from './responses/location';
 export {
   SetCookie,

@@ -6,15 +6,15 @@ import { wiringError } from '../contract/wiring-error';
 import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../wiring/route-catalogue';
-import { answerFetch, notStarted } from '../transport/fetch/fetch-handler';
-import { answerNotStarted, handleRequest, handleUpgrade } from '../transport/node/handle';
+import { fetchEntry } from '../transport/fetch/fetch-handler';
+import type { AppHost } from '../transport/host';
+import { nodeListener, nodeUpgradeListener } from '../transport/node/handle';
 import { closeAfterResponse } from '../transport/node/linger';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
 import type { EndpointOperations, ResourceOperations } from '../route-class/route-class';
-import type { Runtime } from '../runtime/runtime';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
 import { finishWiring } from '../wiring/build';
@@ -53,11 +53,16 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #limits: Limits;
   readonly #log: Logger;
   readonly #wiring: AppWiring;
+  /** The app as its transports see it (its runtime once started): what `listener` and `fetch` read. */
+  readonly #host: AppHost = hostOf(this, {
+    start: (options) => this.start(options),
+    starting: () => this.#starting !== undefined,
+    log: () => this.#log,
+  });
   #factory: TFactory | undefined;
   #state: AppState = 'new';
   #starting: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
-  #runtime: Runtime | undefined;
   #catalogue: RouteCatalogue | undefined;
   /** Async extension setups still running; each settles (never rejects): failures are recorded. */
   readonly #includes: Promise<void>[] = [];
@@ -286,7 +291,7 @@ export abstract class BaseApp<TFactory = undefined> {
       const { runtime, catalogue } = await finishWiring(this.#wiring, {
         closeAfterResponse: (socket, bodyArriving) => closeAfterResponse(socket, limits, bodyArriving),
       });
-      this.#runtime = runtime;
+      this.#host.runtime = runtime;
       this.#catalogue = catalogue;
       this.#state = 'serving';
     } catch (error) {
@@ -323,7 +328,7 @@ export abstract class BaseApp<TFactory = undefined> {
     try {
       await runShutdown({
         appName: this.constructor.name,
-        runtime: wasStarted ? this.#runtime : undefined,
+        runtime: wasStarted ? this.#host.runtime : undefined,
         beforeClose: wasStarted ? this.#wiring.beforeClose : [],
         drain: wasStarted ? this.#wiring.drain : [],
         stacks: this.#stacks,
@@ -341,29 +346,17 @@ export abstract class BaseApp<TFactory = undefined> {
    * aborts (streams end); resolves when no request is in flight.
    */
   drain(): Promise<void> {
-    if (!this.#runtime) return Promise.resolve();
-    this.#runtime.beginShutdown();
-    return this.#runtime.whenIdle();
+    const runtime = this.#host.runtime;
+    if (!runtime) return Promise.resolve();
+    runtime.beginShutdown();
+    return runtime.whenIdle();
   }
 
   /**
    * The node:http request listener: `http.createServer(app.listener)`. Starts the app on the
    * first request if nobody did.
    */
-  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
-    const runtime = this.#runtime;
-    if (runtime) {
-      handleRequest(runtime, req, res);
-      return;
-    }
-    this.start().then(
-      () => handleRequest(this.#runtime!, req, res),
-      (error: unknown) => {
-        this.#log.error(`${this.constructor.name} failed to start`, error);
-        answerNotStarted(res);
-      },
-    );
-  };
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void = nodeListener(this.#host);
 
   /**
    * Answers a WHATWG `Request` with a `Response` through the same routes, plans and error funnel
@@ -373,27 +366,36 @@ export abstract class BaseApp<TFactory = undefined> {
    * 'fetch' })`); one already started (e.g. by `serve()`) answers as it is. On node:http prefer
    * `serve()`: it is the fast path.
    */
-  readonly fetch = async (request: Request): Promise<Response> => {
-    if (this.#runtime === undefined)
-      try {
-        await this.start(this.#starting === undefined ? { transport: 'fetch' } : {});
-      } catch (error) {
-        return notStarted(this.#log, this.constructor.name, error);
-      }
-    return answerFetch(this.#runtime!, request);
-  };
+  readonly fetch: (request: Request) => Promise<Response> = fetchEntry(this.#host);
 
   /** The node:http `upgrade` listener: upgrade requests run through the same router and plans. */
-  readonly upgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    if (!this.#runtime) {
-      socket.destroy();
-      return;
-    }
-    handleUpgrade(this.#runtime, req, socket, head);
-  };
+  readonly upgradeListener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void =
+    nodeUpgradeListener(this.#host);
 
   /** True when an extension added upgrade routes (the server then listens for `upgrade`). */
   get hasUpgradeRoutes(): boolean {
     return this.#wiring.records.some((r) => r.info.kind === 'upgrade');
   }
+}
+
+/** The host an app hands its transports: `runtime` a plain field (read per request), the rest read late. */
+function hostOf(
+  app: object,
+  parts: {
+    readonly start: AppHost['start'];
+    readonly starting: () => boolean;
+    readonly log: () => Logger;
+  },
+): AppHost {
+  return {
+    runtime: undefined,
+    start: parts.start,
+    get starting() {
+      return parts.starting();
+    },
+    get log() {
+      return parts.log();
+    },
+    name: app.constructor.name,
+  };
 }

@@ -20,8 +20,8 @@ import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { BodyRead, declaresTooMuch, isJsonMediaType, isPlainUtf8Body, parseJsonBody } from './body';
 import { RawHeadersView } from './raw-headers';
-import { Later } from '../contract/later';
-import type { Uploads } from './uploads';
+import { Later } from '../binding/body';
+import type { Uploads } from './body';
 
 /**
  * The exchange as core's binders see it (`CoreExchange` is one): the public `Exchange`, the one

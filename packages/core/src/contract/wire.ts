@@ -32,12 +32,3 @@ export interface ConnectionControl {
    */
   closeAfterResponse(socket: Socket, bodyArriving: boolean): void;
 }
-
-/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
-export function hasUnreadBody(req: WireRequest): boolean {
-  if (req.complete) return false;
-  const headers = req.headers;
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length !== '0';
-}

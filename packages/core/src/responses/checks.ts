@@ -1,8 +1,6 @@
 // Argument checks of the response wrappers. `of` declarations run once, at module load or wiring,
 // and check everything; constructors run per request and only do typeof/instanceof checks.
-import { SetCookie } from '../cookies/set-cookie';
 import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
-import { Link, Location } from './location';
 
 /** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */
 export function checkOf(factory: string, schema: unknown, options: unknown, keys: readonly string[]): void {
@@ -47,114 +45,6 @@ export function checkOf(factory: string, schema: unknown, options: unknown, keys
 
 /** Marks a declaration that takes no body schema (`NoContent.of`, `BytesResponse.of`). */
 export const NO_SCHEMA: unique symbol = Symbol('no schema');
-
-/**
- * The per-request checks of a wrapper's fields: only typeof/instanceof tests, so a wrong argument
- * is a `WiringError` naming the wrapper and the field instead of a bare `TypeError` (or a broken
- * response) when the response is written.
- */
-export function checkFields(wrapper: string, init: unknown): void {
-  if (typeof init !== 'object' || init === null) badInit(wrapper, init);
-  const f = init as Fields;
-  const status = f.statusCode;
-  if (
-    status !== undefined &&
-    !(typeof status === 'number' && status >= 200 && status <= 599 && status % 1 === 0)
-  )
-    badStatus(wrapper, status);
-  // The common response sets none of these: one combined test, the rest only when one is set.
-  if (
-    f.cookies !== undefined ||
-    f.location !== undefined ||
-    f.links !== undefined ||
-    f.rawHeaders !== undefined ||
-    f.headers !== undefined
-  )
-    checkExtras(wrapper, f);
-}
-
-// Cold paths out of line, so the check itself stays small enough to inline.
-function badInit(wrapper: string, init: unknown): never {
-  throw wiringError(
-    'API_WIRING_INVALID_ARGUMENT',
-    `new ${wrapper}(init)`,
-    `expected an object of response fields, got ${describeValue(init)}`,
-    `e.g. new ${wrapper}({ json: value })`,
-  );
-}
-
-function badStatus(wrapper: string, status: unknown): never {
-  throw wiringError(
-    'API_WIRING_STATUS',
-    `new ${wrapper}`,
-    'statusCode must be an integer from 200 to 599, ' +
-      `got ${typeof status === 'number' ? status : describeValue(status)}`,
-    "e.g. statusCode: 201, or leave it out for the operation's default",
-  );
-}
-
-interface Fields {
-  readonly statusCode?: unknown;
-  readonly cookies?: unknown;
-  readonly location?: unknown;
-  readonly links?: unknown;
-  readonly rawHeaders?: unknown;
-  readonly headers?: unknown;
-}
-
-function checkExtras(wrapper: string, f: Fields): void {
-  const cookies = f.cookies;
-  if (cookies !== undefined) {
-    if (!Array.isArray(cookies))
-      throw wiringError(
-        'API_WIRING_INVALID_ARGUMENT',
-        `new ${wrapper}`,
-        `cookies must be an array of SetCookie, got ${describeValue(cookies)}`,
-        "cookies: [new SetCookie('name', 'value')]",
-      );
-    for (const cookie of cookies as unknown[])
-      if (!(cookie instanceof SetCookie))
-        throw wiringError(
-          'API_WIRING_INVALID_ARGUMENT',
-          `new ${wrapper}`,
-          `cookies holds ${describeValue(cookie)}, not a SetCookie`,
-          "cookies: [new SetCookie('name', 'value')]",
-        );
-  }
-  if (f.location !== undefined && !(f.location instanceof Location))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `new ${wrapper}`,
-      `location must be a Location, got ${describeValue(f.location)}`,
-      "location: Location.fromPath('/widgets/1') (or fromOperation, fromRef, fromUrl)",
-    );
-  const links = f.links;
-  if (links !== undefined && !(links instanceof Link)) {
-    if (!Array.isArray(links) || !links.every((l) => l instanceof Link))
-      throw wiringError(
-        'API_WIRING_INVALID_ARGUMENT',
-        `new ${wrapper}`,
-        `links must be a Link or an array of Link, got ${describeValue(links)}`,
-        "links: [Link.fromRef('widgets.readMany', { rel: 'collection' })]",
-      );
-  }
-  const raw = f.rawHeaders;
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `new ${wrapper}`,
-      'rawHeaders must be an object of name → value(s) or an ' +
-        `array of [name, value] pairs, got ${describeValue(raw)}`,
-      "rawHeaders: { 'x-kept': 'yes' }",
-    );
-  if (f.headers !== undefined && (typeof f.headers !== 'object' || f.headers === null))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      `new ${wrapper}`,
-      `headers must be an object of typed header values, got ${describeValue(f.headers)}`,
-      "headers: { xTraceId: '…' }",
-    );
-}
 
 /** Checks an extension's response kind declaration (`defineResponseKind`). */
 export function checkResponseKind(info: unknown): void {

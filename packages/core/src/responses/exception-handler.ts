@@ -1,8 +1,114 @@
 import type * as v from 'valibot';
 import { BaseHTTPError } from '../errors';
 import { describeValue, wiringError } from '../contract/wiring-error';
-import { ExceptionResponse, responseFacts, type ResponseSpec } from './response';
+import type { SetCookie } from '../cookies/set-cookie';
+import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
+import { spec } from '../contract/response-spec';
+import { checkOf } from './checks';
+import { checkFields, responseFacts, type HeaderSchema, type HeadersOf, type ResponseSpec } from './response';
 import type { ErrorClass } from '../contract/meta';
+
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+/** The error statuses as literal types: `400` … `599`. */
+export type ErrorStatus = `${4 | 5}${Digit}${Digit}` extends `${infer N extends number}` ? N : never;
+/** `unknown` for a computed status (checked at construction) or a literal in 400–599; an error otherwise. */
+type ErrorStatusCheck<TStatus extends number> = number extends TStatus
+  ? unknown
+  : TStatus extends ErrorStatus
+    ? unknown
+    : WiringTypeError<
+        TypeErrorMessage<
+          `${TStatus} is not an error status, and an exception handler answers with one (400-599)`,
+          'use an error status, e.g. 409 or 503'
+        >
+      >;
+
+/**
+ * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.
+ *
+ * @example
+ * return new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'Duplicate', status: 409 } });
+ */
+export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus extends number = number> {
+  readonly statusCode: TStatus;
+  readonly json: TBody;
+  readonly headers: THeaders | undefined;
+  readonly cookies: readonly SetCookie[] | undefined;
+  constructor(init: {
+    /** 400–599: a literal outside is a type error; a computed one is checked here. */
+    readonly statusCode: TStatus & ErrorStatusCheck<TStatus>;
+    readonly json: TBody;
+    readonly headers?: THeaders;
+    readonly cookies?: readonly SetCookie[];
+  }) {
+    if (typeof init !== 'object' || init === null)
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        'new ExceptionResponse(init)',
+        `expected { statusCode, json, headers?, cookies? }, got ${describeValue(init)}`,
+        'new ExceptionResponse({ statusCode: 409, json: body })',
+      );
+    const status = init.statusCode;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
+      throw typeof status === 'number'
+        ? wiringError(
+            'API_WIRING_STATUS',
+            'ExceptionResponse',
+            `statusCode ${status} is outside 400–599`,
+            'an exception handler answers with an error status',
+          )
+        : wiringError(
+            'API_WIRING_INVALID_ARGUMENT',
+            'ExceptionResponse',
+            `statusCode must be an integer from 400 to 599, got ${describeValue(status)}`,
+            'e.g. statusCode: 409',
+          );
+    }
+    if (init.cookies !== undefined || init.headers !== undefined)
+      checkFields('ExceptionResponse', { cookies: init.cookies, headers: init.headers });
+    this.statusCode = init.statusCode;
+    this.json = init.json;
+    this.headers = init.headers;
+    this.cookies = init.cookies;
+  }
+  /**
+   * Declares an exception handler's response of `schema`, with optional typed headers; `status`
+   * pins the error status this body is sent with (any 400–599 when left out).
+   *
+   * @example
+   * returns: [ExceptionResponse.of(QueueFullProblem, { status: 503, headers: RetryAfter })]
+   */
+  static of<
+    TSchema extends v.GenericSchema,
+    THeaders extends HeaderSchema | undefined = undefined,
+    const TStatus extends number = number,
+  >(
+    schema: TSchema,
+    options: {
+      readonly headers?: THeaders;
+      /** 400–599: a literal outside is a type error; a computed one is checked here. */
+      readonly status?: TStatus & ErrorStatusCheck<TStatus>;
+    } = {},
+  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>, TStatus>> {
+    checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
+    const status = options.status;
+    if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))
+      throw wiringError(
+        'API_WIRING_STATUS',
+        'ExceptionResponse.of',
+        `status ${String(status)} is outside 400–599`,
+        'pin an error status (e.g. status: 503), or leave status out',
+      );
+    return spec({
+      kind: 'json',
+      cls: ExceptionResponse,
+      schema,
+      headers: options.headers,
+      status,
+      contentType: 'application/json',
+    });
+  }
+}
 
 /** What a handler may return: a response that replaces the exception, an HTTP error, or nothing. */
 export type ExceptionHandlerResult = ExceptionResponse<unknown, unknown> | BaseHTTPError | undefined | void;

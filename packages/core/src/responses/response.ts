@@ -1,13 +1,12 @@
 import type * as v from 'valibot';
-import type { SetCookie } from '../cookies/set-cookie';
+import { SetCookie } from '../cookies/set-cookie';
 import { describeValue, wiringError } from '../contract/wiring-error';
 import { kResponseKind } from '../contract/symbols';
 import { spec, type ResponseKindFacts, type ResponseSpec } from '../contract/response-spec';
 
 export { spec, type ResponseKindFacts, type ResponseSpec } from '../contract/response-spec';
-import { checkFields, checkOf, NO_SCHEMA } from './checks';
-import type { Link, Location } from './location';
-import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
+import { checkOf, NO_SCHEMA } from './checks';
+import { Link, Location } from './location';
 
 /** Raw response headers: as-written names, repeats allowed. */
 export type RawHeaders =
@@ -222,108 +221,6 @@ export const Bytes: ResponseSpec<Uint8Array> = spec({
   contentType: 'application/octet-stream',
 });
 
-type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
-/** The error statuses as literal types: `400` … `599`. */
-export type ErrorStatus = `${4 | 5}${Digit}${Digit}` extends `${infer N extends number}` ? N : never;
-/** `unknown` for a computed status (checked at construction) or a literal in 400–599; an error otherwise. */
-type ErrorStatusCheck<TStatus extends number> = number extends TStatus
-  ? unknown
-  : TStatus extends ErrorStatus
-    ? unknown
-    : WiringTypeError<
-        TypeErrorMessage<
-          `${TStatus} is not an error status, and an exception handler answers with one (400-599)`,
-          'use an error status, e.g. 409 or 503'
-        >
-      >;
-
-/**
- * What an exception handler returns to replace an exception. `statusCode` is required, 400–599.
- *
- * @example
- * return new ExceptionResponse({ statusCode: 409, json: { type: 'conflict', title: 'Duplicate', status: 409 } });
- */
-export class ExceptionResponse<const TBody, THeaders = undefined, const TStatus extends number = number> {
-  readonly statusCode: TStatus;
-  readonly json: TBody;
-  readonly headers: THeaders | undefined;
-  readonly cookies: readonly SetCookie[] | undefined;
-  constructor(init: {
-    /** 400–599: a literal outside is a type error; a computed one is checked here. */
-    readonly statusCode: TStatus & ErrorStatusCheck<TStatus>;
-    readonly json: TBody;
-    readonly headers?: THeaders;
-    readonly cookies?: readonly SetCookie[];
-  }) {
-    if (typeof init !== 'object' || init === null)
-      throw wiringError(
-        'API_WIRING_INVALID_ARGUMENT',
-        'new ExceptionResponse(init)',
-        `expected { statusCode, json, headers?, cookies? }, got ${describeValue(init)}`,
-        'new ExceptionResponse({ statusCode: 409, json: body })',
-      );
-    const status = init.statusCode;
-    if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
-      throw typeof status === 'number'
-        ? wiringError(
-            'API_WIRING_STATUS',
-            'ExceptionResponse',
-            `statusCode ${status} is outside 400–599`,
-            'an exception handler answers with an error status',
-          )
-        : wiringError(
-            'API_WIRING_INVALID_ARGUMENT',
-            'ExceptionResponse',
-            `statusCode must be an integer from 400 to 599, got ${describeValue(status)}`,
-            'e.g. statusCode: 409',
-          );
-    }
-    if (init.cookies !== undefined || init.headers !== undefined)
-      checkFields('ExceptionResponse', { cookies: init.cookies, headers: init.headers });
-    this.statusCode = init.statusCode;
-    this.json = init.json;
-    this.headers = init.headers;
-    this.cookies = init.cookies;
-  }
-  /**
-   * Declares an exception handler's response of `schema`, with optional typed headers; `status`
-   * pins the error status this body is sent with (any 400–599 when left out).
-   *
-   * @example
-   * returns: [ExceptionResponse.of(QueueFullProblem, { status: 503, headers: RetryAfter })]
-   */
-  static of<
-    TSchema extends v.GenericSchema,
-    THeaders extends HeaderSchema | undefined = undefined,
-    const TStatus extends number = number,
-  >(
-    schema: TSchema,
-    options: {
-      readonly headers?: THeaders;
-      /** 400–599: a literal outside is a type error; a computed one is checked here. */
-      readonly status?: TStatus & ErrorStatusCheck<TStatus>;
-    } = {},
-  ): ResponseSpec<ExceptionResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>, TStatus>> {
-    checkOf('ExceptionResponse.of', schema, options, ['headers', 'status']);
-    const status = options.status;
-    if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599))
-      throw wiringError(
-        'API_WIRING_STATUS',
-        'ExceptionResponse.of',
-        `status ${String(status)} is outside 400–599`,
-        'pin an error status (e.g. status: 503), or leave status out',
-      );
-    return spec({
-      kind: 'json',
-      cls: ExceptionResponse,
-      schema,
-      headers: options.headers,
-      status,
-      contentType: 'application/json',
-    });
-  }
-}
-
 /** Declares a plain JSON value of `schema` (what a bare schema in `returns:` means). */
 export function plainJson<TSchema extends v.GenericSchema>(
   schema: TSchema,
@@ -343,4 +240,112 @@ export function responseFacts(entry: unknown): ResponseKindFacts | undefined {
   if (entry && typeof entry === 'object' && kResponseKind in entry)
     return (entry as ResponseSpec)[kResponseKind];
   return undefined;
+}
+
+/**
+ * The per-request checks of a wrapper's fields: only typeof/instanceof tests, so a wrong argument
+ * is a `WiringError` naming the wrapper and the field instead of a bare `TypeError` (or a broken
+ * response) when the response is written.
+ */
+export function checkFields(wrapper: string, init: unknown): void {
+  if (typeof init !== 'object' || init === null) badInit(wrapper, init);
+  const f = init as Fields;
+  const status = f.statusCode;
+  if (
+    status !== undefined &&
+    !(typeof status === 'number' && status >= 200 && status <= 599 && status % 1 === 0)
+  )
+    badStatus(wrapper, status);
+  // The common response sets none of these: one combined test, the rest only when one is set.
+  if (
+    f.cookies !== undefined ||
+    f.location !== undefined ||
+    f.links !== undefined ||
+    f.rawHeaders !== undefined ||
+    f.headers !== undefined
+  )
+    checkExtras(wrapper, f);
+}
+
+// Cold paths out of line, so the check itself stays small enough to inline.
+function badInit(wrapper: string, init: unknown): never {
+  throw wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
+    `new ${wrapper}(init)`,
+    `expected an object of response fields, got ${describeValue(init)}`,
+    `e.g. new ${wrapper}({ json: value })`,
+  );
+}
+
+function badStatus(wrapper: string, status: unknown): never {
+  throw wiringError(
+    'API_WIRING_STATUS',
+    `new ${wrapper}`,
+    'statusCode must be an integer from 200 to 599, ' +
+      `got ${typeof status === 'number' ? status : describeValue(status)}`,
+    "e.g. statusCode: 201, or leave it out for the operation's default",
+  );
+}
+
+interface Fields {
+  readonly statusCode?: unknown;
+  readonly cookies?: unknown;
+  readonly location?: unknown;
+  readonly links?: unknown;
+  readonly rawHeaders?: unknown;
+  readonly headers?: unknown;
+}
+
+function checkExtras(wrapper: string, f: Fields): void {
+  const cookies = f.cookies;
+  if (cookies !== undefined) {
+    if (!Array.isArray(cookies))
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${wrapper}`,
+        `cookies must be an array of SetCookie, got ${describeValue(cookies)}`,
+        "cookies: [new SetCookie('name', 'value')]",
+      );
+    for (const cookie of cookies as unknown[])
+      if (!(cookie instanceof SetCookie))
+        throw wiringError(
+          'API_WIRING_INVALID_ARGUMENT',
+          `new ${wrapper}`,
+          `cookies holds ${describeValue(cookie)}, not a SetCookie`,
+          "cookies: [new SetCookie('name', 'value')]",
+        );
+  }
+  if (f.location !== undefined && !(f.location instanceof Location))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      `location must be a Location, got ${describeValue(f.location)}`,
+      "location: Location.fromPath('/widgets/1') (or fromOperation, fromRef, fromUrl)",
+    );
+  const links = f.links;
+  if (links !== undefined && !(links instanceof Link)) {
+    if (!Array.isArray(links) || !links.every((l) => l instanceof Link))
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        `new ${wrapper}`,
+        `links must be a Link or an array of Link, got ${describeValue(links)}`,
+        "links: [Link.fromRef('widgets.readMany', { rel: 'collection' })]",
+      );
+  }
+  const raw = f.rawHeaders;
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      'rawHeaders must be an object of name → value(s) or an ' +
+        `array of [name, value] pairs, got ${describeValue(raw)}`,
+      "rawHeaders: { 'x-kept': 'yes' }",
+    );
+  if (f.headers !== undefined && (typeof f.headers !== 'object' || f.headers === null))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      `new ${wrapper}`,
+      `headers must be an object of typed header values, got ${describeValue(f.headers)}`,
+      "headers: { xTraceId: '…' }",
+    );
 }

@@ -6,7 +6,8 @@ import type { HeaderList } from '../contract/exchange';
 import { compileSerializer } from '../schema/serializer';
 import type { UrlResolver } from './location';
 import { compileTypedHeaders, pushCookies, pushFields, pushUntypedHeaders } from './header-fields';
-import { Accepted, BytesResponse, Created, ExceptionResponse, JSONResponse, NoContent } from './response';
+import { Accepted, BytesResponse, Created, JSONResponse, NoContent } from './response';
+import { ExceptionResponse } from './exception-handler';
 import type { WriterExchange } from './writers';
 
 const JSON_TYPE = 'application/json';

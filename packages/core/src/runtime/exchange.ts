@@ -5,14 +5,14 @@ import type { BodyEncoder, BodyTransform } from '../contract/body-transform';
 import type { HeaderList, TakenOver } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../contract/route-info';
-import { hasUnreadBody, type ConnectionControl, type WireRequest, type WireResponse } from '../contract/wire';
+import type { ConnectionControl, WireRequest, WireResponse } from '../contract/wire';
 import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
-import type { Later } from '../contract/later';
+import type { Later } from '../binding/body';
 import type { BindingExchange } from '../binding/binders';
-import type { Uploads } from '../binding/uploads';
+import type { Uploads } from '../binding/body';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
@@ -390,3 +390,12 @@ export class CoreExchange implements WriterExchange {
 
 /** `TakenOver.end` of a route nobody observes the close of. */
 const NO_REPORT = (): void => undefined;
+
+/** True while a request still has body bytes on the wire (declared by content-length or chunked). */
+export function hasUnreadBody(req: WireRequest): boolean {
+  if (req.complete) return false;
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}

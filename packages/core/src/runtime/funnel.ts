@@ -3,12 +3,12 @@ import type { Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { ExceptionHandler } from '../responses/exception-handler';
 import { isFramingHeader } from '../http/framing';
-import { ExceptionResponse } from '../responses/response';
+import { ExceptionResponse } from '../responses/exception-handler';
 import type { UrlResolver } from '../responses/location';
 import type { WriterExchange } from '../responses/writers';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import type { Plan } from './plan';
-import { ResponseShapeError } from '../schema/serializer';
+import { ResponseShapeError } from '../schema/response-shape-error';
 
 /** The exchange as the funnel sees it (`CoreExchange` is one): its plan, and the flags an error answer sets. */
 export interface FunnelExchange extends WriterExchange {

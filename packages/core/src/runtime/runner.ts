@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { AroundHook, Exchange } from '../contract/exchange';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
-import { Later, type Waiter } from '../contract/later';
+import { Later, type Waiter } from '../binding/body';
 import { CoreExchange } from './exchange';
 import type { Plan } from './plan';
 

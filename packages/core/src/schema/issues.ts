@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { kindOf } from './serializer';
+import { kindOf } from './response-shape-error';
 
 /** One failure found while validating a request value. */
 export interface ReasonIssue {

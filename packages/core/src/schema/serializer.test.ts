@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { compileSerializer, ResponseShapeError } from './serializer';
+import { compileSerializer } from './serializer';
+import { ResponseShapeError } from './response-shape-error';
 import { Struct } from './struct';
 import { discriminatorOf } from './tagged-union';
 import { prng } from '../../test/prng';

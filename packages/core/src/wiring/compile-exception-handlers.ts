@@ -2,13 +2,14 @@ import { StructHTTPError } from '../errors';
 import { wiringError } from '../contract/wiring-error';
 import type { Exchange } from '../contract/exchange';
 import { checkHandlerShape, isErrorClass, type ExceptionHandler } from '../responses/exception-handler';
-import { responseFacts, type ExceptionResponse } from '../responses/response';
+import { responseFacts } from '../responses/response';
+import type { ExceptionResponse } from '../responses/exception-handler';
 import {
   encodeUndeclaredException,
   exceptionResponseEncoder,
   type EncodedException,
 } from '../responses/undeclared';
-import { ResponseShapeError } from '../schema/serializer';
+import { ResponseShapeError } from '../schema/response-shape-error';
 
 /** Checks one exception handler at registration; every mistake names the handler's class and the fix. */
 export function checkExceptionHandler(

@@ -17,7 +17,7 @@ import {
 import { formBinder } from '../binding/form-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
-import { ResponseShapeError } from '../schema/serializer';
+import { ResponseShapeError } from '../schema/response-shape-error';
 import type { OperationSpec } from '../route-class/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';

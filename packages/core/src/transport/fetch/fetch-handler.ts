@@ -4,7 +4,27 @@ import { CoreExchange } from '../../runtime/exchange';
 import type { Runtime } from '../../runtime/runtime';
 import { FetchRequest } from './fetch-request';
 import { FetchResponse } from './fetch-response';
+import type { AppHost } from '../host';
 import { NOT_STARTED_BODY, refuseSize } from '../request-checks';
+
+/**
+ * The fetch entry of an app (`app.fetch`): an app nobody started is started for the fetch transport
+ * on the first call; one already started (e.g. by `serve()`) answers as it is; one that failed to
+ * start answers the not-started 503 (logged).
+ *
+ * @param host - The app as its transports see it.
+ */
+export function fetchEntry(host: AppHost): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (host.runtime === undefined)
+      try {
+        await host.start(host.starting ? {} : { transport: 'fetch' });
+      } catch (error) {
+        return notStarted(host.log, host.name, error);
+      }
+    return answerFetch(host.runtime!, request);
+  };
+}
 
 /**
  * Answers one WHATWG `Request` through the app's runtime: the same router, plans, runner and
@@ -43,7 +63,7 @@ function closeWhenClientLeaves(request: Request, res: FetchResponse): void {
 }
 
 /** The answer when the app failed to start: a logged 503 Problem, as node:http's listener gives. */
-export function notStarted(log: Logger, appName: string, error: unknown): Response {
+function notStarted(log: Logger, appName: string, error: unknown): Response {
   log.error(`${appName} failed to start`, error);
   return new Response(NOT_STARTED_BODY, {
     status: 503,

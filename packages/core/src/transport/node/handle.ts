@@ -1,13 +1,60 @@
 // The node:http listeners: a request (or an upgrade request) becomes an exchange the runtime
-// dispatches. The only place that turns node's request objects into core's exchange.
+// dispatches. The only place that turns node's request objects into core's exchange; `app.listener`
+// and `app.upgradeListener` are built here.
 import type { Socket } from 'node:net';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { normalizePercentEncoding, toOriginForm } from '../../routing/normalize-path';
 import { CoreExchange } from '../../runtime/exchange';
 import type { Runtime } from '../../runtime/runtime';
-import { BAD_TARGET, NOT_STARTED_BODY, badRequest, refuseNodeRequest } from '../request-checks';
+import {
+  MalformedRequestError,
+  RequestHeaderFieldsTooLargeError,
+  URITooLongError,
+  type BaseHTTPError,
+} from '../../errors';
+import type { AppHost } from '../host';
+import { MAX_TARGET, NOT_STARTED_BODY } from '../request-checks';
 import { isClosing } from './linger';
+
+/**
+ * The node:http request listener of an app (`app.listener`): starts the app on the first request if
+ * nobody did; an app that failed to start answers the not-started 503 (logged).
+ *
+ * @param host - The app as its transports see it.
+ */
+export function nodeListener(host: AppHost): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const runtime = host.runtime;
+    if (runtime !== undefined) {
+      handleRequest(runtime, req, res);
+      return;
+    }
+    host.start().then(
+      () => handleRequest(host.runtime!, req, res),
+      (error: unknown) => {
+        host.log.error(`${host.name} failed to start`, error);
+        answerNotStarted(res);
+      },
+    );
+  };
+}
+
+/**
+ * The node:http `upgrade` listener of an app (`app.upgradeListener`): upgrade requests run through
+ * the same router and plans; before the app has started the socket is closed.
+ *
+ * @param host - The app as its transports see it.
+ */
+export function nodeUpgradeListener(
+  host: AppHost,
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    const runtime = host.runtime;
+    if (runtime === undefined) socket.destroy();
+    else handleUpgrade(runtime, req, socket, head);
+  };
+}
 
 /**
  * node:http's `request` event (and `handleUpgrade`'s): builds the exchange from the request
@@ -71,13 +118,43 @@ export function handleUpgrade(runtime: Runtime, req: IncomingMessage, socket: Du
 }
 
 /**
- * The answer when the app failed to start, on node:http: the not-started Problem (the app's
- * listener logged the failure).
+ * The answer when the app failed to start, on node:http: the not-started Problem (the listener
+ * logged the failure).
  *
  * @param res - node's response.
  */
-export function answerNotStarted(res: ServerResponse): void {
+function answerNotStarted(res: ServerResponse): void {
   if (res.headersSent) return;
   res.writeHead(503, { 'content-type': 'application/problem+json', connection: 'close' });
   res.end(NOT_STARTED_BODY);
+}
+
+const BAD_TARGET = 'The request target is not a valid absolute URI (userinfo or an empty host)';
+
+function badRequest(reason: string): MalformedRequestError {
+  return new MalformedRequestError({ reason, issues: [{ path: 'request', message: reason }] });
+}
+
+/**
+ * Wire checks node:http leaves to the app, before routing: the size checks (431, 414), exactly
+ * one Host on HTTP/1.1 (400), and a transfer-encoding that is exactly `chunked` (400).
+ */
+function refuseNodeRequest(req: IncomingMessage, url: string, maxHeaders: number): BaseHTTPError | undefined {
+  const raw = req.rawHeaders;
+  // The size checks of `refuseSize` (request-checks.ts), inline: this runs on every request.
+  if (raw.length > maxHeaders * 2) return new RequestHeaderFieldsTooLargeError();
+  if (url.length > MAX_TARGET) return new URITooLongError();
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // Exact spellings first: lowercasing every 4-letter name costs more than the comparisons.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) hosts++;
+  }
+  if (hosts > 1) return badRequest('The request has more than one Host header');
+  if (hosts === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+    return badRequest('The request has no Host header (required by HTTP/1.1)');
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.toLowerCase() !== 'chunked')
+    return badRequest('transfer-encoding must be exactly "chunked"');
+  return undefined;
 }

@@ -1,0 +1,19 @@
+// What a transport's entry points (node's listeners, `app.fetch`) need of the app: the app keeps
+// one host and hands it to each entry when it is built, so no transport imports the app layer.
+import type { Transport } from '../contract/exchange';
+import type { Logger } from '../logging/logger';
+import type { Runtime } from '../runtime/runtime';
+
+/** The app as its transports see it; `runtime` is set once the app has started. */
+export interface AppHost {
+  /** The runtime, once wiring has finished. */
+  runtime: Runtime | undefined;
+  /** Starts the app (runs `wire()`) for a transport; resolves once `runtime` is set. */
+  start(options?: { readonly transport?: Transport }): Promise<void>;
+  /** True once a start has begun (the fetch entry starts an unstarted app for the fetch transport). */
+  readonly starting: boolean;
+  /** The app's logger. */
+  readonly log: Logger;
+  /** The app's class name, for log lines. */
+  readonly name: string;
+}
