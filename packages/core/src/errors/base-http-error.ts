@@ -88,6 +88,14 @@ export abstract class BaseHTTPError extends StacklessError {
           `"${name.toLowerCase()}" is a framing header the framework computes for every response`,
           'remove it',
         );
+      // The error answer's body is its rendering: its media type is the renderer's, sent once.
+      if (name.toLowerCase() === 'content-type')
+        throw wiringError(
+          'API_WIRING_OWNED_HEADER',
+          `${this.constructor.name}.withHeaders`,
+          '"content-type" is a field the error answer sends itself (the media type of its rendered body)',
+          'remove it; an error adapter decides how errors render',
+        );
       pairs.push([name.toLowerCase(), value]);
     }
     (this as { responseHeaders: ReadonlyArray<readonly [string, string]> }).responseHeaders = pairs;

@@ -6,7 +6,8 @@ import type { HeaderList, TakenOver } from './exchange-api';
 import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../routing/route-info';
 import type { WireRequest, WireResponse } from './wire';
-import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
+import { assertNoFraming, dropBodyFraming } from '../http/framing';
+import { assertHookPairs } from '../http/owned-fields';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
@@ -143,7 +144,7 @@ export class CoreExchange implements WriterExchange {
 
   /**
    * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a
-   * framing header) fails a normal answer closed: the error goes to the funnel instead of a
+   * framing header, a field the response owns, a second line of a singleton field) fails a normal answer closed: the error goes to the funnel instead of a
    * response without the headers the app asked for. On an error answer it is logged and skipped.
    */
   #addDynamicHeaders(hooks: NonNullable<Plan['dynamicHeaders']>, status: number, headers: HeaderList): void {
@@ -151,9 +152,7 @@ export class CoreExchange implements WriterExchange {
       let pairs: HeaderPairs | undefined;
       try {
         pairs = hook(this, status);
-        if (pairs !== undefined)
-          for (const [name] of pairs)
-            if (isFramingHeader(name, status)) throw framingError(name, 'a response-header hook');
+        if (pairs !== undefined) assertHookPairs(pairs, status, headers, 'a response-header hook');
       } catch (error) {
         if (!this.answeringError) throw hookFailure(error);
         this.log.error(
