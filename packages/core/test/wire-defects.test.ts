@@ -15,11 +15,17 @@ import {
   Location,
   NoContent,
   NotFoundError,
+  ServiceUnavailableError,
   Struct,
   defineExceptionHandler,
   defineMiddleware,
 } from '../src/index';
-import { defineExtension, defineResponseKind, mountOption, type MountOptionValue } from '../src/extension/index';
+import {
+  defineExtension,
+  defineResponseKind,
+  mountOption,
+  type MountOptionValue,
+} from '../src/extension/index';
 import { expectWiringError } from './expect-wiring-error';
 import {
   exchangeRaw,
@@ -51,7 +57,7 @@ describe('a header hook never doubles a field the response sends itself', () => 
       w.endpoint(new Items());
     });
     expect(expectWiringError(error, 'API_WIRING_OWNED_HEADER', 'WiredApp.includeMiddleware').message).toBe(
-      "WiredApp.includeMiddleware: responseHeaders sets \"content-type\", a field each response sends itself (the hook would add a second line to every answer, errors and 404s included). Fix: remove it; the content type is the response declaration's (e.g. Text, BytesResponse.of({ contentType })).",
+      'WiredApp.includeMiddleware: responseHeaders sets "content-type", a field each response sends itself (the hook would add a second line to every answer, errors and 404s included). Fix: remove it; the content type is the response declaration\'s (e.g. Text, BytesResponse.of({ contentType })).',
     );
     expect(
       expectWiringError(
@@ -60,15 +66,21 @@ describe('a header hook never doubles a field the response sends itself', () => 
         'defineMiddleware',
       ).message,
     ).toBe(
-      "defineMiddleware: responseHeaders sets \"content-type\", a field each response sends itself (the hook would add a second line to every answer, errors and 404s included). Fix: remove it; the content type is the response declaration's (e.g. Text, BytesResponse.of({ contentType })).",
+      'defineMiddleware: responseHeaders sets "content-type", a field each response sends itself (the hook would add a second line to every answer, errors and 404s included). Fix: remove it; the content type is the response declaration\'s (e.g. Text, BytesResponse.of({ contentType })).',
     );
   });
 
   it.each([
     ['location', 'remove it; give the response a location (Location.fromPath(…))'],
     ['ETag', 'remove it; set it on the response that describes the body (its headers or rawHeaders)'],
-    ['last-modified', 'remove it; set it on the response that describes the body (its headers or rawHeaders)'],
-    ['content-encoding', 'remove it; set it on the response that describes the body (its headers or rawHeaders)'],
+    [
+      'last-modified',
+      'remove it; set it on the response that describes the body (its headers or rawHeaders)',
+    ],
+    [
+      'content-encoding',
+      'remove it; set it on the response that describes the body (its headers or rawHeaders)',
+    ],
   ])('a constant middleware header %s is a WiringError too', (name, fix) => {
     const error = expectWiringError(
       () => defineMiddleware({ responseHeaders: { [name]: 'x' } }),
@@ -81,7 +93,12 @@ describe('a header hook never doubles a field the response sends itself', () => 
   it('list fields and fields a hook may own stay allowed (vary, cache-control, link, server)', async () => {
     const { port } = await listen((w) => {
       w.middleware({
-        responseHeaders: { vary: 'accept', 'cache-control': 'no-store', link: '</a>; rel="x"', server: 'api' },
+        responseHeaders: {
+          vary: 'accept',
+          'cache-control': 'no-store',
+          link: '</a>; rel="x"',
+          server: 'api',
+        },
       });
       w.endpoint(new Items());
     });
@@ -140,7 +157,9 @@ describe('a header hook never doubles a field the response sends itself', () => 
       'error GET /items: a response-header hook failed while the 500 error answer was assembled (its headers are left out)',
       'error GET /nowhere: a response-header hook failed while the 404 error answer was assembled (its headers are left out)',
     ]);
-    expect(String(log.errors[0])).toContain('a response-header hook sets "content-type", a field the response itself sends');
+    expect(String(log.errors[0])).toContain(
+      'a response-header hook sets "content-type", a field the response itself sends',
+    );
   });
 
   it('a computed hook adding a field sent once that a constant hook already set fails closed (one server line)', async () => {
@@ -156,6 +175,38 @@ describe('a header hook never doubles a field the response sends itself', () => 
     expect(String(log.errors[0])).toBe(
       'Error: a response-header hook failed: a response-header hook adds "server", which the answer already carries; it is sent once (two lines are read as one comma-joined value). Fix: set it in one place only.',
     );
+  });
+
+  it("a constant hook's field sent once that the response gives itself fails closed; an error answer keeps its own line", async () => {
+    class Own extends Endpoint('/own') {
+      get = this.operation(
+        { returns: JSONResponse.of(Item) },
+        () => new JSONResponse({ json: { name: 'a' }, rawHeaders: { Server: 'own' } }),
+      );
+      post = this.operation({ returns: Item }, (): { name: string } => {
+        throw new ServiceUnavailableError().withHeaders({ 'retry-after': '30' });
+      });
+    }
+    const { port, log } = await listen((w) => {
+      w.middleware(defineMiddleware({ responseHeaders: { server: 'api', 'retry-after': '5' } }));
+      w.endpoint(new Own());
+    });
+    const [get, post] = parseResponses(
+      await exchangeRaw(port, raw('GET', '/own') + raw('POST', '/own', { 'content-length': '0' }, true)),
+    );
+    expect(get!.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+    expect(values(get!, 'server')).toEqual(['api']);
+    expect(post!.statusLine).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(values(post!, 'retry-after')).toEqual(['30']);
+    expect(values(post!, 'server')).toEqual(['api']);
+    expect(log.lines.filter((l) => l.startsWith('error'))).toEqual([
+      'error GET /own failed with an uncaught exception',
+      'error POST /own: the 503 error answer keeps its own header',
+    ]);
+    expect(log.errors.map(String)).toEqual([
+      'TypeError: a constant response header hook adds "server", which the answer already carries (its rawHeaders, or an error\'s withHeaders); it is sent once. Fix: set it in one place only.',
+      'TypeError: a constant response header hook adds "retry-after", which the answer already carries (its rawHeaders, or an error\'s withHeaders); it is sent once. Fix: set it in one place only.',
+    ]);
   });
 
   it('an error-header hook naming content-type is logged and left out: the 401 keeps one content-type', async () => {
@@ -291,7 +342,7 @@ describe("a response's own headers never double a field sent once", () => {
     ]);
     expect(JSON.parse(res.body.toString())).toEqual(INTERNAL);
     expect(errors).toEqual([
-      "TypeError: the response's rawHeaders adds \"content-type\", which the answer already carries; it is sent once (two lines are read as one comma-joined value). Fix: remove it; the content type is the response declaration's (e.g. Text, BytesResponse.of({ contentType })).",
+      'TypeError: the response\'s rawHeaders adds "content-type", which the answer already carries; it is sent once (two lines are read as one comma-joined value). Fix: remove it; the content type is the response declaration\'s (e.g. Text, BytesResponse.of({ contentType })).',
     ]);
   });
 

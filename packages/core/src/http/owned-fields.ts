@@ -80,8 +80,11 @@ export function isSingletonHeader(name: string): boolean {
 /**
  * Whether a flat header list (name, value, name, value…) already holds `lower` (a lower-case name),
  * whatever case it was written in.
+ *
+ * @param list - name, value, name, value…
+ * @param lower - The field name, lower case.
  */
-function holds(list: readonly string[], lower: string): boolean {
+export function holds(list: readonly string[], lower: string): boolean {
   for (let i = 0; i < list.length; i += 2) {
     const name = list[i]!;
     if (name === lower || (name.length === lower.length && name.toLowerCase() === lower)) return true;
@@ -111,7 +114,7 @@ export function ownedHeaderError(name: string, source: string): TypeError {
  */
 export function ownedHeaderFix(lower: string): string {
   if (lower === 'content-type')
-    return 'remove it; the content type is the response declaration\'s (e.g. Text, BytesResponse.of({ contentType }))';
+    return "remove it; the content type is the response declaration's (e.g. Text, BytesResponse.of({ contentType }))";
   if (lower === 'location') return 'remove it; give the response a location (Location.fromPath(…))';
   return 'remove it; set it on the response that describes the body (its headers or rawHeaders)';
 }
@@ -175,7 +178,30 @@ export function assertHookPairs(
     if (!isSingletonHeader(name)) continue;
     const lower = name.toLowerCase();
     assertAbsent(head, lower, source);
-    for (let j = 0; j < i; j++)
-      if (pairs[j]![0].toLowerCase() === lower) throw repeatedError(lower, source);
+    for (let j = 0; j < i; j++) if (pairs[j]![0].toLowerCase() === lower) throw repeatedError(lower, source);
   }
+}
+
+/**
+ * Appends a route's constant hook headers (name, value, …; lower-case names) to an answer's head,
+ * except those among `once` (the constant names that are fields sent once) the head already holds:
+ * the answer's own line stays, and the clash is returned as a `TypeError` (undefined: none).
+ *
+ * @param head - The answer's header list so far.
+ * @param constant - The route's constant headers.
+ * @param once - Their names that are singleton fields (decided at wiring).
+ */
+export function pushConstantsOnce(
+  head: string[],
+  constant: readonly string[],
+  once: readonly string[],
+): TypeError | undefined {
+  const held = once.filter((name) => holds(head, name));
+  for (let i = 0; i < constant.length; i += 2)
+    if (!held.includes(constant[i]!)) head.push(constant[i]!, constant[i + 1]!);
+  if (held.length === 0) return undefined;
+  return new TypeError(
+    `a constant response header hook adds "${held[0]}", which the answer already carries ` +
+      "(its rawHeaders, or an error's withHeaders); it is sent once. Fix: set it in one place only.",
+  );
 }

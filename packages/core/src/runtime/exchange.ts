@@ -7,7 +7,7 @@ import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../routing/route-info';
 import type { WireRequest, WireResponse } from './wire';
 import { assertNoFraming, dropBodyFraming } from '../http/framing';
-import { assertHookPairs } from '../http/owned-fields';
+import { assertHookPairs, pushConstantsOnce } from '../http/owned-fields';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
@@ -135,7 +135,15 @@ export class CoreExchange implements WriterExchange {
   /** Appends the route headers of the route (or of the fallback): constant, then dynamic; records the status. */
   #head(status: number, headers: HeaderList, plan: Plan, options: boolean): void {
     const constant = options ? plan.optionsConstantHeaders : plan.constantHeaders;
-    for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
+    const once = options ? undefined : plan.constantOnce;
+    if (once === undefined) for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
+    else {
+      // A field sent once that the answer carries itself: a normal answer fails closed, an error keeps its own.
+      const clash = pushConstantsOnce(headers, constant, once);
+      if (clash !== undefined && !this.answeringError) throw clash;
+      if (clash !== undefined)
+        this.log.error(`${this.method} ${this.path}: the ${status} error answer keeps its own header`, clash);
+    }
     const dynamic = options ? plan.optionsDynamicHeaders : plan.dynamicHeaders;
     if (dynamic !== undefined) this.#addDynamicHeaders(dynamic, status, headers);
     if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
@@ -143,9 +151,10 @@ export class CoreExchange implements WriterExchange {
   }
 
   /**
-   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a
-   * framing header, a field the response owns, a second line of a singleton field) fails a normal answer closed: the error goes to the funnel instead of a
-   * response without the headers the app asked for. On an error answer it is logged and skipped.
+   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a framing
+   * header, a field the response owns or a second line of one sent once) fails a normal answer
+   * closed: the error goes to the funnel instead of a response without the headers the app asked
+   * for. On an error answer it is logged and skipped.
    */
   #addDynamicHeaders(hooks: NonNullable<Plan['dynamicHeaders']>, status: number, headers: HeaderList): void {
     for (const hook of hooks) {
