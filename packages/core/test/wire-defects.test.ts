@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthenticationRequiredError,
   BytesResponse,
+  Created,
   Endpoint,
   ExceptionResponse,
   FormPart,
@@ -473,5 +474,133 @@ describe("a response's own headers never double a field sent once", () => {
     const [res] = parseResponses(await exchangeRaw(port, raw('GET', '/empty', {}, true)));
     expect(res!.statusLine).toBe('HTTP/1.1 200 OK');
     expect(values(res!, 'content-type')).toEqual(['text/plain']);
+  });
+});
+
+describe('an array never binds where an object or a record is declared', () => {
+  const Labels = v.record(v.string(), v.string());
+  const Meta = Struct('Meta', { title: v.optional(v.string()), tags: v.optional(v.array(v.string())) });
+  class Forms extends Endpoint('/form') {
+    post = this.operation(
+      { form: Struct('LabelsForm', { labels: Labels }), returns: Created.of(v.unknown()) },
+      ({ form }) => new Created({ json: form.labels }),
+    );
+  }
+  class Parts extends Endpoint('/part') {
+    post = this.operation(
+      { form: Struct('LabelsPart', { labels: FormPart(Labels) }), returns: Created.of(v.unknown()) },
+      ({ form }) => new Created({ json: form.labels.value }),
+    );
+  }
+  class Bodies extends Endpoint('/json') {
+    post = this.operation(
+      {
+        json: Struct('LabelsBody', { labels: Labels, metas: v.optional(v.array(Meta)) }),
+        returns: Created.of(v.unknown()),
+      },
+      ({ json }) => new Created({ json }),
+    );
+  }
+  class Metas extends Endpoint('/meta') {
+    post = this.operation(
+      { json: Meta, returns: Created.of(v.unknown()) },
+      ({ json }) => new Created({ json }),
+    );
+  }
+  class Either extends Endpoint('/either') {
+    post = this.operation(
+      { json: v.union([v.array(v.string()), Labels]), returns: Created.of(v.unknown()) },
+      ({ json }) => new Created({ json }),
+    );
+  }
+  class Query extends Endpoint('/query') {
+    get = this.operation(
+      { params: Struct('LabelsQuery', { labels: v.optional(Labels) }), returns: v.unknown() },
+      ({ params }) => params,
+    );
+  }
+
+  /** One POST on a raw socket (the connection closes after it). */
+  async function post(path: string, type: string, body: string): Promise<WireResponse> {
+    const { port } = await listen((w) => {
+      for (const route of [new Forms(), new Parts(), new Bodies(), new Metas(), new Either(), new Query()])
+        w.endpoint(route);
+    });
+    const request =
+      `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: ${type}\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+    const [res] = parseResponses(await exchangeRaw(port, request));
+    return res!;
+  }
+  const boundary = 'wire-defects';
+  const FORM = `multipart/form-data; boundary=${boundary}`;
+  const part = (name: string, text: string): string =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${text}\r\n--${boundary}--\r\n`;
+  const invalid = (path: string): unknown => ({
+    type: 'validation-failed',
+    title: 'Validation failed',
+    status: 422,
+    detail: `Expected Object, got array at \`${path}\``,
+    params: {
+      reason: `Expected Object, got array at \`${path}\``,
+      issues: [{ path, message: 'Expected Object, got array' }],
+    },
+  });
+
+  it('the issue\'s form field: a record given the part ["x"] is a 422 naming the field (was 201 with {"0":"x"})', async () => {
+    const res = await post('/form', FORM, part('labels', '["x"]'));
+    expect(res.statusLine).toBe('HTTP/1.1 422 Unprocessable Entity');
+    expect(values(res, 'content-type')).toEqual(['application/problem+json']);
+    expect(JSON.parse(res.body.toString())).toEqual(invalid('form labels'));
+    const ok = await post('/form', FORM, part('labels', '{"a":"x"}'));
+    expect(ok.statusLine).toBe('HTTP/1.1 201 Created');
+    expect(ok.body.toString()).toBe('{"a":"x"}');
+  });
+
+  it('a FormPart record given a JSON array is a 422 naming the part', async () => {
+    const res = await post('/part', FORM, part('labels', '["x"]'));
+    expect(res.statusLine).toBe('HTTP/1.1 422 Unprocessable Entity');
+    expect(JSON.parse(res.body.toString())).toEqual(invalid('form labels'));
+  });
+
+  it('a JSON body: an array for a record field, for a nested Struct, or for the whole body is a 422 with its path', async () => {
+    const field = await post('/json', 'application/json', '{"labels":["x"]}');
+    expect(field.statusLine).toBe('HTTP/1.1 422 Unprocessable Entity');
+    expect(JSON.parse(field.body.toString())).toEqual(invalid('$.labels'));
+    const nested = await post('/json', 'application/json', '{"labels":{},"metas":[{"title":"a"},[]]}');
+    expect(JSON.parse(nested.body.toString())).toEqual(invalid('$.metas[1]'));
+    // A Struct of optional fields took [] as {} (its fast path refused it; valibot did not).
+    const whole = await post('/meta', 'application/json', '[]');
+    expect(whole.statusLine).toBe('HTTP/1.1 422 Unprocessable Entity');
+    expect(JSON.parse(whole.body.toString())).toEqual(invalid('$'));
+    const ok = await post('/json', 'application/json', '{"labels":{"a":"x"},"metas":[{"tags":["t"]}]}');
+    expect(ok.statusLine).toBe('HTTP/1.1 201 Created');
+    expect(ok.body.toString()).toBe('{"labels":{"a":"x"},"metas":[{"tags":["t"]}]}');
+  });
+
+  it('a union of an array and a record binds an array as the array, an object as the record', async () => {
+    const list = await post('/either', 'application/json', '["x"]');
+    expect(list.statusLine).toBe('HTTP/1.1 201 Created');
+    expect(list.body.toString()).toBe('["x"]');
+    const record = await post('/either', 'application/json', '{"a":"x"}');
+    expect(record.body.toString()).toBe('{"a":"x"}');
+  });
+
+  it('the query binder never builds an array for a record field: ?labels=["x"] is a 400', async () => {
+    const { port } = await listen((w) => w.endpoint(new Query()));
+    const [res] = parseResponses(
+      await exchangeRaw(port, raw('GET', `/query?labels=${encodeURIComponent('["x"]')}`, {}, true)),
+    );
+    expect(res!.statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(res!.body.toString())).toEqual({
+      type: 'malformed-request',
+      title: 'Malformed request',
+      status: 400,
+      detail: 'Expected Object, got string at `query parameter labels`',
+      params: {
+        reason: 'Expected Object, got string at `query parameter labels`',
+        issues: [{ path: 'query parameter labels', message: 'Expected Object, got string' }],
+      },
+    });
   });
 });
