@@ -59,7 +59,7 @@ export abstract class BaseHTTPError extends StacklessError {
 
   /**
    * Adds response headers to this occurrence's answer (a `retry-after` on a 503 or 429). Values
-   * with CR, LF or NUL are refused here.
+   * with CR, LF or NUL, framing headers and `content-type` (the rendered body's) are refused here.
    *
    * @example
    * throw new TooManyRequestsError().withHeaders({ 'retry-after': '30' });
