@@ -174,9 +174,9 @@ export function assertHookPairs(
     const name = pairs[i]![0];
     if (isFramingHeader(name, status)) throw framingError(name, source);
     if (!EITHER_LENGTHS.has(name.length)) continue;
-    if (isOwnedHeader(name)) throw ownedHeaderError(name, source);
-    if (!isSingletonHeader(name)) continue;
     const lower = name.toLowerCase();
+    if (OWNED.has(lower)) throw ownedHeaderError(name, source);
+    if (!SINGLETON.has(lower)) continue;
     assertAbsent(head, lower, source);
     for (let j = 0; j < i; j++) if (pairs[j]![0].toLowerCase() === lower) throw repeatedError(lower, source);
   }
@@ -196,10 +196,14 @@ export function pushConstantsOnce(
   constant: readonly string[],
   once: readonly string[],
 ): TypeError | undefined {
-  const held = once.filter((name) => holds(head, name));
+  let held: string[] | undefined;
+  for (const name of once) if (holds(head, name)) (held ??= []).push(name);
+  if (held === undefined) {
+    for (let i = 0; i < constant.length; i++) head.push(constant[i]!);
+    return undefined;
+  }
   for (let i = 0; i < constant.length; i += 2)
     if (!held.includes(constant[i]!)) head.push(constant[i]!, constant[i + 1]!);
-  if (held.length === 0) return undefined;
   return new TypeError(
     `a constant response header hook adds "${held[0]}", which the answer already carries ` +
       "(its rawHeaders, or an error's withHeaders); it is sent once. Fix: set it in one place only.",
