@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { BodyRead } from '../src/binding/body';
 import { jsonBinder, type BindingExchange } from '../src/binding/binders';
-import { Uploads } from '../src/binding/uploads';
+import { Uploads } from '../src/binding/body';
 import { defaultLimits } from '../src/contract/limits';
 import { MalformedRequestError, PayloadTooLargeError } from '../src/errors';
 import type { ExchangeRequest } from '../src/contract/exchange';
-import type { Later } from '../src/contract/later';
+import type { Later } from '../src/binding/body';
 
 /** A request stream as BodyRead uses it: events, `off`, `resume`. */
 function fakeRequest(): EventEmitter & { resumed: boolean } {

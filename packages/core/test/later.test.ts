@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Later } from '../src/contract/later';
+import { Later } from '../src/binding/body';
 
 describe('Later (core body reads without a promise)', () => {
   it('calls every waiter once, in order, from the settling call', () => {

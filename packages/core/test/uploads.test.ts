@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Uploads, type Upload } from '../src/binding/uploads';
+import { Uploads, type Upload } from '../src/binding/body';
 
 const item = (): Upload => ({ readingAt: -1 });
 

@@ -18,6 +18,7 @@ import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
 import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
+import { arrayAsObjectIssue, compileArrayAsObjectFinder } from '../schema/array-as-object';
 import { BodyRead, declaresTooMuch, isJsonMediaType, isPlainUtf8Body, parseJsonBody } from './body';
 import { RawHeadersView } from './raw-headers';
 import { Later } from '../binding/body';
@@ -66,14 +67,19 @@ export function validator(schema: v.GenericSchema): Validate {
   const explained = discriminatorOf(schema)?.variant ?? schema;
   // A schema's integer is a safe integer unless it says otherwise: past 2^53 is refused, never stored.
   const unsafe = compileUnsafeIntegerFinder(schema);
+  // An array is not an object or a record (valibot reads `["x"]` as `{ "0": "x" }`): refused too.
+  const arrays = compileArrayAsObjectFinder(schema);
   const slow: Validate =
-    unsafe === undefined
+    unsafe === undefined && arrays === undefined
       ? (input) => v.safeParse(explained, input, config)
       : (input) => {
           const result = v.safeParse(explained, input, config);
-          const path = result.success ? unsafe(result.output) : undefined;
-          if (path === undefined) return result;
-          return { typed: false, success: false, output: input, issues: [unsafeIntegerIssue(path)] } as never;
+          if (!result.success) return result;
+          const array = arrays?.(input);
+          if (array !== undefined)
+            return refused(input, arrayAsObjectIssue(array, array.length ? array.at(-1)!.value : input));
+          const path = unsafe?.(result.output);
+          return path === undefined ? result : refused(input, unsafeIntegerIssue(path));
         };
   if (!fast) return slow;
   // The compiled check decides valid input; anything it refuses goes to valibot for the issues.
@@ -82,6 +88,11 @@ export function validator(schema: v.GenericSchema): Validate {
     if (output !== FAIL) return { typed: true, success: true, output, issues: undefined };
     return slow(input);
   };
+}
+
+/** A failed result with one issue core found after valibot accepted the value. */
+function refused(input: unknown, issue: v.BaseIssue<unknown>): v.SafeParseResult<v.GenericSchema> {
+  return { typed: false, success: false, output: input, issues: [issue] } as never;
 }
 
 function fieldsOf(schema: v.GenericSchema, wireName: (key: string) => string): Field[] {

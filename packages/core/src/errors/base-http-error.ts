@@ -63,7 +63,7 @@ export abstract class BaseHTTPError extends StacklessError {
 
   /**
    * Adds response headers to this occurrence's answer (a `retry-after` on a 503 or 429). Values
-   * with CR, LF or NUL are refused here.
+   * with CR, LF or NUL, framing headers and `content-type` (the rendered body's) are refused here.
    *
    * @example
    * throw new TooManyRequestsError().withHeaders({ 'retry-after': '30' });
@@ -91,6 +91,14 @@ export abstract class BaseHTTPError extends StacklessError {
           `${this.constructor.name}.withHeaders`,
           `"${name.toLowerCase()}" is a framing header the framework computes for every response`,
           'remove it',
+        );
+      // The error answer's body is its rendering: its media type is the renderer's, sent once.
+      if (name.toLowerCase() === 'content-type')
+        throw wiringError(
+          'API_WIRING_OWNED_HEADER',
+          `${this.constructor.name}.withHeaders`,
+          '"content-type" is a field the error answer sends itself (the media type of its rendered body)',
+          'remove it; an error adapter decides how errors render',
         );
       pairs.push([name.toLowerCase(), value]);
     }

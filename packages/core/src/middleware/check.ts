@@ -1,5 +1,6 @@
 // The shape check of a middleware object: at defineMiddleware, and again where it is installed.
 import { isFramingHeader } from '../http/framing';
+import { isOwnedHeader, ownedHeaderFix } from '../http/owned-fields';
 import { describeValue, isObjectSchema, wiringError } from '../contract/wiring-error';
 
 /** What a middleware object may hold (structural: this file imports nothing of middleware.ts). */
@@ -105,9 +106,15 @@ function checkShape(where: string, mw: MiddlewareShape, strictKeys: boolean): vo
           'API_WIRING_FRAMING_HEADER',
           where,
           `responseHeaders sets "${lower}", a framing header the framework computes for every response`,
-          lower === 'content-type'
-            ? 'remove it; declare the content type on the response instead'
-            : 'remove it',
+          'remove it',
+        );
+      if (isOwnedHeader(lower))
+        throw wiringError(
+          'API_WIRING_OWNED_HEADER',
+          where,
+          `responseHeaders sets "${lower}", a field each response sends itself ` +
+            '(the hook would add a second line to every answer, errors and 404s included)',
+          ownedHeaderFix(lower),
         );
       if (typeof value !== 'string' || /[\r\n\0]/.test(value))
         throw wiringError(

@@ -5,6 +5,7 @@ import type { SetCookie } from '../cookies/set-cookie';
 import { wiringError } from '../contract/wiring-error';
 import { assertHeaderValue, formatLink, toHeaderName } from '../http';
 import { framingError, isFramingHeader } from '../http/framing';
+import { assertAbsent, isSingletonHeader, ownedHeaderFix, pushOnce } from '../http/owned-fields';
 import { encodeUriReference } from '../http/uri';
 import type { Exchange, HeaderList } from '../contract/exchange';
 import { objectEntries } from '../schema/introspect';
@@ -24,16 +25,24 @@ export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
 
 /**
  * Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted.
- * A field naming a framing header (`contentLength`, `connection`, …) is a `WiringError` naming `where`.
+ * A field naming a framing header (`contentLength`, `connection`, …), two fields sent under one
+ * name, or `contentType` where the writer sends the declared content type (`writerContentType`)
+ * is a `WiringError` naming `where`. A field sent once (`etag`, …) that the answer already
+ * carries fails the answer at run time (a logged 500), never a second line.
  */
 export function compileTypedHeaders(
   schema: v.GenericSchema | undefined,
   where = 'typed response headers',
+  writerContentType = false,
 ): TypedHeadersWriter | undefined {
   const entries = schema ? objectEntries(schema) : undefined;
   if (!entries) return undefined;
-  const fields = Object.keys(entries).map((key) => [key, toHeaderName(key)] as const);
-  for (const [key, wire] of fields)
+  const fields = Object.keys(entries).map((key) => {
+    const wire = toHeaderName(key);
+    return [key, wire, isSingletonHeader(wire)] as const;
+  });
+  const seen = new Map<string, string>();
+  for (const [key, wire] of fields) {
     if (isFramingHeader(wire, undefined))
       throw wiringError(
         'API_WIRING_FRAMING_HEADER',
@@ -42,14 +51,34 @@ export function compileTypedHeaders(
           'a framing header the framework computes for every response',
         'remove the field; core frames the body itself',
       );
+    if (writerContentType && wire === 'content-type')
+      throw wiringError(
+        'API_WIRING_OWNED_HEADER',
+        where,
+        `the typed response headers declare "${key}" (sent as "content-type"), but the ` +
+          'response sends the content type of its declaration (it would go out twice)',
+        ownedHeaderFix(wire),
+      );
+    const other = seen.get(wire);
+    if (other !== undefined)
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `the typed response headers declare "${other}" and "${key}", both sent as "${wire}"`,
+        'keep one of them',
+      );
+    seen.set(wire, key);
+  }
+  const source = `${where}: the typed response headers`;
   return (values, out) => {
     if (values === null || typeof values !== 'object') return;
     const obj = values as Record<string, unknown>;
-    for (const [key, wire] of fields) {
+    for (const [key, wire, once] of fields) {
       const value = obj[key];
       if (value === undefined || value === null) continue;
       const text = headerText(value);
       assertHeaderValue(wire, text);
+      if (once) assertAbsent(out, wire, source);
       out.push(wire, text);
     }
   };
@@ -70,6 +99,8 @@ export type FieldsLike = {
   readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined;
 };
 
+const RAW = "the response's rawHeaders";
+
 function pushRaw(
   raw: NonNullable<ResponseFields<unknown>['rawHeaders']>,
   status: number,
@@ -79,14 +110,14 @@ function pushRaw(
     ? (raw as ReadonlyArray<readonly [string, string]>)
     : Object.entries(raw as Record<string, string | readonly string[]>);
   for (const [name, value] of pairs) {
-    if (isFramingHeader(name, status)) throw framingError(name, "the response's rawHeaders");
+    if (isFramingHeader(name, status)) throw framingError(name, RAW);
     if (typeof value === 'string') {
       assertHeaderValue(name, value);
-      out.push(name, value);
+      pushOnce(out, name, value, RAW);
     } else
       for (const item of value) {
         assertHeaderValue(name, item);
-        out.push(name, item);
+        pushOnce(out, name, item, RAW);
       }
   }
 }
@@ -113,7 +144,8 @@ function sameOrigin(path: string): string {
 
 /**
  * Appends typed headers, cookies, raw headers, then Location and Link (in that order). Raw header
- * names are checked here (a framing header throws): they are the only names not known at wiring.
+ * names are checked here (a framing header, or a second line of a field sent once, such as the
+ * writer's `content-type`, throws): they are the only names not known at wiring.
  */
 export function pushFields(
   fields: FieldsLike,
@@ -127,6 +159,7 @@ export function pushFields(
   if (fields.cookies) pushCookies(fields.cookies, out);
   if (fields.rawHeaders) pushRaw(fields.rawHeaders, status, out);
   if (fields.location) {
+    assertAbsent(out, 'location', "the response's location");
     const uri = resolveUri(fields.location.target, resolver, ex);
     assertHeaderValue('location', uri);
     out.push('location', encodeUriReference(uri));
@@ -145,7 +178,10 @@ export function pushFields(
   }
 }
 
-/** Appends an undeclared response's `headers` object: names converted and checked (framing refused), values checked. */
+/**
+ * Appends an undeclared response's `headers` object: names converted and checked (framing, and a
+ * second line of a field sent once, refused), values checked.
+ */
 export function pushUntypedHeaders(headers: unknown, status: number, out: HeaderList): void {
   if (headers === null || typeof headers !== 'object') return;
   for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
@@ -154,6 +190,6 @@ export function pushUntypedHeaders(headers: unknown, status: number, out: Header
     const wire = toHeaderName(key);
     if (isFramingHeader(wire, status)) throw framingError(wire, "the response's headers");
     assertHeaderValue(wire, text);
-    out.push(wire, text);
+    pushOnce(out, wire, text, "the response's headers");
   }
 }

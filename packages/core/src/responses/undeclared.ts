@@ -65,7 +65,7 @@ export function exceptionResponseEncoder(
   where?: string,
 ): (value: ExceptionResponse<unknown, unknown>) => EncodedException {
   const serialize = compileSerializer(schema, { strict: true });
-  const typed = compileTypedHeaders(headers, where);
+  const typed = compileTypedHeaders(headers, where, true);
   return (value) => {
     const body = serialize(value.json);
     const out: HeaderList = ['content-type', JSON_TYPE];

@@ -45,7 +45,9 @@ const JSON_TYPE = 'application/json';
 /** Compiles the writer of one declared response kind. */
 export function compileWriter(info: ResponseKindFacts, ctx: WriterContext): Writer {
   if (isExtensionKind(info)) return compileExtensionWriter(info, ctx);
-  const typed = compileTypedHeaders(info.headers, ctx.where);
+  // JSON and text answers always send their declaration's content type; bytes and empty ones may
+  // take theirs from the value's headers.
+  const typed = compileTypedHeaders(info.headers, ctx.where, info.kind === 'json' || info.kind === 'text');
   const status = info.status;
   switch (info.kind) {
     case 'json': {
@@ -114,7 +116,7 @@ function compileExtensionWriter(info: ExtensionResponseKindInfo, ctx: WriterCont
     defaultStatus: ctx.defaultStatus,
     fail: ctx.fail,
   });
-  const typed = compileTypedHeaders(info.headers, ctx.where);
+  const typed = compileTypedHeaders(info.headers, ctx.where, info.contentType !== undefined);
   const source = `${ctx.where}: the ${info.kind} response's head`;
   return (value, ex) => {
     const body = new StreamedBody(ex.res, ex.log, `${ex.method} ${ex.path}`);

@@ -6,7 +6,8 @@ import type { HeaderList, TakenOver } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../contract/route-info';
 import type { ConnectionControl, WireRequest, WireResponse } from '../contract/wire';
-import { assertNoFraming, dropBodyFraming, framingError, isFramingHeader } from '../http/framing';
+import { assertNoFraming, dropBodyFraming } from '../http/framing';
+import { assertHookPairs, pushConstantsOnce } from '../http/owned-fields';
 import type { WriterExchange } from '../responses/writers';
 import type { StreamedBody } from '../responses/streamed-body';
 import type { Plan, HeaderPairs } from './plan';
@@ -133,7 +134,15 @@ export class CoreExchange implements WriterExchange {
   /** Appends the route headers of the route (or of the fallback): constant, then dynamic; records the status. */
   #head(status: number, headers: HeaderList, plan: Plan, options: boolean): void {
     const constant = options ? plan.optionsConstantHeaders : plan.constantHeaders;
-    for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
+    const once = options ? undefined : plan.constantOnce;
+    if (once === undefined) for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
+    else {
+      // A field sent once that the answer carries itself: a normal answer fails closed, an error keeps its own.
+      const clash = pushConstantsOnce(headers, constant, once);
+      if (clash !== undefined && !this.answeringError) throw clash;
+      if (clash !== undefined)
+        this.log.error(`${this.method} ${this.path}: the ${status} error answer keeps its own header`, clash);
+    }
     const dynamic = options ? plan.optionsDynamicHeaders : plan.dynamicHeaders;
     if (dynamic !== undefined) this.#addDynamicHeaders(dynamic, status, headers);
     if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
@@ -141,18 +150,17 @@ export class CoreExchange implements WriterExchange {
   }
 
   /**
-   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a
-   * framing header) fails a normal answer closed: the error goes to the funnel instead of a
-   * response without the headers the app asked for. On an error answer it is logged and skipped.
+   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a framing
+   * header, a field the response owns or a second line of one sent once) fails a normal answer
+   * closed: the error goes to the funnel instead of a response without the headers the app asked
+   * for. On an error answer it is logged and skipped.
    */
   #addDynamicHeaders(hooks: NonNullable<Plan['dynamicHeaders']>, status: number, headers: HeaderList): void {
     for (const hook of hooks) {
       let pairs: HeaderPairs | undefined;
       try {
         pairs = hook(this, status);
-        if (pairs !== undefined)
-          for (const [name] of pairs)
-            if (isFramingHeader(name, status)) throw framingError(name, 'a response-header hook');
+        if (pairs !== undefined) assertHookPairs(pairs, status, headers, 'a response-header hook');
       } catch (error) {
         if (!this.answeringError) throw hookFailure(error);
         this.log.error(

@@ -2,7 +2,7 @@ import { BaseHTTPError, InternalServerError, type CompiledAdapter, type Rendered
 import type { Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { ExceptionHandler } from '../responses/exception-handler';
-import { isFramingHeader } from '../http/framing';
+import { assertHookPairs } from '../http/owned-fields';
 import { ExceptionResponse } from '../responses/exception-handler';
 import type { UrlResolver } from '../responses/location';
 import type { WriterExchange } from '../responses/writers';
@@ -149,7 +149,10 @@ export class ErrorFunnel {
     }
   }
 
-  /** A route's error-answer hook (a 401 challenge): a failure or a framing header is logged and skipped. */
+  /**
+   * A route's error-answer hook (a 401 challenge): a failure, a framing header, an owned field or a
+   * second line of a singleton field is logged and skipped.
+   */
   #errorHeaders(
     ex: FunnelExchange,
     hook: NonNullable<Plan['errorHeaders']>[number],
@@ -159,9 +162,7 @@ export class ErrorFunnel {
     try {
       const pairs = hook(status);
       if (pairs === undefined) return;
-      for (const [name] of pairs)
-        if (isFramingHeader(name, status))
-          throw new TypeError(`an error-header hook sets "${name}", a framing header the framework computes`);
+      assertHookPairs(pairs, status, head, 'an error-header hook');
       for (const [name, value] of pairs) head.push(name, value);
     } catch (failure) {
       ex.log.error(

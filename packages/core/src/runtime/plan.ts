@@ -4,6 +4,7 @@ import type { BeforeStep } from '../contract/contribution';
 import type { BodyTransform } from '../contract/body-transform';
 import type { RouteInfo } from '../contract/route-info';
 import type { Writer } from '../responses/writers';
+import { isSingletonHeader } from '../http/owned-fields';
 
 /** Header pairs a step contributes. */
 export type HeaderPairs = ReadonlyArray<readonly [string, string]>;
@@ -77,6 +78,11 @@ export class Plan implements PlanSteps {
   readonly optionsConstantHeaders: readonly string[];
   readonly optionsDynamicHeaders: PlanSteps['optionsDynamicHeaders'];
   readonly transform: BodyTransform | undefined;
+  /**
+   * The constant route headers that are fields sent once (`server`, `access-control-allow-origin`,
+   * …), checked against each answer's own head; undefined (most routes) costs nothing.
+   */
+  readonly constantOnce: readonly string[] | undefined;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, close observers, dynamic headers, intercepts). */
@@ -108,6 +114,8 @@ export class Plan implements PlanSteps {
     this.optionsConstantHeaders = steps.optionsConstantHeaders;
     this.optionsDynamicHeaders = steps.optionsDynamicHeaders;
     this.transform = steps.transform;
+    const once = steps.constantHeaders.filter((name, i) => i % 2 === 0 && isSingletonHeader(name));
+    this.constantOnce = once.length > 0 ? once : undefined;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined ||

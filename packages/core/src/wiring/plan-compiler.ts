@@ -2,6 +2,7 @@ import { describeValue, wiringError, type WiringErrorCode } from '../contract/wi
 import { isErrorClass } from '../responses/exception-handler';
 import type { ErrorClass } from '../contract/meta';
 import { isFramingHeader } from '../http/framing';
+import { isOwnedHeader, ownedHeaderFix } from '../http/owned-fields';
 import type { BeforeStep, RouteContribution, SourceProvider, SourceResolver } from '../contract/contribution';
 import type { Exchange } from '../contract/exchange';
 import {
@@ -222,7 +223,7 @@ function oneTransform(
   return transforms?.[0];
 }
 
-/** The route's constant headers (flat), checked for duplicates and framing headers. */
+/** The route's constant headers (flat), checked for duplicates, framing headers and owned fields. */
 function compileConstantHeaders(where: string, contributions: readonly RouteContribution[]): string[] {
   const headers: string[] = [];
   const names = new Set<string>();
@@ -236,6 +237,14 @@ function compileConstantHeaders(where: string, contributions: readonly RouteCont
           'a contribution (an extension, CORS or middleware) sets the constant response ' +
             `header "${lower}", a framing header the framework computes for every response`,
           'remove it from that contribution',
+        );
+      if (isOwnedHeader(lower))
+        throw wiringError(
+          'API_WIRING_OWNED_HEADER',
+          where,
+          'a contribution (an extension, CORS or middleware) sets the constant response ' +
+            `header "${lower}", a field each response sends itself (it would go out twice)`,
+          ownedHeaderFix(lower),
         );
       if (names.has(lower))
         throw wiringError(
