@@ -5,10 +5,15 @@ import { hasHeader } from '../http/header-name';
 import type { HeaderList } from '../contract/exchange';
 import { compileSerializer } from '../schema/serializer';
 import type { UrlResolver } from './location';
-import { compileTypedHeaders, pushCookies, pushFields, pushUntypedHeaders } from './header-fields';
 import { Accepted, BytesResponse, Created, JSONResponse, NoContent } from './response';
 import { ExceptionResponse } from './exception-handler';
-import type { WriterExchange } from './writers';
+import {
+  compileTypedHeaders,
+  pushCookies,
+  pushFields,
+  pushUntypedHeaders,
+  type WriterExchange,
+} from './writers';
 
 const JSON_TYPE = 'application/json';
 

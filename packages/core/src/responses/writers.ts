@@ -1,17 +1,29 @@
 // Compiles the writer of each declared response kind (JSON family, bytes, text, empty, an
-// extension's own kind) once per route, at wiring. Headers: header-fields.ts; responses no
-// declaration describes: undeclared.ts.
-import type { WiringErrorCode } from '../contract/wiring-error';
+// extension's own kind) once per route, at wiring, and writes the answer's own header fields (typed
+// headers, cookies, Location/Link, raw headers) per response. Responses no declaration describes:
+// undeclared.ts.
 import { hasHeader } from '../http/header-name';
-import { assertNoFraming } from '../http/framing';
 import type { Exchange, HeaderList } from '../contract/exchange';
 import type { WireResponse } from '../contract/wire';
 import { compileSerializer } from '../schema/serializer';
 import { StreamedBody } from './streamed-body';
-import type { UrlResolver } from './location';
-import { BytesResponse, JSONResponse, NoContent, type ResponseKindFacts } from './response';
 import { isExtensionKind, type ExtensionResponseKindInfo, type ResponseSink } from './extension-kind';
-import { compileTypedHeaders, pushFields } from './header-fields';
+import type * as v from 'valibot';
+import type { SetCookie } from '../cookies/set-cookie';
+import { wiringError, type WiringErrorCode } from '../contract/wiring-error';
+import { assertHeaderValue, formatLink, toHeaderName } from '../http';
+import { assertNoFraming, framingError, isFramingHeader } from '../http/framing';
+import { assertAbsent, isSingletonHeader, ownedHeaderFix, pushOnce } from '../http/owned-fields';
+import { encodeUriReference } from '../http/uri';
+import { objectEntries } from '../schema/introspect';
+import type { Link, Location, UrlResolver } from './location';
+import {
+  BytesResponse,
+  JSONResponse,
+  NoContent,
+  type ResponseFields,
+  type ResponseKindFacts,
+} from './response';
 
 /**
  * The exchange as core's writers see it (`CoreExchange` is one; internal): `answer` and `startBody`
@@ -146,4 +158,189 @@ function compileExtensionWriter(info: ExtensionResponseKindInfo, ctx: WriterCont
     };
     return custom(value, sink);
   };
+}
+
+// Response headers as core builds them: typed headers compiled at wiring, cookies, raw headers,
+// Location and Link (resolved and percent-encoded), and an undeclared response's header object.
+
+/** A header value's text: strings verbatim, objects as JSON, scalars via String(). */
+function headerText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
+  return JSON.stringify(value) ?? '';
+}
+
+/** Writes typed response headers into a header list. */
+export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
+
+/**
+ * Compiles typed response headers: `xTraceId`/`x_trace_id` → `x-trace-id`; null/undefined omitted.
+ * A field naming a framing header (`contentLength`, `connection`, …), two fields sent under one
+ * name, or `contentType` where the writer sends the declared content type (`writerContentType`)
+ * is a `WiringError` naming `where`. A field sent once (`etag`, …) that the answer already
+ * carries fails the answer at run time (a logged 500), never a second line.
+ */
+export function compileTypedHeaders(
+  schema: v.GenericSchema | undefined,
+  where = 'typed response headers',
+  writerContentType = false,
+): TypedHeadersWriter | undefined {
+  const entries = schema ? objectEntries(schema) : undefined;
+  if (!entries) return undefined;
+  const fields = Object.keys(entries).map((key) => {
+    const wire = toHeaderName(key);
+    return [key, wire, isSingletonHeader(wire)] as const;
+  });
+  const seen = new Map<string, string>();
+  for (const [key, wire] of fields) {
+    if (isFramingHeader(wire, undefined))
+      throw wiringError(
+        'API_WIRING_FRAMING_HEADER',
+        where,
+        `the typed response headers declare "${key}" (sent as "${wire}"), ` +
+          'a framing header the framework computes for every response',
+        'remove the field; core frames the body itself',
+      );
+    if (writerContentType && wire === 'content-type')
+      throw wiringError(
+        'API_WIRING_OWNED_HEADER',
+        where,
+        `the typed response headers declare "${key}" (sent as "content-type"), but the ` +
+          'response sends the content type of its declaration (it would go out twice)',
+        ownedHeaderFix(wire),
+      );
+    const other = seen.get(wire);
+    if (other !== undefined)
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `the typed response headers declare "${other}" and "${key}", both sent as "${wire}"`,
+        'keep one of them',
+      );
+    seen.set(wire, key);
+  }
+  const source = `${where}: the typed response headers`;
+  return (values, out) => {
+    if (values === null || typeof values !== 'object') return;
+    const obj = values as Record<string, unknown>;
+    for (const [key, wire, once] of fields) {
+      const value = obj[key];
+      if (value === undefined || value === null) continue;
+      const text = headerText(value);
+      assertHeaderValue(wire, text);
+      if (once) assertAbsent(out, wire, source);
+      out.push(wire, text);
+    }
+  };
+}
+
+export function pushCookies(cookies: readonly SetCookie[], out: HeaderList): void {
+  const seen = new Set<string>();
+  for (const cookie of cookies) {
+    if (seen.has(cookie.name))
+      throw new TypeError(`two Set-Cookie values for cookie "${cookie.name}" in one response`);
+    seen.add(cookie.name);
+    out.push('set-cookie', cookie.toHeader());
+  }
+}
+
+/** Response fields as read from a wrapper instance (every field may be undefined). */
+export type FieldsLike = {
+  readonly [K in keyof ResponseFields<unknown>]?: ResponseFields<unknown>[K] | undefined;
+};
+
+const RAW = "the response's rawHeaders";
+
+function pushRaw(
+  raw: NonNullable<ResponseFields<unknown>['rawHeaders']>,
+  status: number,
+  out: HeaderList,
+): void {
+  const pairs: Iterable<readonly [string, string | readonly string[]]> = Array.isArray(raw)
+    ? (raw as ReadonlyArray<readonly [string, string]>)
+    : Object.entries(raw as Record<string, string | readonly string[]>);
+  for (const [name, value] of pairs) {
+    if (isFramingHeader(name, status)) throw framingError(name, RAW);
+    if (typeof value === 'string') {
+      assertHeaderValue(name, value);
+      pushOnce(out, name, value, RAW);
+    } else
+      for (const item of value) {
+        assertHeaderValue(name, item);
+        pushOnce(out, name, item, RAW);
+      }
+  }
+}
+
+/** Resolves a Location/Link target to a header-safe URI. */
+function resolveUri(target: Location['target'], resolver: UrlResolver, ex: Exchange): string {
+  if (target.kind === 'url') return target.url;
+  const path = target.kind === 'path' ? target.path : resolver.pathFor(target);
+  const base = resolver.base(ex.req.headers);
+  return base === '' ? sameOrigin(path) : base + path;
+}
+
+/**
+ * A relative target never becomes protocol-relative: `//evil.example` (or `/\\evil.example`, which
+ * browsers read alike) keeps its host part as an encoded first segment, so it stays on this origin.
+ */
+function sameOrigin(path: string): string {
+  if (path.length < 2 || path.charCodeAt(0) !== 47) return path;
+  const second = path.charCodeAt(1);
+  if (second === 47) return '/%2F' + path.slice(2);
+  if (second === 92) return '/%5C' + path.slice(2);
+  return path;
+}
+
+/**
+ * Appends typed headers, cookies, raw headers, then Location and Link (in that order). Raw header
+ * names are checked here (a framing header, or a second line of a field sent once, such as the
+ * writer's `content-type`, throws): they are the only names not known at wiring.
+ */
+export function pushFields(
+  fields: FieldsLike,
+  typed: TypedHeadersWriter | undefined,
+  resolver: UrlResolver,
+  ex: Exchange,
+  status: number,
+  out: HeaderList,
+): void {
+  if (typed && fields.headers !== undefined) typed(fields.headers, out);
+  if (fields.cookies) pushCookies(fields.cookies, out);
+  if (fields.rawHeaders) pushRaw(fields.rawHeaders, status, out);
+  if (fields.location) {
+    assertAbsent(out, 'location', "the response's location");
+    const uri = resolveUri(fields.location.target, resolver, ex);
+    assertHeaderValue('location', uri);
+    out.push('location', encodeUriReference(uri));
+  }
+  if (fields.links) {
+    const links: readonly Link[] = Array.isArray(fields.links)
+      ? (fields.links as readonly Link[])
+      : [fields.links as Link];
+    if (links.length > 0) {
+      const value = links
+        .map((l) => formatLink(encodeUriReference(resolveUri(l.target, resolver, ex)), l.params))
+        .join(', ');
+      assertHeaderValue('link', value);
+      out.push('link', value);
+    }
+  }
+}
+
+/**
+ * Appends an undeclared response's `headers` object: names converted and checked (framing, and a
+ * second line of a field sent once, refused), values checked.
+ */
+export function pushUntypedHeaders(headers: unknown, status: number, out: HeaderList): void {
+  if (headers === null || typeof headers !== 'object') return;
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    const text = headerText(value);
+    const wire = toHeaderName(key);
+    if (isFramingHeader(wire, status)) throw framingError(wire, "the response's headers");
+    assertHeaderValue(wire, text);
+    pushOnce(out, wire, text, "the response's headers");
+  }
 }
