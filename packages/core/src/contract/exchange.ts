@@ -1,5 +1,5 @@
 // The public per-request contract: the exchange every step sees, the request it reads and the
-// target it answers on. Implemented by `runtime/exchange.ts`; re-exported by `@api/core/extension`.
+// target it answers on. Implemented by `responses/core-exchange.ts`; re-exported by `@api/core/extension`.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from './logger';

@@ -8,11 +8,12 @@ import type { UrlResolver } from '../responses/location';
 import type { WriterExchange } from '../responses/writers';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import type { Plan } from './plan';
+import type { RoutePlan } from '../contract/route-plan';
 import { ResponseShapeError } from '../schema/response-shape-error';
 
 /** The exchange as the funnel sees it (`CoreExchange` is one): its plan, and the flags an error answer sets. */
 export interface FunnelExchange extends WriterExchange {
-  readonly plan: Plan | undefined;
+  readonly plan: RoutePlan | undefined;
   closeAfter: boolean;
   /** Set here: from now on hooks that fail are logged and skipped (the error keeps its status). */
   answeringError: boolean;

@@ -1,4 +1,7 @@
-import type { AroundHook, ConnectionClose, Exchange } from '../contract/exchange';
+import type { Exchange } from '../contract/exchange';
+import type { RoutePlan } from '../contract/route-plan';
+
+export type { HeaderPairs } from '../contract/route-plan';
 import type { Binder } from '../binding/binders';
 import type { BeforeStep } from '../contract/contribution';
 import type { BodyTransform } from '../contract/body-transform';
@@ -6,13 +9,8 @@ import type { RouteInfo } from '../contract/route-info';
 import type { Writer } from '../responses/writers';
 import { isSingletonHeader } from '../http/owned-fields';
 
-/** Header pairs a step contributes. */
-export type HeaderPairs = ReadonlyArray<readonly [string, string]>;
-
 /** The named steps of one route, decided at wiring. An absent step is `undefined` and costs nothing. */
-export interface PlanSteps {
-  /** The catalogue entry. */
-  readonly info: RouteInfo;
+export interface PlanSteps extends Omit<RoutePlan, 'constantOnce'> {
   /** Mount intercepts (scoped middleware, extension intercepts): a returned response answers. */
   readonly intercepts: ReadonlyArray<(ex: Exchange) => unknown> | undefined;
   /** Pre-handler steps (authenticate → 401 before any body read). */
@@ -24,42 +22,15 @@ export interface PlanSteps {
   readonly invoke: (input: Record<string, unknown>, ex: Exchange) => unknown;
   /** Writes the handler's value (operations); extension routes answer themselves. */
   readonly write: Writer | undefined;
-  /**
-   * The route headers every answer carries, first part: constant pairs, flat, decided at wiring
-   * (CORS, middleware `responseHeaders` objects, contributions' `headers`).
-   */
-  readonly constantHeaders: readonly string[];
-  /**
-   * The route headers, second part: hooks computing pairs per response (contributions'
-   * `dynamicHeaders`, middleware `responseHeaders` methods).
-   */
-  readonly dynamicHeaders:
-    | ReadonlyArray<(ex: Exchange, status: number) => HeaderPairs | undefined>
-    | undefined;
-  /** Headers for the route's error answers, by status (e.g. a 401 challenge). */
-  readonly errorHeaders: ReadonlyArray<(status: number) => HeaderPairs | undefined> | undefined;
-  /** Runs once the response is complete (or taken over): status, duration. */
-  readonly observers: ReadonlyArray<(ex: Exchange, status: number, durationMs: number) => void> | undefined;
-  /** Runs when a connection the route took over has ended: lifetime, close code. */
-  readonly closeObservers: ReadonlyArray<(ex: Exchange, closed: ConnectionClose) => void> | undefined;
-  /** Hooks wrapping the run (first outermost); unrouted answers at this route's path use them too. */
-  readonly around: readonly AroundHook[] | undefined;
   /** The route's run inside its `around` hooks (composed once at wiring): what the runner calls then. */
   readonly aroundRun: ((ex: Exchange) => void) | undefined;
-  /** The route headers of the automatic OPTIONS answer: contributions with `headersOnOptions: false` left out. */
-  readonly optionsConstantHeaders: readonly string[];
-  readonly optionsDynamicHeaders: PlanSteps['dynamicHeaders'];
-  /** Extra header blocks for the automatic OPTIONS answer at this path (CORS preflight). */
-  readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
-  /** Encodes the route's bodies once their head is final (a contribution's `transform`). */
-  readonly transform: BodyTransform | undefined;
 }
 
 /**
  * A compiled route. One runner executes every plan; the fields are fixed at construction so every
  * plan has the same shape (one hidden class on the hot path).
  */
-export class Plan implements PlanSteps {
+export class Plan implements PlanSteps, RoutePlan {
   readonly info: RouteInfo;
   readonly intercepts: PlanSteps['intercepts'];
   readonly before: PlanSteps['before'];

@@ -4,8 +4,9 @@ import type { AroundHook, Exchange } from '../contract/exchange';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { Later, type Waiter } from '../binding/body';
-import { CoreExchange } from './exchange';
+import { CoreExchange } from '../responses/core-exchange';
 import type { Plan } from './plan';
+import type { RoutePlan } from '../contract/route-plan';
 
 /**
  * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
@@ -171,7 +172,7 @@ function storeResult(run: RunState, at: number, value: unknown): boolean {
  * connection closed before it did (a client gone mid-stream; the status is what was sent, 0 before
  * the head; `res.writableFinished` tells which) — or at a takeover.
  */
-export function observeWhenFinished(plan: Plan, ex: CoreExchange): void {
+export function observeWhenFinished(plan: RoutePlan, ex: CoreExchange): void {
   const observers = plan.observers!;
   if (ex.receivedAt === 0) ex.receivedAt = performance.now();
   ex.countBytes();

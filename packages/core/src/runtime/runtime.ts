@@ -10,7 +10,7 @@ import type { ConnectionControl, WireResponse } from '../contract/wire';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type Router } from '../routing/router';
-import { CoreExchange, type ExchangeRuntime } from './exchange';
+import { CoreExchange, type ExchangeRuntime } from '../responses/core-exchange';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
 import { composeAround, observeWhenFinished, runPlan } from './runner';

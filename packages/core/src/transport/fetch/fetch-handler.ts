@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger';
 import { normalizePercentEncoding } from '../../routing/normalize-path';
-import { CoreExchange } from '../../runtime/exchange';
+import { CoreExchange } from '../../responses/core-exchange';
 import type { Runtime } from '../../runtime/runtime';
 import { FetchRequest } from './fetch-request';
 import { FetchResponse } from './fetch-response';

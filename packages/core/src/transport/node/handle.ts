@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { normalizePercentEncoding, toOriginForm } from '../../routing/normalize-path';
-import { CoreExchange } from '../../runtime/exchange';
+import { CoreExchange } from '../../responses/core-exchange';
 import type { Runtime } from '../../runtime/runtime';
 import {
   MalformedRequestError,

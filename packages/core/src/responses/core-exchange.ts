@@ -8,9 +8,9 @@ import type { RouteInfo } from '../contract/route-info';
 import type { ConnectionControl, WireRequest, WireResponse } from '../contract/wire';
 import { assertNoFraming, dropBodyFraming } from '../http/framing';
 import { assertHookPairs, pushConstantsOnce } from '../http/owned-fields';
-import type { WriterExchange } from '../responses/writers';
-import type { StreamedBody } from '../responses/streamed-body';
-import type { Plan, HeaderPairs } from './plan';
+import type { WriterExchange } from './writers';
+import type { StreamedBody } from './streamed-body';
+import type { HeaderPairs, RoutePlan } from '../contract/route-plan';
 import type { Later } from '../binding/body';
 import type { BindingExchange } from '../binding/binders';
 import type { Uploads } from '../binding/body';
@@ -35,7 +35,7 @@ interface Upgrade {
 export interface ExchangeRuntime {
   readonly log: Logger;
   /** The plan whose route headers unrouted answers carry (app-wide middleware, CORS). */
-  readonly fallback: Plan;
+  readonly fallback: RoutePlan;
   /** True once shutdown began: every response says `connection: close`. */
   readonly draining: boolean;
   /** The transport's control of the connection (the lingering close after an early refusal). */
@@ -63,7 +63,7 @@ export class CoreExchange implements WriterExchange {
   params: readonly string[] = EMPTY_PARAMS;
   receivedAt = 0;
   status = 0;
-  plan: Plan | undefined = undefined;
+  plan: RoutePlan | undefined = undefined;
   upgrade: Upgrade | undefined = undefined;
   /** Runs the plan's observers once; set by the runner when a plan has observers. */
   finished: (() => void) | undefined = undefined;
@@ -132,7 +132,7 @@ export class CoreExchange implements WriterExchange {
   }
 
   /** Appends the route headers of the route (or of the fallback): constant, then dynamic; records the status. */
-  #head(status: number, headers: HeaderList, plan: Plan, options: boolean): void {
+  #head(status: number, headers: HeaderList, plan: RoutePlan, options: boolean): void {
     const constant = options ? plan.optionsConstantHeaders : plan.constantHeaders;
     const once = options ? undefined : plan.constantOnce;
     if (once === undefined) for (let i = 0; i < constant.length; i++) headers.push(constant[i]!);
@@ -155,7 +155,11 @@ export class CoreExchange implements WriterExchange {
    * closed: the error goes to the funnel instead of a response without the headers the app asked
    * for. On an error answer it is logged and skipped.
    */
-  #addDynamicHeaders(hooks: NonNullable<Plan['dynamicHeaders']>, status: number, headers: HeaderList): void {
+  #addDynamicHeaders(
+    hooks: NonNullable<RoutePlan['dynamicHeaders']>,
+    status: number,
+    headers: HeaderList,
+  ): void {
     for (const hook of hooks) {
       let pairs: HeaderPairs | undefined;
       try {
