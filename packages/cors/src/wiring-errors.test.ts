@@ -19,7 +19,7 @@ const cases: [string, unknown, string, string][] = [
   [
     'maxAge as a fraction',
     { maxAge: 1.5 },
-    'new CORS(): maxAge must be a whole number of seconds, got a number. Fix: e.g. maxAge: 600.',
+    'new CORS(): maxAge must be a whole number of seconds, got 1.5. Fix: e.g. maxAge: 600.',
     'API_WIRING_INVALID_ARGUMENT',
   ],
   [

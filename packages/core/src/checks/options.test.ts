@@ -68,7 +68,7 @@ describe('checkOptions', () => {
       'new Cache(): maxAge must be a whole number of seconds, got a string. Fix: e.g. maxAge: 600.',
     );
     expect(thrown(() => checkOptions('new Cache()', Options, { maxAge: -1 }, { fixes })).problem).toBe(
-      'maxAge must be a whole number of seconds, got a number',
+      'maxAge must be a whole number of seconds, got -1',
     );
     const nested = thrown(() => checkOptions('new Cache()', Options, { levels: { br: 'x' } }, { fixes }));
     expect([nested.problem, nested.fix]).toEqual([
@@ -76,7 +76,7 @@ describe('checkOptions', () => {
       'e.g. levels: { br: 4 }',
     ]);
     expect(thrown(() => checkOptions('c', Options, { names: ['a', 1] }, { fixes })).problem).toBe(
-      'names[1] must be a string, got a number',
+      'names[1] must be a string, got 1',
     );
   });
 
@@ -91,7 +91,7 @@ describe('checkOptions', () => {
     );
     expect([e.code, e.problem]).toEqual([
       'API_WIRING_LIMIT',
-      'allowCredentials must be true or false, got a number',
+      'allowCredentials must be true or false, got 1',
     ]);
   });
 });

@@ -25,8 +25,8 @@ export interface CheckOptionsConfig<TKey extends string> {
  * - not an object (a plain object, or `undefined` for none) → `API_WIRING_INVALID_ARGUMENT`;
  * - an unknown key → `API_WIRING_UNKNOWN_OPTION`, with the closest known key ("did you mean");
  * - a wrong value → `config.codes[key]` or `API_WIRING_INVALID_ARGUMENT`, naming the key (its path),
- *   what it must be and what it got (`describeValue`: the kind, never the contents), with
- *   `config.fixes[key]`.
+ *   what it must be and what it got (a number or boolean as written, anything else by its kind
+ *   through `describeValue`, never its contents), with `config.fixes[key]`.
  *
  * What a value must be is the schema's message (give each schema and action a message that
  * completes "<key> must be …", e.g. `v.number('a whole number of seconds')`); without one, valibot's
@@ -65,7 +65,7 @@ export function checkOptions<TSchema extends OptionsSchema>(
   throw wiringError(
     config.codes?.[key] ?? 'API_WIRING_INVALID_ARGUMENT',
     where,
-    `${path} must be ${expectation(issue)}, got ${describeValue(issue.input)}`,
+    `${path} must be ${expectation(issue)}, got ${received(issue.input)}`,
     config.fixes[key],
   );
 }
@@ -99,6 +99,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** A number or boolean is shown (`got -1`); a string, object or function only by its kind. */
+function received(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : describeValue(value);
 }
 
 /** `levels.br`, `allowOrigins[0]`: the issue's path as the option would be written. */
