@@ -94,6 +94,20 @@ describe('checkOptions', () => {
       'allowCredentials must be true or false, got 1',
     ]);
   });
+
+  it('asks for the required keys when some are (and refuses nothing for them)', () => {
+    const Key = v.object({ name: v.string('a name'), note: v.optional(v.string()) });
+    const e = thrown(() =>
+      checkOptions('SecurityScheme.apiKey', Key, undefined, { fixes: { name: 'n', note: 'x' } }),
+    );
+    expect([e.problem, e.fix]).toEqual([
+      'the options must be an object, got undefined',
+      'pass { name, note }',
+    ]);
+    expect(
+      thrown(() => checkOptions('k', Key, {}, { fixes: { name: "e.g. name: 'k'", note: 'x' } })).message,
+    ).toBe("k: name is required. Fix: e.g. name: 'k'.");
+  });
 });
 
 describe('checkKnownKeys', () => {

@@ -3,6 +3,8 @@ import { describeValue, wiringError } from '../errors/wiring-error';
 import type { WiringErrorCode } from '../errors/wiring-codes';
 import { closestName } from './closest-name';
 
+const OPTIONAL: ReadonlySet<string> = new Set(['optional', 'exact_optional', 'nullish', 'undefinedable']);
+
 /** An object schema whose keys are the options (`v.object`, `v.strictObject`, `v.looseObject`). */
 export type OptionsSchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>> & {
   readonly entries: v.ObjectEntries;
@@ -22,9 +24,10 @@ export interface CheckOptionsConfig<TKey extends string> {
  * Checks an options object against a valibot object schema and returns its output (defaults
  * filled in by `v.optional(schema, default)`). Each mistake is a coded `WiringError` at `where`:
  *
- * - not an object (a plain object, or `undefined` for none) → `API_WIRING_INVALID_ARGUMENT`;
+ * - not an object (a plain object, or `undefined` when every option is optional) →
+ *   `API_WIRING_INVALID_ARGUMENT`;
  * - an unknown key → `API_WIRING_UNKNOWN_OPTION`, with the closest known key ("did you mean");
- * - a wrong value → `config.codes[key]` or `API_WIRING_INVALID_ARGUMENT`, naming the key (its path),
+ * - a required key left out (`<key> is required`) or a wrong value → `config.codes[key]` or `API_WIRING_INVALID_ARGUMENT`, naming the key (its path),
  *   what it must be and what it got (a number or boolean as written, anything else by its kind
  *   through `describeValue`, never its contents), with `config.fixes[key]`.
  *
@@ -48,13 +51,16 @@ export function checkOptions<TSchema extends OptionsSchema>(
   config: CheckOptionsConfig<keyof TSchema['entries'] & string>,
 ): v.InferOutput<TSchema> {
   const keys = Object.keys(schema.entries);
-  const given = value === undefined ? {} : value;
+  const required = keys.filter((key) => !OPTIONAL.has(schema.entries[key]!.type));
+  const given = value === undefined && required.length === 0 ? {} : value;
   if (!isPlainObject(given))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
       where,
       `the options must be an object, got ${describeValue(given)}`,
-      `pass { ${keys.join(', ')} } (each optional) or nothing for the defaults`,
+      required.length === 0
+        ? `pass { ${keys.join(', ')} } (each optional) or nothing for the defaults`
+        : `pass { ${keys.join(', ')} }`,
     );
   checkKnownKeys(where, given, keys, config.unknownNote);
   const result = v.safeParse(schema, given, { abortEarly: true });
@@ -62,10 +68,11 @@ export function checkOptions<TSchema extends OptionsSchema>(
   const issue = result.issues[0];
   const path = issuePath(issue);
   const key = (issue.path?.[0]?.key ?? keys[0]) as keyof TSchema['entries'] & string;
+  const missing = issue.path?.at(-1)?.origin === 'key';
   throw wiringError(
     config.codes?.[key] ?? 'API_WIRING_INVALID_ARGUMENT',
     where,
-    `${path} must be ${expectation(issue)}, got ${received(issue.input)}`,
+    missing ? `${path} is required` : `${path} must be ${expectation(issue)}, got ${received(issue.input)}`,
     config.fixes[key],
   );
 }
