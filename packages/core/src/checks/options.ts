@@ -27,9 +27,10 @@ export interface CheckOptionsConfig<TKey extends string> {
  * - not an object (a plain object, or `undefined` when every option is optional) →
  *   `API_WIRING_INVALID_ARGUMENT`;
  * - an unknown key → `API_WIRING_UNKNOWN_OPTION`, with the closest known key ("did you mean");
- * - a required key left out (`<key> is required`) or a wrong value → `config.codes[key]` or `API_WIRING_INVALID_ARGUMENT`, naming the key (its path),
- *   what it must be and what it got (a number or boolean as written, anything else by its kind
- *   through `describeValue`, never its contents), with `config.fixes[key]`.
+ * - a required key left out (`<key> is required`) or a wrong value → `config.codes[key]` or
+ *   `API_WIRING_INVALID_ARGUMENT`, naming the key (its path), what it must be and what it got
+ *   (a number or boolean as written, anything else by its kind through `describeValue`, never
+ *   its contents), with `config.fixes[key]`.
  *
  * What a value must be is the schema's message (give each schema and action a message that
  * completes "<key> must be …", e.g. `v.number('a whole number of seconds')`); without one, valibot's
