@@ -9,6 +9,7 @@ const CORE_LAYERS = [
   'multipart',
   'schema',
   'errors',
+  'checks',
   'cookies',
   'logging',
   'lifecycle',

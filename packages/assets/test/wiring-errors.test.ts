@@ -43,6 +43,29 @@ function openTree(files: Record<string, string | Uint8Array>): string {
 const callOf = (dir: string): string => `AssetsApp.include(assets({ directory: ${JSON.stringify(dir)} }))`;
 
 describe('assets: wiring errors', () => {
+  it('gives each kind of mistake its code (docs/errors.md), naming the assets() call', async () => {
+    const dir = tree({ 'a.txt': 'a', 'x.blob': 'x' });
+    const cases: [AssetsOptions, string][] = [
+      [{ directory: join(tree(), 'nope') }, 'API_WIRING_ASSETS_DIRECTORY'],
+      [{ directory: tree() }, 'API_WIRING_ASSETS_EMPTY'],
+      [{ directory: dir }, 'API_WIRING_ASSETS_MEDIA_TYPE'],
+      [{ directory: dir, include: ['/a.txt'] }, 'API_WIRING_ASSETS_GLOB'],
+      [{ directory: dir, exclude: ['*.blob'], maxFiles: 0 }, 'API_WIRING_LIMIT'],
+      [{ files: { 'a.txt': 'a', 'b.txt': 'b' }, maxFiles: 1 }, 'API_WIRING_ASSETS_TOO_LARGE'],
+      [{ directory: dir, path: 'assets' }, 'API_WIRING_INVALID_PATH'],
+    ];
+    for (const [options, code] of cases) {
+      const error = await wiringFailure(options);
+      expect(
+        { code: error.code, where: /^(AssetsApp\.include\()?assets\(/.test(error.where) },
+        error.message,
+      ).toEqual({
+        code,
+        where: true,
+      });
+    }
+  });
+
   it('a missing directory', async () => {
     const dir = join(tree(), 'nope');
     const error = await wiringFailure({ directory: dir });

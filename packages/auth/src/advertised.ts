@@ -1,6 +1,7 @@
 // How an authenticator is advertised in OpenAPI: the security schemes a client may use (one of
 // them), decided once when the authenticator is built.
-import { BaseHTTPError, WiringError, type ErrorClass } from '@api/core';
+import { BaseHTTPError, type ErrorClass } from '@api/core';
+import { describeValue, wiringError } from '@api/core/extension';
 import type { Definition } from './definition';
 import { SecurityScheme } from './security-scheme';
 
@@ -41,12 +42,18 @@ function givenSchemes(def: Definition): readonly SecurityScheme[] {
   if (Array.isArray(given) && given.length > 0 && given.every((s) => s instanceof SecurityScheme)) {
     const names = given.map((s: SecurityScheme) => s.schemeName);
     if (new Set(names).size === names.length) return Object.freeze([...given]);
-    throw new WiringError(
-      `${def.label}: openapiSecurity lists two schemes named "${names.find((n, i) => names.indexOf(n) !== i)}". Fix: give each alternative its own schemeName.`,
+    throw wiringError(
+      'API_WIRING_DUPLICATE',
+      def.label,
+      `openapiSecurity lists two schemes named "${names.find((n, i) => names.indexOf(n) !== i)}"`,
+      'give each alternative its own schemeName',
     );
   }
-  throw new WiringError(
-    `${def.label}: openapiSecurity is not a SecurityScheme (or a non-empty list of them, the alternatives a client may use). Fix: use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default.`,
+  throw wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
+    def.label,
+    'openapiSecurity is not a SecurityScheme (or a non-empty list of them, the alternatives a client may use)',
+    'use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }), or leave it out for the default',
   );
 }
 
@@ -65,8 +72,11 @@ export function checkRaises(label: string, given: unknown): readonly ErrorClass[
       (c) => typeof c === 'function' && (c as { prototype?: unknown }).prototype instanceof BaseHTTPError,
     );
   if (!ok)
-    throw new WiringError(
-      `${label}: raises must be a list of HTTP error classes (what authenticate throws), got ${Array.isArray(given) ? 'a list holding something else' : typeof given}. Fix: e.g. raises: [InvalidTokenError], with class InvalidTokenError extends HTTPError.define({ … }) {}.`,
+    throw wiringError(
+      'API_WIRING_NOT_AN_ERROR_CLASS',
+      label,
+      `raises must be a list of HTTP error classes (what authenticate throws), got ${Array.isArray(given) ? 'a list holding something else' : describeValue(given)}`,
+      'e.g. raises: [InvalidTokenError], with class InvalidTokenError extends HTTPError.define({ … }) {}',
     );
   return Object.freeze([...(given as ErrorClass[])]);
 }

@@ -188,6 +188,8 @@ async function wiringError(
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(WiringError);
+  // A user the authenticator cannot give is a source mistake, as a user with no auth is.
+  expect((error as WiringError).code).toBe('API_WIRING_SOURCE');
   return (error as Error).message;
 }
 
@@ -523,6 +525,9 @@ describe('www-authenticate on 401', () => {
     );
     expect(() => basicAuth({ ...base, realm: 'a\r\nb' })).toThrow(/realm must be/);
     expect(() => bearerAuth({ ...base, realm: 'x' })).toThrow(/realm is only used by a Basic challenge/);
+    expect(() => bearerAuth({ ...base, realm: 'x' })).toThrow(
+      expect.objectContaining({ code: 'API_WIRING_AUTH_REALM', where: 'bearerAuth({ headers })' }),
+    );
     expect(() => bearerAuth({ ...base, wwwAuthenticate: 'Bearer\r\nx: y' })).toThrow(
       /wwwAuthenticate must be a header value/,
     );

@@ -76,7 +76,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   const compile = ({ route, wiring }: MountContext): RouteContribution => {
     bindHeaders ??= def.headers ? wiring.headerBinder(def.headers, def.label, unauthenticated) : undefined;
     bindCookies ??= def.cookies ? wiring.cookieBinder(def.cookies, def.label, unauthenticated) : undefined;
-    checkUserTable(route, wiring, def.user);
+    checkUserTable(route, def.user);
     const facts: AuthFacts = { kind: def.kind, security, undescribed, anonymous, userSchema: def.user };
     const contribution: RouteContribution = {
       order: 50,

@@ -1,5 +1,5 @@
 // The `www-authenticate` challenge a mount's 401s carry, decided once when the authenticator is built.
-import { WiringError } from '@api/core/extension';
+import { wiringError } from '@api/core/extension';
 import type { Definition } from './definition';
 import type { SecurityScheme } from './security-scheme';
 
@@ -19,8 +19,11 @@ export function challengeOf(def: Definition, scheme: SecurityScheme | undefined)
     const given = def.challenge;
     if (given === false) return undefined;
     if (typeof given !== 'string' || !HEADER_VALUE.test(given) || given.trim() !== given) {
-      throw new WiringError(
-        `${def.label}: wwwAuthenticate must be a header value (visible ASCII, no line breaks) or false. Fix: e.g. wwwAuthenticate: 'Bearer realm="api"', or false to send no challenge.`,
+      throw wiringError(
+        'API_WIRING_INVALID_HEADER',
+        def.label,
+        'wwwAuthenticate must be a header value (visible ASCII, no line breaks) or false',
+        `e.g. wwwAuthenticate: 'Bearer realm="api"', or false to send no challenge`,
       );
     }
     return given;
@@ -30,15 +33,21 @@ export function challengeOf(def: Definition, scheme: SecurityScheme | undefined)
     const realm = def.realm === undefined ? DEFAULT_REALM : def.realm;
     // Sent as a quoted-string: no quote or backslash to escape, nothing a header cannot carry.
     if (typeof realm !== 'string' || !HEADER_VALUE.test(realm) || /["\\]/.test(realm)) {
-      throw new WiringError(
-        `${def.label}: realm must be a non-empty string without quotes, backslashes or control characters. Fix: e.g. realm: 'widgets'.`,
+      throw wiringError(
+        'API_WIRING_INVALID_HEADER',
+        def.label,
+        'realm must be a non-empty string without quotes, backslashes or control characters',
+        "e.g. realm: 'widgets'",
       );
     }
     return `Basic realm="${realm}"`;
   }
   if (def.realm !== undefined) {
-    throw new WiringError(
-      `${def.label}: realm is only used by a Basic challenge. Fix: remove realm, or use basicAuth / openapiSecurity: SecurityScheme.httpBasic().`,
+    throw wiringError(
+      'API_WIRING_AUTH_REALM',
+      def.label,
+      'realm is only used by a Basic challenge',
+      'remove realm, or use basicAuth / openapiSecurity: SecurityScheme.httpBasic()',
     );
   }
   if (def.kind === 'cookies' || object === undefined || object.type === 'apiKey') return undefined;

@@ -1,6 +1,5 @@
 // Credential headers must be unambiguous: one sent on two lines is a 400 before authenticate runs.
-import { MalformedRequestError } from '@api/core';
-import { toHeaderName, type ObjectSchemaLike } from '@api/core/extension';
+import { badRequest, toHeaderName, type ObjectSchemaLike } from '@api/core/extension';
 
 /** Wire names of the header fields an authenticator reads singly (credentials must be unambiguous). */
 export function singleHeaderNames(schema: ObjectSchemaLike | undefined): string[] {
@@ -22,9 +21,7 @@ export function duplicateCheck(names: readonly string[]): ((raw: readonly string
   if (names.length === 0) return undefined;
   const lengths = new Set(names.map((n) => n.length));
   const refuse = (lower: string): never => {
-    const path = `header ${lower}`;
-    const message = 'Header sent more than once';
-    throw new MalformedRequestError({ reason: `${message} at \`${path}\``, issues: [{ path, message }] });
+    throw badRequest(`header ${lower}`, 'Header sent more than once');
   };
   return (raw) => {
     // One bit per credential header seen (an authenticator reads a handful): nothing allocated.

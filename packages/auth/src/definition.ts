@@ -1,6 +1,12 @@
 // What each authenticator factory hands to `build`, and the checks its options pass first: every
 // wrong argument is a WiringError naming the factory, the option and the fix.
-import { describeValue, WiringError, type ObjectSchemaLike } from '@api/core/extension';
+import {
+  checkKnownKeys,
+  describeValue,
+  isPlainObject,
+  wiringError,
+  type ObjectSchemaLike,
+} from '@api/core/extension';
 import type { AuthKind, MaybePromise, UserSchema } from './types';
 import type { SecurityScheme } from './security-scheme';
 
@@ -49,29 +55,44 @@ function isObjectSchema(value: unknown): value is ObjectSchemaLike {
 export function checkOptions(factory: string, kind: AuthKind, options: unknown): void {
   const keys: readonly string[] = OPTION_KEYS[kind];
   const parts = kind === 'headers' ? 'headers' : kind === 'cookies' ? 'cookies' : 'headers, cookies';
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${factory}: expected an options object, got ${describeValue(options)}. Fix: pass { ${parts}, user, authenticate }.`,
+  if (!isPlainObject(options))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `expected an options object, got ${describeValue(options)}`,
+      `pass { ${parts}, user, authenticate }`,
     );
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!keys.includes(key))
-      throw new WiringError(
-        `${factory}: unknown option "${key}". Fix: use only ${keys.join(', ')}${key === 'realm' ? ' (realm is for basicAuth and header authenticators advertised as HTTP basic)' : ''}.`,
-      );
+  const o = options;
+  checkKnownKeys(
+    factory,
+    o,
+    keys,
+    'realm' in o && !keys.includes('realm')
+      ? 'realm is for basicAuth and header authenticators advertised as HTTP basic'
+      : undefined,
+  );
   if (!isSchema(o.user))
-    throw new WiringError(
-      `${factory}: "user" must be a valibot schema (the user the authenticator returns), got ${describeValue(o.user)}. Fix: user: User (gating) or user: v.nullable(User) (anonymous callers accepted).`,
+    throw wiringError(
+      'API_WIRING_NOT_A_SCHEMA',
+      factory,
+      `"user" must be a valibot schema (the user the authenticator returns), got ${describeValue(o.user)}`,
+      'user: User (gating) or user: v.nullable(User) (anonymous callers accepted)',
     );
   if (typeof o.authenticate !== 'function')
-    throw new WiringError(
-      `${factory}: "authenticate" must be a function, got ${describeValue(o.authenticate)}. Fix: authenticate: ({ ${parts} }) => user ?? null.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      factory,
+      `"authenticate" must be a function, got ${describeValue(o.authenticate)}`,
+      `authenticate: ({ ${parts} }) => user ?? null`,
     );
   for (const part of ['headers', 'cookies'] as const) {
     if (!keys.includes(part)) continue;
     if (!isObjectSchema(o[part]))
-      throw new WiringError(
-        `${factory}: "${part}" must be an object schema of the ${part} it reads, got ${describeValue(o[part])}. Fix: ${part}: Struct('${part === 'headers' ? 'Credentials' : 'Session'}', { ${part === 'headers' ? 'authorization' : 'session_id'}: v.string() }).`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        factory,
+        `"${part}" must be an object schema of the ${part} it reads, got ${describeValue(o[part])}`,
+        `${part}: Struct('${part === 'headers' ? 'Credentials' : 'Session'}', { ${part === 'headers' ? 'authorization' : 'session_id'}: v.string() })`,
       );
   }
 }

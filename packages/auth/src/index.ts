@@ -1,6 +1,7 @@
 // @api/auth — authenticators as a typed mount option, through core's public extension point only.
 import type { MountRequirement } from '@api/core';
 import type { AuthFor, DeclaredUsers } from './types';
+import './wiring-codes';
 
 export { auth, basicAuth, bearerAuth, cookieAuth, hybridAuth } from './authenticator';
 export type {

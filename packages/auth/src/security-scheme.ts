@@ -1,4 +1,5 @@
-import { WiringError } from '@api/core/extension';
+import * as v from 'valibot';
+import { checkOptions } from '@api/core/extension';
 
 /** Where an API key travels. */
 export type ApiKeyLocation = 'header' | 'query' | 'cookie';
@@ -8,6 +9,27 @@ export type SecuritySchemeObject =
   | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description?: string }
   | { type: 'http'; scheme: 'basic'; description?: string }
   | { type: 'apiKey'; name: string; in: ApiKeyLocation; description?: string };
+
+// Every option is a non-empty string and known: a typo would silently publish the wrong scheme.
+const text = v.optional(v.pipe(v.string('a non-empty string'), v.minLength(1, 'a non-empty string')));
+const Bearer = v.object({ bearerFormat: text, description: text, schemeName: text });
+const Basic = v.object({ description: text, schemeName: text });
+const ApiKey = v.object({
+  name: v.pipe(
+    v.string('the name of the header, query parameter or cookie that carries the key'),
+    v.minLength(1, 'the name of the header, query parameter or cookie that carries the key'),
+  ),
+  location: v.picklist(['header', 'query', 'cookie'], 'header, query or cookie'),
+  description: text,
+  schemeName: text,
+});
+const FIXES = {
+  bearerFormat: "e.g. bearerFormat: 'JWT'",
+  description: "e.g. description: 'How callers authenticate'",
+  schemeName: "e.g. schemeName: 'tokenAuth'",
+  name: "e.g. name: 'session_id'",
+  location: "e.g. location: 'cookie'",
+};
 
 /**
  * How an authenticator is advertised in OpenAPI (`openapiSecurity`).
@@ -26,7 +48,7 @@ export class SecurityScheme {
   static httpBearer(
     options: { bearerFormat?: string; description?: string; schemeName?: string } = {},
   ): SecurityScheme {
-    checkSchemeOptions('SecurityScheme.httpBearer', options, ['bearerFormat', 'description', 'schemeName']);
+    checkOptions('SecurityScheme.httpBearer', Bearer, options, { fixes: FIXES });
     return new SecurityScheme(options.schemeName ?? 'bearerAuth', {
       type: 'http',
       scheme: 'bearer',
@@ -37,7 +59,7 @@ export class SecurityScheme {
 
   /** HTTP basic; scheme name `basicAuth` by default. */
   static httpBasic(options: { description?: string; schemeName?: string } = {}): SecurityScheme {
-    checkSchemeOptions('SecurityScheme.httpBasic', options, ['description', 'schemeName']);
+    checkOptions('SecurityScheme.httpBasic', Basic, options, { fixes: FIXES });
     return new SecurityScheme(options.schemeName ?? 'basicAuth', {
       type: 'http',
       scheme: 'basic',
@@ -52,17 +74,7 @@ export class SecurityScheme {
     description?: string;
     schemeName?: string;
   }): SecurityScheme {
-    const where = 'SecurityScheme.apiKey';
-    checkSchemeOptions(where, options, ['name', 'location', 'description', 'schemeName']);
-    if (!['header', 'query', 'cookie'].includes(options.location)) {
-      throw new WiringError(
-        `${where}: location must be header, query or cookie (got ${JSON.stringify(options.location) ?? 'undefined'}). Fix: e.g. location: 'cookie'.`,
-      );
-    }
-    if (typeof options.name !== 'string' || options.name === '')
-      throw new WiringError(
-        `${where}: name is required (the header, query parameter or cookie that carries the key). Fix: e.g. name: 'session_id'.`,
-      );
+    checkOptions('SecurityScheme.apiKey', ApiKey, options, { fixes: FIXES });
     return new SecurityScheme(options.schemeName ?? 'apiKeyAuth', {
       type: 'apiKey',
       name: options.name,
@@ -74,21 +86,5 @@ export class SecurityScheme {
   /** The `components.securitySchemes` entry. */
   toOpenapi(): SecuritySchemeObject {
     return { ...this.object };
-  }
-}
-
-/** Every option is a non-empty string and known: a typo would silently publish the wrong scheme. */
-function checkSchemeOptions(where: string, options: unknown, keys: readonly string[]): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `${where}: options must be an object, got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : `a ${typeof options}`}. Fix: pass { ${keys.join(', ')} }.`,
-    );
-  for (const [key, value] of Object.entries(options)) {
-    if (!keys.includes(key))
-      throw new WiringError(`${where}: unknown option "${key}". Fix: use only ${keys.join(', ')}.`);
-    if (key !== 'location' && value !== undefined && (typeof value !== 'string' || value === ''))
-      throw new WiringError(
-        `${where}: ${key} must be a non-empty string, got ${value === null ? 'null' : `a ${typeof value}`}. Fix: e.g. ${key}: '${key === 'schemeName' ? 'tokenAuth' : key === 'bearerFormat' ? 'JWT' : key === 'name' ? 'session_id' : 'How callers authenticate'}'.`,
-      );
   }
 }

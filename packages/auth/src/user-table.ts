@@ -1,6 +1,6 @@
 // The spec's user table, checked per route at wiring: the authenticator's user schema against the
 // `user` each operation (or source-declaring extension route) declares.
-import { structInfo, type RouteInfo, type Wiring } from '@api/core/extension';
+import { structInfo, wiringError, type RouteInfo } from '@api/core/extension';
 import type { UserSchema } from './types';
 
 /** True for a nullable (anonymous-accepting) user schema. */
@@ -29,7 +29,7 @@ export function schemaName(schema: UserSchema): string {
  * a nullable declaration (or the reverse), an anonymous-accepting one with no declaration, or a
  * different user schema.
  */
-export function checkUserTable(route: RouteInfo, wiring: Wiring, user: UserSchema): void {
+export function checkUserTable(route: RouteInfo, user: UserSchema): void {
   // Operations, and extension routes that declare their sources (a WebSocket handler), follow the table.
   if (route.kind !== 'operation' && route.spec === undefined) return;
   const where = `${route.owner}.${route.operation}`;
@@ -37,7 +37,8 @@ export function checkUserTable(route: RouteInfo, wiring: Wiring, user: UserSchem
   const declared = route.spec?.user;
   if (declared === undefined) {
     if (anonymous) {
-      wiring.fail(
+      throw wiringError(
+        'API_WIRING_SOURCE',
         where,
         `the mount's authenticator accepts anonymous callers (${schemaName(user)}) but the operation declares no user`,
         `declare user: ${schemaName(user)} so the handler sees who called (null for anonymous), or use a gating authenticator`,
@@ -46,7 +47,8 @@ export function checkUserTable(route: RouteInfo, wiring: Wiring, user: UserSchem
     return;
   }
   if (isNullable(declared) !== anonymous) {
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_SOURCE',
       where,
       anonymous
         ? `declares user: ${schemaName(declared)}, but the authenticator accepts anonymous callers and may pass null`
@@ -57,7 +59,8 @@ export function checkUserTable(route: RouteInfo, wiring: Wiring, user: UserSchem
     );
   }
   if (coreSchema(declared) !== coreSchema(user)) {
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_SOURCE',
       where,
       `declares user: ${schemaName(declared)}, but the authenticator returns ${schemaName(user)}`,
       `declare user: ${schemaName(user)}, or mount an authenticator that returns ${schemaName(declared)}`,

@@ -21,7 +21,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'bearerAuth: a typo',
     call(bearerAuth, { ...headerBase, authentificate: authenticate }),
-    'bearerAuth({ headers }): unknown option "authentificate". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, headers, realm.',
+    'bearerAuth({ headers }): unknown option "authentificate" (did you mean "authenticate"?). Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, headers, realm.',
   ],
   [
     'basicAuth: user not a schema',
@@ -61,12 +61,12 @@ const cases: [string, () => unknown, string][] = [
   [
     'SecurityScheme.apiKey: bad location',
     call(SecurityScheme.apiKey, { name: 'k', location: 'body' }),
-    'SecurityScheme.apiKey: location must be header, query or cookie (got "body"). Fix: e.g. location: \'cookie\'.',
+    "SecurityScheme.apiKey: location must be header, query or cookie, got a string. Fix: e.g. location: 'cookie'.",
   ],
   [
     'SecurityScheme.apiKey: name missing',
     call(SecurityScheme.apiKey, { location: 'cookie' }),
-    "SecurityScheme.apiKey: name is required (the header, query parameter or cookie that carries the key). Fix: e.g. name: 'session_id'.",
+    "SecurityScheme.apiKey: name is required. Fix: e.g. name: 'session_id'.",
   ],
   [
     'SecurityScheme.httpBearer: unknown option',
@@ -76,12 +76,12 @@ const cases: [string, () => unknown, string][] = [
   [
     'SecurityScheme.httpBasic: schemeName not a string',
     call(SecurityScheme.httpBasic, { schemeName: 1 }),
-    "SecurityScheme.httpBasic: schemeName must be a non-empty string, got a number. Fix: e.g. schemeName: 'tokenAuth'.",
+    "SecurityScheme.httpBasic: schemeName must be a non-empty string, got 1. Fix: e.g. schemeName: 'tokenAuth'.",
   ],
   [
     'SecurityScheme.httpBasic: options null',
     call(SecurityScheme.httpBasic, null),
-    'SecurityScheme.httpBasic: options must be an object, got null. Fix: pass { description, schemeName }.',
+    'SecurityScheme.httpBasic: the options must be an object, got null. Fix: pass { description, schemeName } (each optional) or nothing for the defaults.',
   ],
 ];
 
@@ -95,6 +95,9 @@ describe('authenticator factories and SecurityScheme: wrong arguments', () => {
     }
     expect(thrown).toBeInstanceOf(WiringError);
     expect((thrown as Error).message).toBe(message);
+    // Coded (never the generic API_WIRING), and `where` names the factory the message starts with.
+    expect((thrown as WiringError).code).toMatch(/^API_WIRING_[A-Z_]+$/);
+    expect(message.startsWith(`${(thrown as WiringError).where}: `)).toBe(true);
   });
 
   it('still builds every authenticator from valid options', () => {

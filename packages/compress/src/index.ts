@@ -3,6 +3,7 @@
 // in the program (nothing else here imports its main entry).
 import type {} from '@api/core';
 import type { Compression as CompressionPolicy } from './extension/compress';
+import './wiring-codes';
 
 export { Compression, compress } from './extension/compress';
 export { COMPRESSIBLE, type CompressOptions } from './options/options';

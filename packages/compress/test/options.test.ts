@@ -18,7 +18,7 @@ describe('options', () => {
     [
       'an unknown key',
       any({ treshold: 10 }),
-      'unknown option "treshold". Fix: use only encodings, threshold, syncBelow, levels, contentTypes, etag.',
+      'unknown option "treshold" (did you mean "threshold"?). Fix: use only encodings, threshold, syncBelow, levels, contentTypes, etag.',
     ],
     [
       'a negative threshold',
@@ -54,12 +54,12 @@ describe('options', () => {
     [
       'a bad etag mode',
       any({ etag: 'strong' }),
-      `etag must be 'weak' or 'suffix', got "strong". Fix: etag: 'weak' (default) or etag: 'suffix'.`,
+      `etag must be 'weak' or 'suffix', got a string. Fix: etag: 'weak' (default) or etag: 'suffix'.`,
     ],
     [
       'contentTypes as a string',
       any({ contentTypes: 'text/*' }),
-      'contentTypes must be a RegExp or a function of the media type, got "text/*". Fix: e.g. contentTypes: /^(text\\/|application\\/json$)/.',
+      'contentTypes must be a RegExp or a function of the media type, got a string. Fix: e.g. contentTypes: /^(text\\/|application\\/json$)/.',
     ],
   ])('%s is a WiringError', (_name, options, message) => {
     expect(() => new Compression(options)).toThrow(new WiringError(`new Compression(options): ${message}`));
@@ -72,7 +72,7 @@ describe('options', () => {
     });
     expect(error).toBeInstanceOf(WiringError);
     expect(error.message).toBe(
-      'WiredApp.include(compress()): threshold must be a whole number of bytes, got "big". Fix: e.g. threshold: 1024.',
+      'WiredApp.include(compress()): threshold must be a whole number of bytes, got a string. Fix: e.g. threshold: 1024.',
     );
   });
 
@@ -89,6 +89,32 @@ describe('options', () => {
       w.endpoint(new Ping(), { compress: true } as never);
     });
     expect(wrong).toBeInstanceOf(WiringError);
+    expect(twice).toMatchObject({ code: 'API_WIRING_DUPLICATE', where: 'WiredApp.include(compress())' });
+    expect(wrong).toMatchObject({ code: 'API_WIRING_MOUNT_OPTION', where: 'WiredApp.includeEndpoint(Ping)' });
+  });
+
+  it('gives each mistake its code: a coding not offered, a coding twice, a value of the wrong kind', () => {
+    const codeOf = (options: unknown): unknown => {
+      try {
+        new Compression(any(options));
+      } catch (error) {
+        return (error as WiringError).code;
+      }
+      return undefined;
+    };
+    expect([
+      codeOf({ encodings: ['deflate'] }),
+      codeOf({ levels: { lz4: 1 } }),
+      codeOf({ encodings: ['br', 'br'] }),
+      codeOf({ threshold: -1 }),
+      codeOf({ etags: 'weak' }),
+    ]).toEqual([
+      'API_WIRING_COMPRESS_ENCODING',
+      'API_WIRING_COMPRESS_ENCODING',
+      'API_WIRING_DUPLICATE',
+      'API_WIRING_INVALID_ARGUMENT',
+      'API_WIRING_UNKNOWN_OPTION',
+    ]);
   });
 
   it('offers zstd only where node:zlib has it: naming it elsewhere is a WiringError', () => {

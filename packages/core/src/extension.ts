@@ -78,3 +78,23 @@ export { isOptional, objectEntries, unwrap, type SchemaNode } from './schema/int
 export type { ExceptionHandler } from './responses/exception-handler';
 export type { ErrorClass } from './contract/meta';
 export { validator as compileValidator, type Validate } from './binding/binders';
+// The checking kit (docs/extensions.md, "Checking kit"): options from a valibot schema, method
+// names, the app default + per-mount override, "did you mean", a field's 400; codes are keys of
+// `WiringErrorCodes`, which a package augments with its own (documented in docs/errors.md).
+export {
+  badRequest,
+  checkKnownKeys,
+  checkMethod,
+  checkMethods,
+  checkOptions,
+  closestName,
+  installAppPolicy,
+  isPlainObject,
+  ROUTE_METHODS,
+  type AppPolicySpec,
+  type CheckOptionsConfig,
+  type OptionsSchema,
+  type PolicyRoute,
+  type PolicyWiring,
+} from './checks';
+export type { WiringErrorCodes } from './contract/wiring-error';

@@ -92,7 +92,12 @@ export {
 } from './cookies/set-cookie';
 
 // Errors
-export { WiringError, type WiringErrorCode, type WiringErrorParts } from './contract/wiring-error';
+export {
+  WiringError,
+  type WiringErrorCode,
+  type WiringErrorCodes,
+  type WiringErrorParts,
+} from './contract/wiring-error';
 export {
   AuthenticationRequiredError,
   BaseHTTPError,

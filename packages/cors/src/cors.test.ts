@@ -170,6 +170,16 @@ describe('wiring errors', () => {
   });
 });
 
+/** What `fn` throws (`undefined` when it returns). */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
 /** The header lines a response carries, minus the connection bookkeeping Node adds. */
 function lines(res: { multiHeaders: ReadonlyArray<readonly [string, string]> }): string[][] {
   return res.multiHeaders
@@ -313,19 +323,37 @@ describe('startup checks', () => {
     );
     expect(() => new CORS({ allowMethods: ['GET', 'FETCH'] })).toThrow(
       new WiringError(
-        'new CORS(): allowMethods lists "FETCH", which no route serves. Fix: use only GET, HEAD, POST, PUT, PATCH, DELETE.',
+        "new CORS(): allowMethods names \"FETCH\", which is not a method served here. Fix: use 'GET', 'HEAD', 'POST', 'PUT', 'PATCH' or 'DELETE'.",
       ),
     );
     expect(() => new CORS({ allowMethods: ['OPTIONS'] })).toThrow(
-      /"OPTIONS", which no route serves \(OPTIONS is answered automatically and never preflighted\)/,
+      /names "OPTIONS": OPTIONS is answered by the framework itself \(preflights included\)\. Fix: remove OPTIONS\.$/,
     );
     expect(() => new CORS({ allowMethods: ['CONNECT'] })).toThrow(WiringError);
-    expect(new CORS({ allowMethods: ['get', 'head'] }).allowMethods).toEqual(['GET', 'HEAD']);
+    expect(() => new CORS({ allowMethods: ['GET', 'GET'] })).toThrow(/allowMethods names GET twice/);
+  });
+
+  it('refuses a wrongly cased method instead of rewriting it (methods are case-sensitive)', () => {
+    for (const [given, upper] of [
+      ['get', 'GET'],
+      ['Post', 'POST'],
+    ] as const) {
+      const error = thrown(() => new CORS({ allowMethods: ['HEAD', given] }));
+      expect(error).toBeInstanceOf(WiringError);
+      expect(error).toMatchObject({
+        code: 'API_WIRING_HTTP_METHOD',
+        where: 'new CORS()',
+        fix: `write '${upper}'`,
+      });
+      expect((error as WiringError).problem).toMatch(
+        new RegExp(`^allowMethods names "${given}"; methods are case-sensitive`),
+      );
+    }
   });
 
   it('refuses unknown option names and wrongly typed lists', () => {
     expect(() => new CORS({ allowOrigin: '*' } as never)).toThrow(
-      /^new CORS\(\): unknown option "allowOrigin"\. Fix: use only allowOrigins, allowMethods, allowHeaders, allowCredentials, maxAge, exposeHeaders\.$/,
+      /^new CORS\(\): unknown option "allowOrigin" \(did you mean "allowOrigins"\?\)\. Fix: use only allowOrigins, allowMethods, allowHeaders, allowCredentials, maxAge, exposeHeaders\.$/,
     );
     expect(() => new CORS({ allowMethods: 'GET' } as never)).toThrow(
       /allowMethods must be a list of strings/,
@@ -368,7 +396,7 @@ describe('startup checks', () => {
       app.mount(new Private(), { cors: foreign });
     });
     expect(error.message).toBe(
-      'Private.get: the "cors" mount option is not a CORS policy. Fix: pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out.',
+      'Private.get: the "cors" mount option must be a CORS policy or CORS.OFF, got an object. Fix: pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out.',
     );
     const plain = await startupErrorOf((app) => app.mount(new Private(), { cors: { allowOrigins: '*' } }));
     expect(plain.message).toMatch(

@@ -1,14 +1,21 @@
+import * as v from 'valibot';
 import {
+  checkMethods,
+  checkOptions,
   defineExtension,
+  describeValue,
+  installAppPolicy,
+  isPlainObject,
   mountOption,
+  ROUTE_METHODS,
   WiringError,
+  wiringError,
   type Exchange,
   type Extension,
   type MountContext,
   type MountOptionValue,
   type RouteContribution,
   type RouteInfo,
-  type Wiring,
 } from '@api/core/extension';
 
 /** The fields of a CORS policy (defaults in brackets). */
@@ -27,16 +34,24 @@ export interface CORSOptions {
   readonly exposeHeaders?: readonly string[];
 }
 
-/** Methods a policy may list: the ones routes serve (OPTIONS is always automatic, never preflighted). */
-const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
-const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'allowOrigins',
-  'allowMethods',
-  'allowHeaders',
-  'allowCredentials',
-  'maxAge',
-  'exposeHeaders',
-]);
+const seconds = 'a whole number of seconds';
+const strings = v.array(v.string('a string'), 'a list of strings');
+const Options = v.object({
+  allowOrigins: v.optional(v.union([v.literal('*'), v.array(v.string())], "'*' or a list of origins"), '*'),
+  allowMethods: v.optional(strings, ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  allowHeaders: v.optional(strings, ['content-type', 'authorization']),
+  allowCredentials: v.optional(v.boolean('true or false'), false),
+  maxAge: v.optional(v.pipe(v.number(seconds), v.integer(seconds), v.minValue(0, seconds)), 600),
+  exposeHeaders: v.optional(strings, []),
+});
+const FIXES = {
+  allowOrigins: "e.g. allowOrigins: ['https://app.example']",
+  allowMethods: "e.g. allowMethods: ['GET', 'POST']",
+  allowHeaders: "e.g. allowHeaders: ['content-type', 'authorization']",
+  allowCredentials: 'allowCredentials: true (with a list of exact origins), or leave it out',
+  maxAge: 'e.g. maxAge: 600',
+  exposeHeaders: "e.g. exposeHeaders: ['x-total']",
+};
 
 const ORIGIN =
   /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)(:\d{1,5})?$/;
@@ -129,62 +144,30 @@ export class CORS implements MountOptionValue {
 
   constructor(options: CORSOptions = {}) {
     const where = 'new CORS()';
-    checkOptions(where, options);
-    this.allowOrigins = options.allowOrigins ?? '*';
-    this.allowMethods = (options.allowMethods ?? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).map((m) =>
-      m.toUpperCase(),
-    );
-    this.allowHeaders = (options.allowHeaders ?? ['content-type', 'authorization']).map((h) =>
-      h.toLowerCase(),
-    );
-    this.allowCredentials = options.allowCredentials ?? false;
-    this.maxAge = options.maxAge ?? 600;
-    this.exposeHeaders = (options.exposeHeaders ?? []).map((h) => h.toLowerCase());
+    const o = checkOptions(where, Options, options, { fixes: FIXES });
+    this.allowOrigins = o.allowOrigins;
+    this.allowCredentials = o.allowCredentials;
+    this.maxAge = o.maxAge;
     this.wildcard = this.allowOrigins === '*';
-    if (this.wildcard && this.allowCredentials) {
-      throw new WiringError(
-        `${where}: allowCredentials with allowOrigins '*'. Fix: list the exact origins that may send credentials.`,
+    if (this.wildcard && this.allowCredentials)
+      throw wiringError(
+        'API_WIRING_CORS_CREDENTIALS',
+        where,
+        "allowCredentials with allowOrigins '*'",
+        'list the exact origins that may send credentials',
       );
-    }
-    if (!this.wildcard) {
-      const list: readonly string[] = Array.isArray(this.allowOrigins)
-        ? (this.allowOrigins as readonly string[])
-        : [];
-      if (list.length === 0) {
-        throw new WiringError(
-          `${where}: allowOrigins must be '*' or a non-empty list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`,
-        );
-      }
-      for (const origin of list) {
-        if (origin === 'null')
-          throw new WiringError(
-            `${where}: the "null" origin is never allowed (sandboxed documents and file: pages share it). Fix: remove it.`,
-          );
-        if (!ORIGIN.test(origin) || Number(origin.split(':')[2] ?? 0) > 65535) {
-          throw new WiringError(
-            `${where}: ${JSON.stringify(origin)} is not an origin. Fix: write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example".`,
-          );
-        }
-      }
-    }
-    if (this.allowMethods.length === 0)
-      throw new WiringError(
-        `${where}: allowMethods is empty, so no preflight could ever be accepted. Fix: list the methods cross-origin callers may use (e.g. ['GET', 'POST']), leave allowMethods out for the default, or mount with { cors: CORS.OFF }.`,
+    if (!this.wildcard) checkOrigins(where, o.allowOrigins as readonly string[]);
+    if (o.allowMethods.length === 0)
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        'allowMethods is empty, so no preflight could ever be accepted',
+        "list the methods cross-origin callers may use (e.g. ['GET', 'POST']), leave allowMethods out for the default, or mount with { cors: CORS.OFF }",
       );
-    for (const method of this.allowMethods)
-      if (!KNOWN_METHODS.has(method))
-        throw new WiringError(
-          `${where}: allowMethods lists ${JSON.stringify(method)}, which no route serves${method === 'OPTIONS' ? ' (OPTIONS is answered automatically and never preflighted)' : ''}. Fix: use only ${[...KNOWN_METHODS].join(', ')}.`,
-        );
-    for (const list of [this.allowMethods, this.allowHeaders, this.exposeHeaders]) {
-      for (const item of list)
-        if (!TOKEN.test(item))
-          throw new WiringError(
-            `${where}: ${JSON.stringify(item)} is not a valid method or header name. Fix: use HTTP tokens only.`,
-          );
-    }
-    if (!Number.isInteger(this.maxAge) || this.maxAge < 0)
-      throw new WiringError(`${where}: maxAge must be a whole number of seconds. Fix: e.g. maxAge: 600.`);
+    // Methods are case-sensitive: 'get' is refused (never matched by a preflight), not rewritten.
+    this.allowMethods = Object.freeze(checkMethods(where, 'allowMethods', o.allowMethods, ROUTE_METHODS));
+    this.allowHeaders = headerNames(where, 'allowHeaders', o.allowHeaders);
+    this.exposeHeaders = headerNames(where, 'exposeHeaders', o.exposeHeaders);
     this.origins = new Set(this.wildcard ? [] : (this.allowOrigins as readonly string[]));
   }
 
@@ -194,44 +177,45 @@ export class CORS implements MountOptionValue {
   }
 }
 
-/** Field checks a plain options object needs before it is read (typos would silently widen a policy). */
-function checkOptions(where: string, options: unknown): asserts options is CORSOptions {
-  if (!isPlainObject(options))
-    throw new WiringError(
-      `${where}: the options are not an object. Fix: pass { allowOrigins, allowMethods, … } or nothing for the defaults.`,
+/** Every entry an exact `scheme://host[:port]` origin, never "null"; at least one. */
+function checkOrigins(where: string, list: readonly string[]): void {
+  if (list.length === 0)
+    throw wiringError(
+      'API_WIRING_CORS_ORIGIN',
+      where,
+      "allowOrigins must be '*' or a non-empty list of origins",
+      "e.g. allowOrigins: ['https://app.example']",
     );
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key))
-      throw new WiringError(
-        `${where}: unknown option ${JSON.stringify(key)}. Fix: use only ${[...OPTION_KEYS].join(', ')}.`,
+  for (const origin of list) {
+    if (origin === 'null')
+      throw wiringError(
+        'API_WIRING_CORS_ORIGIN',
+        where,
+        'the "null" origin is never allowed (sandboxed documents and file: pages share it)',
+        'remove it',
       );
-  for (const key of ['allowMethods', 'allowHeaders', 'exposeHeaders'] as const) {
-    const list = options[key];
-    if (list !== undefined && !(Array.isArray(list) && list.every((item) => typeof item === 'string')))
-      throw new WiringError(`${where}: ${key} must be a list of strings. Fix: e.g. ${key}: ['…'].`);
+    if (!ORIGIN.test(origin) || Number(origin.split(':')[2] ?? 0) > 65535)
+      throw wiringError(
+        'API_WIRING_CORS_ORIGIN',
+        where,
+        `${JSON.stringify(origin)} is not an origin`,
+        'write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example"',
+      );
   }
-  if (options.allowCredentials !== undefined && typeof options.allowCredentials !== 'boolean')
-    throw new WiringError(
-      `${where}: allowCredentials must be true or false, got ${describe(options.allowCredentials)}. Fix: allowCredentials: true (with a list of exact origins), or leave it out.`,
-    );
-  if (options.maxAge !== undefined && typeof options.maxAge !== 'number')
-    throw new WiringError(
-      `${where}: maxAge must be a whole number of seconds, got ${describe(options.maxAge)}. Fix: e.g. maxAge: 600.`,
-    );
-  const origins = options.allowOrigins;
-  if (origins !== undefined && origins !== '*' && !Array.isArray(origins))
-    throw new WiringError(
-      `${where}: allowOrigins must be '*' or a list of origins. Fix: e.g. allowOrigins: ['https://app.example'].`,
-    );
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+/** Header names as sent (lower case), each an HTTP token. */
+function headerNames(where: string, label: string, names: readonly string[]): readonly string[] {
+  for (const name of names)
+    if (!TOKEN.test(name))
+      throw wiringError(
+        'API_WIRING_INVALID_HEADER',
+        where,
+        `${label} lists ${JSON.stringify(name)}, which is not a header name`,
+        'use HTTP tokens only',
+      );
+  return Object.freeze(names.map((h) => h.toLowerCase()));
 }
-
-const installed = new WeakSet<object>();
 
 /**
  * Installs the app-default CORS policy (at most once). It covers every route the app serves —
@@ -245,59 +229,50 @@ export function cors(policy: CORS | CORSOptions = {}): Extension<void> {
   return defineExtension({
     name: 'cors',
     setup(wiring) {
-      const where = `${wiring.appName}.include(cors())`;
-      if (installed.has(wiring))
-        wiring.fail(
-          where,
-          'an app-default CORS policy is already installed',
+      installAppPolicy(wiring, {
+        extension: 'cors',
+        duplicate: 'an app-default CORS policy is already installed',
+        duplicateFix:
           'install cors() once; override per mount with { cors: policy } or opt out with { cors: CORS.OFF }',
-        );
-      const resolved = resolvePolicy(wiring, where, policy);
-      installed.add(wiring);
-      wiring.addContributor((route) => {
-        const own = route.mountOptions.cors;
-        if (own === undefined) return contribution(resolved, route);
         // The mount's own policy (or CORS.OFF) compiles itself; anything else under `cors` is a mistake.
-        if (!(own instanceof CORS) && own !== CORS.OFF)
-          wiring.fail(
-            `${route.owner}.${route.operation}`,
-            'the "cors" mount option is not a CORS policy',
-            'pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out',
-          );
-        return undefined;
+        override: {
+          option: 'cors',
+          accepts: (own) => own instanceof CORS || own === CORS.OFF,
+          expected: 'a CORS policy or CORS.OFF',
+          fix: 'pass { cors: new CORS({ … }) } to override the app default, or { cors: CORS.OFF } to opt the mount out',
+        },
+        contribute: (where) => {
+          const resolved = resolvePolicy(where, policy);
+          return (route) => contribution(resolved, route);
+        },
       });
     },
   });
 }
 
 /** The app default from what was given to `cors()`: a policy, or the options of one. */
-function resolvePolicy(wiring: Wiring, where: string, given: unknown): CORS {
+function resolvePolicy(where: string, given: unknown): CORS {
   if (given instanceof CORS) return given;
   if (given === CORS.OFF)
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       'cors(CORS.OFF) would install an app default that is no policy',
       'leave cors() out for no app default, or opt single mounts out with { cors: CORS.OFF }',
     );
   if (!isPlainObject(given))
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
-      `cors() was given ${describe(given)}, which is not a CORS policy`,
+      `cors() was given ${describeValue(given)}, which is not a CORS policy`,
       "pass new CORS({ … }), the options of one (e.g. cors({ allowOrigins: ['https://app.example'] })), or nothing for the defaults",
     );
   try {
     return new CORS(given);
   } catch (error) {
     // The same check, reported at the install call instead of a constructor the app never wrote.
-    if (error instanceof WiringError)
-      throw new WiringError(error.message.replace(/^new CORS\(\)/, where), { cause: error });
+    if (error instanceof WiringError && error.where === 'new CORS()')
+      throw wiringError(error.code, where, error.problem, error.fix, { cause: error });
     throw error;
   }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'an unknown class'}`;
-  return `a ${typeof value}`;
 }

@@ -2,6 +2,7 @@
 // The augmentation below needs @api/core in the program (nothing else here imports its main entry).
 import type {} from '@api/core';
 import type { CORS as CORSPolicy } from './cors';
+import './wiring-codes';
 
 export { CORS, cors, type CORSOptions } from './cors';
 

@@ -1,5 +1,6 @@
 // @api/openapi — the OpenAPI 3.1 document (built once at wiring from the route catalogue) and an
 // offline Scalar docs page, through core's public extension point only.
+import './wiring-codes';
 export { openapi } from './openapi';
 export type { OpenAPIOptions } from './options';
 export {

@@ -1,5 +1,5 @@
+import { checkKnownKeys, wiringError } from '@api/core/extension';
 import type { Tag } from '@api/core';
-import { fail } from './document/fail';
 import type { OpenAPIServer } from './document/build';
 import { checkScalarConfig, type ScalarConfig } from './docs/scalar-config';
 
@@ -65,7 +65,8 @@ const EXACT_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
 
 function checkPath(name: string, value: unknown): string {
   if (typeof value !== 'string' || !EXACT_PATH.test(value) || value.includes('//')) {
-    fail(
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
       WHERE,
       `${name} ${JSON.stringify(value)} is not an exact path`,
       `use a path like '/openapi.json' (starts with "/", no {slots}, query or spaces)`,
@@ -77,29 +78,53 @@ function checkPath(name: string, value: unknown): string {
 /** Validates `openapi()` options; every mistake is a `WiringError` naming the option and the fix. */
 export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    fail(WHERE, 'options are missing', "pass { title: 'My API', version: '1.0.0' }");
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'options are missing',
+      "pass { title: 'My API', version: '1.0.0' }",
+    );
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) fail(WHERE, `unknown option "${key}"`, `use only ${[...KNOWN].join(', ')}`);
-  }
+  checkKnownKeys(WHERE, options, [...KNOWN]);
   if (typeof options.title !== 'string' || options.title.trim() === '') {
-    fail(WHERE, 'title is required', "pass { title: 'My API', version: '1.0.0' }");
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'title is required',
+      "pass { title: 'My API', version: '1.0.0' }",
+    );
   }
   if (typeof options.version !== 'string' || options.version.trim() === '') {
-    fail(WHERE, 'version is required (the API version string)', "pass { title: 'My API', version: '1.0.0' }");
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'version is required (the API version string)',
+      "pass { title: 'My API', version: '1.0.0' }",
+    );
   }
   if (options.description !== undefined && typeof options.description !== 'string') {
-    fail(WHERE, 'description is not a string', 'pass a (Markdown) string or leave it out');
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'description is not a string',
+      'pass a (Markdown) string or leave it out',
+    );
   }
   const openapiPath = checkPath('openapiPath', options.openapiPath ?? '/openapi.json');
   const docsPath = options.docsPath === null ? null : checkPath('docsPath', options.docsPath ?? '/docs');
   if (docsPath !== null && docsPath === openapiPath) {
-    fail(WHERE, `docsPath and openapiPath are both ${JSON.stringify(docsPath)}`, 'give them different paths');
+    throw wiringError(
+      'API_WIRING_DUPLICATE_ROUTE',
+      WHERE,
+      `docsPath and openapiPath are both ${JSON.stringify(docsPath)}`,
+      'give them different paths',
+    );
   }
   for (const server of options.servers ?? []) {
     const url = typeof server === 'string' ? server : (server as Partial<OpenAPIServer> | null)?.url;
     if (typeof url !== 'string' || url === '') {
-      fail(
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         WHERE,
         `a servers entry has no url (${JSON.stringify(server)})`,
         "use 'https://api.example.com' or { url, description }",
@@ -109,11 +134,21 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
   for (const tag of options.tags ?? []) {
     const name = typeof tag === 'string' ? tag : (tag as Partial<Tag> | null)?.name;
     if (typeof name !== 'string' || name === '') {
-      fail(WHERE, 'a tags entry has no name', "use 'name' or new Tag('name', 'description')");
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        WHERE,
+        'a tags entry has no name',
+        "use 'name' or new Tag('name', 'description')",
+      );
     }
   }
   if (options.docsHtml !== undefined && typeof options.docsHtml !== 'string') {
-    fail(WHERE, 'docsHtml is not a string', 'pass the whole HTML page as a string');
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'docsHtml is not a string',
+      'pass the whole HTML page as a string',
+    );
   }
   const favicon = options.favicon;
   if (favicon !== undefined) {
@@ -123,14 +158,16 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
         favicon !== null &&
         (typeof favicon.file === 'string' || favicon.file instanceof URL));
     if (!ok) {
-      fail(
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         WHERE,
         `favicon ${JSON.stringify(favicon)} is neither a URL string nor { file }`,
         "pass 'https://…/icon.png' (linked) or { file: './favicon.svg' } (served at /favicon.ico)",
       );
     }
     if (typeof favicon === 'object' && (openapiPath === '/favicon.ico' || docsPath === '/favicon.ico')) {
-      fail(
+      throw wiringError(
+        'API_WIRING_DUPLICATE_ROUTE',
         WHERE,
         'a favicon file is served at /favicon.ico, which is also openapiPath or docsPath',
         'move that path',
@@ -138,10 +175,11 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     }
   }
   const bad = checkScalarConfig(options.scalarConfig);
-  if (bad) fail(WHERE, bad.problem, bad.fix);
+  if (bad) throw wiringError(bad.code, WHERE, bad.problem, bad.fix);
   const version = options.openapiVersion ?? '3.1.0';
   if (version !== '3.1.0' && version !== '3.2.0') {
-    fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       WHERE,
       `openapiVersion ${JSON.stringify(version)} is not supported`,
       "use '3.1.0' (default) or '3.2.0'",

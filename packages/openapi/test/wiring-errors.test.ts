@@ -44,6 +44,7 @@ describe('operations', () => {
     expect(error.message).toBe(
       'B.get: operationId "getThing" is already used by A.get. Fix: give one of them a unique meta: { operationId: \'…\' }.',
     );
+    expect(error.code).toBe('API_WIRING_DUPLICATE');
   });
 
   it('an explicit operationId that repeats a default one', async () => {
@@ -62,6 +63,7 @@ describe('operations', () => {
     expect(error.message).toBe(
       'B.get meta: tag "w" is described two ways ("Widgets." in A.get meta, "Other words." here). Fix: describe it once (one shared Tag object), or use the bare name \'w\' elsewhere.',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_CONFLICT');
   });
 
   it('a tag described differently in openapi({ tags }) and on a class', async () => {
@@ -81,6 +83,7 @@ describe('operations', () => {
     expect(error.message).toBe(
       'A.get: exceptions lists RangeError, which is not an HTTP error class. Fix: list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define.',
     );
+    expect(error.code).toBe('API_WIRING_NOT_AN_ERROR_CLASS');
   });
 
   it('two error classes that document under one Problem name', async () => {
@@ -92,6 +95,7 @@ describe('operations', () => {
     expect(error.message).toBe(
       'A.get: two different error classes document as "GoneProblem" (types "gone-a" and "gone-b"). Fix: rename one of the classes.',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_CONFLICT');
   });
 
   it('a responses entry keyed by something that is not a status', async () => {
@@ -103,6 +107,7 @@ describe('operations', () => {
     expect(error.message).toBe(
       'A.get: meta.responses has status "99". Fix: use an HTTP status from 100 to 599 as the key.',
     );
+    expect(error.code).toBe('API_WIRING_STATUS');
   });
 });
 
@@ -117,6 +122,7 @@ describe('models', () => {
     expect(error.message).toBe(
       "B.get: two different models are named \"Thing\" (the other is used by A.get). Fix: give one of them another name: Struct('Other', …) or Struct('Thing', …, { name: 'Other' }).",
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_CONFLICT');
   });
 
   it('a name override that collides with another model', async () => {
@@ -135,6 +141,7 @@ describe('models', () => {
     expect(error.message).toBe(
       'A.get: model name "My Thing!" cannot be a components.schemas key (letters, digits, ".", "-" and "_" only). Fix: rename the Struct, or give it { name: \'MyThing\' }.',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_NAME');
   });
 
   it('a model named like the Problem component of an error class', async () => {
@@ -144,6 +151,7 @@ describe('models', () => {
     expect(error.message).toBe(
       'openapi: a model is named "InternalServerProblem", which is also the Problem component of an error class. Fix: rename the model (Struct(\'InternalServerBody\', …) or { name }).',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_CONFLICT');
   });
 
   it('an untagged union of several Structs in a response', async () => {
@@ -155,6 +163,7 @@ describe('models', () => {
     expect(error.message).toBe(
       'PetEndpoint.get: returns an untagged union of Structs (Cat | Dog); clients cannot tell the members apart. Fix: declare every member with Struct(name, entries, { tag: true }) so each carries a "type" discriminator (untagged: Cat, Dog).',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_UNTAGGED_UNION');
   });
 
   it('an untagged union nested in an array or a stream item, and a half-tagged union', async () => {
@@ -221,6 +230,7 @@ describe('security', () => {
     expect(error.message).toBe(
       "A.get: the mount's authenticator cannot be described in OpenAPI (cookieAuth({ cookies }) reads 2 cookies (session_id, device), and an OpenAPI API key is one cookie). Fix: give it openapiSecurity: the scheme clients use, e.g. SecurityScheme.apiKey({ name: 'session_id', location: 'cookie' }), or a list of alternatives.",
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_UNDESCRIBED');
   });
 
   it('one scheme name declared two ways', async () => {
@@ -243,6 +253,7 @@ describe('security', () => {
     expect(error.message).toBe(
       'B.get: security scheme "apiKeyAuth" is declared two ways ({"type":"apiKey","name":"a_key","in":"cookie"} by A.get, {"type":"apiKey","name":"b_key","in":"cookie"} here). Fix: give one of them its own schemeName, e.g. SecurityScheme.apiKey({ …, schemeName: \'apiKeyAuth2\' }).',
     );
+    expect(error.code).toBe('API_WIRING_OPENAPI_CONFLICT');
   });
 });
 
@@ -260,7 +271,7 @@ describe('options', () => {
 
   it('an unknown option (a typo)', async () => {
     expect((await startupError(none, { docs_path: '/x' } as Partial<OpenAPIOptions>)).message).toBe(
-      'openapi(): unknown option "docs_path". Fix: use only title, version, description, openapiPath, docsPath, servers, tags, docsHtml, favicon, scalarConfig, openapiVersion.',
+      'openapi(): unknown option "docs_path" (did you mean "docsPath"?). Fix: use only title, version, description, openapiPath, docsPath, servers, tags, docsHtml, favicon, scalarConfig, openapiVersion.',
     );
   });
 

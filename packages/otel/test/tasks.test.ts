@@ -123,7 +123,7 @@ describe('taskContext() in process', () => {
   it('refuses options it cannot use (WiringError)', () => {
     expect(() => taskContext({ tracer: {} } as never)).toThrow(
       new WiringError(
-        'taskContext(options): unknown option "tracer". Fix: use only tracerProvider and propagator (both default to the globally registered ones).',
+        'taskContext(options): unknown option "tracer". Fix: use only tracerProvider, propagator (both default to the globally registered ones).',
       ),
     );
     expect(() => taskContext({ propagator: { extract: () => undefined } } as never)).toThrow(

@@ -1,4 +1,5 @@
 // @api/streaming — bytes, NDJSON and Server-Sent Events responses for @api. Curated exports only.
+import './wiring-codes';
 
 export { StreamingResponse, type ByteChunk } from './bytes/streaming-response';
 export { NDJSONStreamingResponse } from './ndjson/ndjson-response';

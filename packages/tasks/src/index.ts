@@ -1,5 +1,6 @@
 // @api/tasks — a typed background queue that drains before teardown: in process, or on BullMQ.
 // Curated exports only.
+import './wiring-codes';
 export { BackgroundTasks } from './queue/background-tasks';
 export { inProcessBackend } from './queue/in-process';
 export { TaskItemError, TasksClosedError, type ReasonIssue } from './queue/errors';

@@ -1,5 +1,6 @@
 // @api/ws — typed WebSockets on `ws`: framing per direction, close codes, a bounded broadcast
 // Channel and an optional Redis backplane, mounted through core's public extension point only.
+import './wiring-codes';
 export {
   WebSocketEndpoint,
   WebSocketEndpointBase,

@@ -207,7 +207,7 @@ describe('subprotocols', () => {
     expect(() =>
       WebSocketEndpoint('/p', { inbound: 'string', outbound: 'string', protocol: ['chat.v1'] } as never),
     ).toThrow(
-      'WebSocketEndpoint("/p"): unknown option "protocol". Fix: use only inbound, outbound, protocols, meta, name (mount options such as auth go to websocket(endpoint, options)).',
+      'WebSocketEndpoint("/p"): unknown option "protocol" (did you mean "protocols"?). Fix: use only inbound, outbound, protocols, meta, name (mount options such as auth go to websocket(endpoint, options)).',
     );
   });
 
@@ -216,7 +216,7 @@ describe('subprotocols', () => {
       [[], /protocols must be a non-empty list/],
       [['chat v1'], /protocols entry "chat v1" is not a subprotocol name/],
       [['a', 'a'], /protocols lists a subprotocol twice/],
-      ['chat', /protocols must be a non-empty list of subprotocol names, got string/],
+      ['chat', /protocols must be a non-empty list of subprotocol names, got a string/],
     ] as const) {
       expect(() =>
         WebSocketEndpoint('/p', { inbound: 'string', outbound: 'string', protocols: protocols as never }),

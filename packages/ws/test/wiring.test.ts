@@ -40,6 +40,9 @@ async function expectWiringError(
   expect(error).toBeInstanceOf(WiringError);
   expect((error as Error).message).toMatch(message);
   expect((error as Error).message).toMatch(/Fix: /);
+  // Coded (docs/errors.md), never the generic API_WIRING; the message starts with `where`.
+  expect((error as WiringError).code).toMatch(/^API_WIRING_[A-Z_]+$/);
+  expect((error as Error).message.startsWith(`${(error as WiringError).where}: `)).toBe(true);
 }
 
 class Plain extends WebSocketEndpoint('/plain', { inbound: 'string', outbound: 'string' }) {
@@ -54,6 +57,23 @@ class Slots extends WebSocketEndpoint('/rooms/{room_id}', { inbound: 'string', o
 const loose = <T extends object>(options: Record<string, unknown>): WebSocketOptions<T> => options;
 
 describe('websocket(): wiring errors', () => {
+  it('gives each kind of mistake its code', async () => {
+    const codeOf = async (mount: Parameters<typeof start>[0]): Promise<unknown> =>
+      ((await start(mount)) as WiringError).code;
+    expect(await codeOf((include) => include(websocket(new Plain(), loose({ maxFrameSize: 0 }))))).toBe(
+      'API_WIRING_LIMIT',
+    );
+    expect(await codeOf((include) => include(websocket(new WithUser())))).toBe('API_WIRING_SOURCE');
+    expect(await codeOf((include) => include(websocket(Plain as never)))).toBe(
+      'API_WIRING_MOUNT_WRONG_CLASS',
+    );
+    expect(
+      await codeOf((include) =>
+        include(websocket(new Plain(), loose({ allowedOrigins: ['https://a.example'] }))),
+      ),
+    ).toBe('API_WIRING_WS_ORIGIN');
+  });
+
   it('refuses something that is not a WebSocketEndpoint, saying what was passed', async () => {
     const error = await start((include) => include(websocket({ handle: {} } as never)));
     expect(error).toBeInstanceOf(WiringError);

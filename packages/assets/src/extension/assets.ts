@@ -1,5 +1,11 @@
-import { defineExtension, type Extension, type RouteInfo, type Wiring } from '@api/core/extension';
-import { resolveOptions, wiringError, type AssetsOptions } from '../options/options';
+import {
+  defineExtension,
+  wiringError,
+  type Extension,
+  type RouteInfo,
+  type Wiring,
+} from '@api/core/extension';
+import { resolveOptions, type AssetsOptions } from '../options/options';
 import { buildTable } from '../table/build-table';
 import { rawPath, routePath } from '../table/url-path';
 import { AssetRoute } from './asset-route';
@@ -53,7 +59,8 @@ export function assets(options: AssetsOptions): Extension<void> {
     setup(wiring) {
       const where = `${wiring.appName}.include(${call})`;
       if (wiring.transport === 'fetch' && resolved.source.kind === 'directory')
-        wiring.fail(
+        throw wiringError(
+          'API_WIRING_APP_STATE',
           where,
           "assets are read from a directory at wiring, which needs Node's file system, and the app is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), where there may be none",
           "pass the files in memory (assets({ files: { 'index.html': html } }), e.g. imported by your bundler), use the platform's static assets (a Workers assets binding), or serve the app with serve() (Node, Bun, Deno) where the directory can be read",
@@ -72,6 +79,7 @@ export function assets(options: AssetsOptions): Extension<void> {
           const taken = wiring.findRoute('GET', path, { literal: true });
           if (taken !== undefined && !isAsset(taken)) {
             throw wiringError(
+              'API_WIRING_DUPLICATE_ROUTE',
               where,
               `"${file.relative}" would be served at GET ${path}, which is already registered by ${describe(taken)}`,
               `exclude "${file.relative}" (exclude: [${JSON.stringify(file.relative)}]), serve the assets under another path, or move the other route`,
@@ -80,6 +88,7 @@ export function assets(options: AssetsOptions): Extension<void> {
           const prior = claims.get(key);
           if (prior !== undefined) {
             throw wiringError(
+              'API_WIRING_DUPLICATE_ROUTE',
               where,
               `"${file.relative}" would be served at GET ${path}, which is already registered by "${prior.file}" of ${prior.where}`,
               'give the two assets() calls different paths, or exclude the file from one of them',
@@ -125,6 +134,7 @@ function claimsFor(wiring: Wiring): Map<string, Claim> {
     if (claim === undefined) return undefined; // not ours: core's router reports it
     const other = isAsset(prior) ? route : prior;
     throw wiringError(
+      'API_WIRING_DUPLICATE_ROUTE',
       claim.where,
       `"${claim.file}" would be served at ${route.method} ${route.path}, which is already registered by ${describe(other)}`,
       `exclude "${claim.file}" (exclude: [${JSON.stringify(claim.file)}]), serve the assets under another path, or move the other route`,

@@ -1,7 +1,7 @@
 import { validateHeaderValue } from 'node:http';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WiringError } from '@api/core/extension';
+import { wiringError } from '@api/core/extension';
 
 /**
  * Options of {@link assets}: where the files come from — a `directory` read at wiring, or a `files`
@@ -114,11 +114,6 @@ const SPEC_NAMES: Readonly<Record<string, string>> = {
 /** A URL path segment as it may be written in a prefix: pchar only, no `{}` (slots are for routes). */
 const PREFIX_SEGMENT = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})+$/;
 
-/** Builds a `WiringError` in core's `where: problem. Fix: fix.` shape. */
-export function wiringError(where: string, problem: string, fix: string): WiringError {
-  return new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
-}
-
 /**
  * Validates the options of `assets()` and fills in the defaults.
  *
@@ -127,12 +122,18 @@ export function wiringError(where: string, problem: string, fix: string): Wiring
  */
 export function resolveOptions(options: AssetsOptions, where: string): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
-    throw wiringError(where, 'expects an options object', "write assets({ directory: './public' })");
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'expects an options object',
+      "write assets({ directory: './public' })",
+    );
   }
   for (const key of Object.keys(options)) {
     if (KNOWN.has(key)) continue;
     const hint = SPEC_NAMES[key];
     throw wiringError(
+      'API_WIRING_UNKNOWN_OPTION',
       where,
       `unknown option "${key}"`,
       hint ? `use "${hint}" (options are camelCase)` : `use only ${[...KNOWN].join(', ')}`,
@@ -142,12 +143,18 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
 
   const path = options.path ?? assetsDefaults.path;
   if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw wiringError(where, `path ${JSON.stringify(path)} does not start with "/"`, "e.g. path: '/assets'");
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      where,
+      `path ${JSON.stringify(path)} does not start with "/"`,
+      "e.g. path: '/assets'",
+    );
   }
   const prefix = path.endsWith('/') ? path.slice(0, -1) : path;
   for (const segment of prefix.split('/').slice(1)) {
     if (!PREFIX_SEGMENT.test(segment) || segment === '.' || segment === '..') {
       throw wiringError(
+        'API_WIRING_INVALID_PATH',
         where,
         `path ${JSON.stringify(path)} has the segment ${JSON.stringify(segment)}, which is not a literal URL segment`,
         "use plain segments such as '/assets' or '/static/v2' (no '{slots}', '//', '.', '..', spaces or '?')",
@@ -172,6 +179,7 @@ export function resolveOptions(options: AssetsOptions, where: string): ResolvedO
     }
     if (!valid)
       throw wiringError(
+        'API_WIRING_INVALID_HEADER',
         where,
         `cacheControl ${JSON.stringify(cacheControl)} is not a header value`,
         "pass a non-empty value without control characters, e.g. 'public, max-age=3600', or leave it out",
@@ -199,6 +207,7 @@ function resolveSource(options: AssetsOptions, where: string): { source: AssetSo
   const { directory, files } = options as { directory?: unknown; files?: unknown };
   if (directory !== undefined && files !== undefined) {
     throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       'both "directory" and "files" are given',
       'pass one: directory to read files from disk at wiring, or files to serve a map held in memory',
@@ -209,6 +218,7 @@ function resolveSource(options: AssetsOptions, where: string): { source: AssetSo
   if (directory instanceof URL) {
     if (directory.protocol !== 'file:')
       throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         where,
         `directory ${directory.href} is not a file: URL`,
         "pass a path or new URL('./public', import.meta.url)",
@@ -220,6 +230,7 @@ function resolveSource(options: AssetsOptions, where: string): { source: AssetSo
     return { source: { kind: 'directory', directory: absolute }, label: directory };
   }
   throw wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
     where,
     '"directory" or "files" is required (a path or a file: URL; or a map of relative path → content)',
     "e.g. assets({ directory: './public' }), or assets({ files: { 'index.html': '<h1>Hi</h1>' } })",
@@ -230,6 +241,7 @@ function resolveSource(options: AssetsOptions, where: string): { source: AssetSo
 function fileMap(files: unknown, where: string): ReadonlyMap<string, Buffer> {
   if (typeof files !== 'object' || files === null || Array.isArray(files)) {
     throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       '"files" must be an object mapping relative paths to contents',
       "e.g. files: { 'index.html': '<h1>Hi</h1>', 'img/logo.png': pngBytes }",
@@ -241,6 +253,7 @@ function fileMap(files: unknown, where: string): ReadonlyMap<string, Buffer> {
     const bad = segments.find((s) => s === '' || s.startsWith('.') || s.includes('\0'));
     if (bad !== undefined) {
       throw wiringError(
+        'API_WIRING_INVALID_PATH',
         where,
         `files has the path ${JSON.stringify(relative)}, whose segment ${JSON.stringify(bad)} is ${bad === '' ? 'empty' : bad.startsWith('.') ? 'a dot segment or dotfile (never served)' : 'not a file name'}`,
         "write paths relative to the prefix, without a leading '/', '.', '..' or dotfiles, e.g. 'css/site.css'",
@@ -251,6 +264,7 @@ function fileMap(files: unknown, where: string): ReadonlyMap<string, Buffer> {
       map.set(relative, Buffer.from(content)); // a copy
     else
       throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         where,
         `files[${JSON.stringify(relative)}] is ${content === null ? 'null' : typeof content}, not a string or Uint8Array`,
         'pass the content as a string (sent as UTF-8) or bytes (Uint8Array or Buffer)',
@@ -267,16 +281,23 @@ function globList(
 ): readonly string[] {
   if (value === undefined) return fallback;
   if (!Array.isArray(value))
-    throw wiringError(where, `${name} must be an array of globs`, `e.g. ${name}: ['*.css', 'img/*']`);
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `${name} must be an array of globs`,
+      `e.g. ${name}: ['*.css', 'img/*']`,
+    );
   for (const glob of value as unknown[]) {
     if (typeof glob !== 'string' || glob.length === 0)
       throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         where,
         `${name} has ${JSON.stringify(glob)}, which is not a glob`,
         `use non-empty strings such as '*.css'`,
       );
     if (glob.startsWith('/') || glob.startsWith('./'))
       throw wiringError(
+        'API_WIRING_ASSETS_GLOB',
         where,
         `${name} glob ${JSON.stringify(glob)} can never match: globs match the path relative to the directory`,
         `write it without the leading "${glob.startsWith('/') ? '/' : './'}", e.g. 'css/*'`,
@@ -288,7 +309,12 @@ function globList(
 function flag(value: boolean | undefined, name: string, fallback: boolean, where: string): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== 'boolean')
-    throw wiringError(where, `${name} must be true or false`, `e.g. ${name}: ${fallback}`);
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `${name} must be true or false`,
+      `e.g. ${name}: ${fallback}`,
+    );
   return value;
 }
 
@@ -296,6 +322,7 @@ function count(value: number | undefined, name: string, fallback: number, where:
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
     throw wiringError(
+      'API_WIRING_LIMIT',
       where,
       `${name} must be a whole number ≥ 1 (got ${String(value)})`,
       `e.g. ${name}: ${fallback}`,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { wiringError, type ResolvedOptions } from '../options/options';
+import { wiringError } from '@api/core/extension';
+import type { ResolvedOptions } from '../options/options';
 import { compileGlob, compileGlobs } from './glob';
 import { AMBIGUOUS_SUFFIXES, mediaTypeOf, suffixOf, type MediaType } from './media-type';
 import { UnreadableDirectory, walk, type Found, type Skipped } from './walk';
@@ -64,6 +65,7 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
       : { root: '', walked: fromMap(options.source.files, accept, options.maxFiles) };
   if (walked.overLimit) {
     throw wiringError(
+      'API_WIRING_ASSETS_TOO_LARGE',
       where,
       `more than maxFiles (${options.maxFiles}) files under ${options.directoryLabel} match include/exclude`,
       'raise maxFiles, or narrow include / widen exclude',
@@ -71,6 +73,7 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
   }
   if (walked.files.length === 0) {
     throw wiringError(
+      'API_WIRING_ASSETS_EMPTY',
       where,
       `no file under ${options.directoryLabel} matches include ${JSON.stringify(options.include)} and exclude ${JSON.stringify(options.exclude)} (dotfiles and symlinks are never served)`,
       'check the directory and the globs; globs match the path relative to the directory',
@@ -84,6 +87,7 @@ export function buildTable(options: ResolvedOptions, where: string): AssetTable 
     const remaining = options.maxTotalBytes - used;
     if (bytes <= remaining) return;
     throw wiringError(
+      'API_WIRING_ASSETS_TOO_LARGE',
       where,
       `${what} "${relative}" is ${bytes} bytes, over the ${remaining} bytes left of maxTotalBytes (${options.maxTotalBytes}; ${used} bytes already held by ${files.length} file(s) and their compressed copies)`,
       fix,
@@ -144,6 +148,7 @@ function fromDirectory(
   } catch (error) {
     if (!(error instanceof UnreadableDirectory)) throw error;
     throw wiringError(
+      'API_WIRING_ASSETS_DIRECTORY',
       where,
       `the directory "${error.relative || '.'}" under ${options.directoryLabel} cannot be read (${error.code})`,
       'make it readable by the server, or leave it out with exclude',
@@ -178,11 +183,13 @@ function resolveRoot(directory: string, options: ResolvedOptions, where: string)
     const code = (error as NodeJS.ErrnoException).code;
     throw code === 'ENOENT' || code === 'ENOTDIR'
       ? wiringError(
+          'API_WIRING_ASSETS_DIRECTORY',
           where,
           `the directory ${options.directoryLabel} does not exist (looked for ${directory})`,
           "create it, or point directory at it (relative paths start at the working directory; new URL('./public', import.meta.url) does not depend on it)",
         )
       : wiringError(
+          'API_WIRING_ASSETS_DIRECTORY',
           where,
           `the directory ${options.directoryLabel} cannot be resolved (${code ?? String(error)})`,
           'make it readable by the server',
@@ -190,6 +197,7 @@ function resolveRoot(directory: string, options: ResolvedOptions, where: string)
   }
   if (!statSync(root).isDirectory()) {
     throw wiringError(
+      'API_WIRING_ASSETS_DIRECTORY',
       where,
       `${options.directoryLabel} is a file, not a directory`,
       'point directory at the folder that holds the files',
@@ -224,6 +232,7 @@ function mediaTypes(files: readonly Found[], options: ResolvedOptions, where: st
     .map(({ relative, suffix }) => `"${relative}" (${suffix === '' ? 'no suffix' : suffix})`);
   const first = refused[0]!;
   throw wiringError(
+    'API_WIRING_ASSETS_MEDIA_TYPE',
     where,
     `unsupported suffix: ${listed.join(', ')}${more} under ${options.directoryLabel}` +
       (ambiguous ? ` (.ts and .mts are TypeScript source far more often than video/mp2t)` : ''),
@@ -244,6 +253,7 @@ function readChecked(
 ): Buffer {
   const unreadable = (reason: string): never => {
     throw wiringError(
+      'API_WIRING_ASSETS_DIRECTORY',
       where,
       `the file "${found.relative}" under ${options.directoryLabel} cannot be read (${reason})`,
       'make it readable by the server, or leave it out with exclude',

@@ -1,5 +1,6 @@
 import {
   defineExtension,
+  installAppPolicy,
   mountOption,
   type BodyTransform,
   type Extension,
@@ -7,7 +8,6 @@ import {
   type MountOptionValue,
   type RouteContribution,
   type RouteInfo,
-  type Wiring,
 } from '@api/core/extension';
 import { resolveOptions, type CompressOptions, type ResolvedOptions } from '../options/options';
 import { compileTransform, couldCompress } from '../transform/transform';
@@ -49,8 +49,6 @@ export class Compression implements MountOptionValue {
   }
 }
 
-const installed = new WeakSet<Wiring>();
-
 /**
  * Installs dynamic response compression app-wide (at most once): br and gzip (and zstd where the
  * running Node has it), chosen per request from `Accept-Encoding`, on every answer whose media
@@ -67,26 +65,22 @@ export function compress(options: CompressOptions | Compression = {}): Extension
   return defineExtension({
     name: 'compress',
     setup(wiring) {
-      const where = `${wiring.appName}.include(compress())`;
-      if (installed.has(wiring))
-        wiring.fail(
-          where,
-          'compression is already installed app-wide',
+      installAppPolicy(wiring, {
+        extension: 'compress',
+        duplicate: 'compression is already installed app-wide',
+        duplicateFix:
           'include compress() once; give a mount its own policy with { compress: new Compression({ … }) } or turn it off with { compress: false }',
-        );
-      installed.add(wiring);
-      const policy = options instanceof Compression ? options : new CompressionFor(where, options);
-      wiring.addContributor((route) => {
-        const own = route.mountOptions.compress;
-        if (own === undefined) return policy.contributionFor(route);
         // A mount's own policy compiles itself; false turns compression off; anything else is a mistake.
-        if (own !== false && !(own instanceof Compression))
-          wiring.fail(
-            `${route.owner}.${route.operation}`,
-            'the "compress" mount option is neither a Compression nor false',
-            'pass { compress: new Compression({ … }) } to override the app default, or { compress: false } to turn it off for the mount',
-          );
-        return undefined;
+        override: {
+          option: 'compress',
+          accepts: (own) => own === false || own instanceof Compression,
+          expected: 'a Compression or false',
+          fix: 'pass { compress: new Compression({ … }) } to override the app default, or { compress: false } to turn it off for the mount',
+        },
+        contribute: (where) => {
+          const policy = options instanceof Compression ? options : new CompressionFor(where, options);
+          return (route) => policy.contributionFor(route);
+        },
       });
     },
   });

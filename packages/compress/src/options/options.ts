@@ -1,4 +1,5 @@
-import { WiringError } from '@api/core/extension';
+import * as v from 'valibot';
+import { checkOptions, describeValue, wiringError } from '@api/core/extension';
 import { availableParallelism } from 'node:os';
 import { defaultSyncBelow, ZSTD_AVAILABLE, type Coding } from '../encoders/encoders';
 
@@ -49,74 +50,79 @@ export interface ResolvedOptions {
 export const COMPRESSIBLE =
   /^(?:text\/[\w.+-]+|application\/(?:json|x-ndjson|ndjson|xml|javascript|x-javascript|ecmascript|wasm)|[\w.-]+\/[\w.+-]+\+(?:json|xml))$/;
 
-const KEYS = new Set(['encodings', 'threshold', 'syncBelow', 'levels', 'contentTypes', 'etag']);
 const CODINGS: readonly Coding[] = ['br', 'zstd', 'gzip'];
 const RANGES: Record<Coding, readonly [number, number]> = { br: [0, 11], gzip: [1, 9], zstd: [1, 19] };
+const bytes = 'a whole number of bytes';
+const Options = v.object({
+  // Lists and levels are checked below: their mistakes have their own words (a coding twice, a level out of range).
+  encodings: v.optional(v.unknown()),
+  threshold: v.optional(v.pipe(v.number(bytes), v.integer(bytes), v.minValue(0, bytes)), 1024),
+  syncBelow: v.optional(v.pipe(v.number(bytes), v.integer(bytes), v.minValue(0, bytes))),
+  levels: v.optional(v.unknown()),
+  contentTypes: v.optional(
+    v.union([v.instance(RegExp), v.function()], 'a RegExp or a function of the media type'),
+    COMPRESSIBLE,
+  ),
+  etag: v.optional(v.picklist(['weak', 'suffix'], "'weak' or 'suffix'"), 'weak'),
+});
+const FIXES = {
+  encodings: "e.g. encodings: ['br', 'gzip']",
+  threshold: 'e.g. threshold: 1024',
+  syncBelow: 'e.g. syncBelow: 8192, or 0 for always async',
+  levels: 'e.g. levels: { br: 5, gzip: 6 }',
+  contentTypes: 'e.g. contentTypes: /^(text\\/|application\\/json$)/',
+  etag: "etag: 'weak' (default) or etag: 'suffix'",
+};
 
 /**
- * Checks and completes compression options; every mistake is a `WiringError` naming `where`.
+ * Checks and completes compression options; every mistake is a coded `WiringError` naming `where`.
  *
  * @param where - the call, e.g. `App.include(compress())`
  * @param given - what the app passed
  */
 export function resolveOptions(where: string, given: unknown): ResolvedOptions {
-  if (typeof given !== 'object' || given === null || Array.isArray(given))
-    fail(
-      where,
-      `the options must be an object, got ${describe(given)}`,
-      'pass { threshold, levels, … } or nothing',
-    );
-  const o = given as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!KEYS.has(key)) fail(where, `unknown option "${key}"`, `use only ${[...KEYS].join(', ')}`);
-  const threshold = o.threshold ?? 1024;
-  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 0)
-    fail(
-      where,
-      `threshold must be a whole number of bytes, got ${describe(threshold)}`,
-      'e.g. threshold: 1024',
-    );
-  const syncBelow = o.syncBelow ?? defaultSyncBelow(availableParallelism());
-  if (typeof syncBelow !== 'number' || !Number.isInteger(syncBelow) || syncBelow < 0)
-    fail(
-      where,
-      `syncBelow must be a whole number of bytes, got ${describe(syncBelow)}`,
-      'e.g. syncBelow: 8192, or 0 for always async',
-    );
-  const encodings = resolveEncodings(where, o.encodings);
-  const levels = resolveLevels(where, o.levels);
-  const etag = o.etag ?? 'weak';
-  if (etag !== 'weak' && etag !== 'suffix')
-    fail(
-      where,
-      `etag must be 'weak' or 'suffix', got ${describe(etag)}`,
-      "etag: 'weak' (default) or etag: 'suffix'",
-    );
-  const types = o.contentTypes ?? COMPRESSIBLE;
-  let compressible: (mediaType: string) => boolean;
-  if (types instanceof RegExp) compressible = (type) => types.test(type);
-  else if (typeof types === 'function') compressible = types as (mediaType: string) => boolean;
-  else
-    fail(
-      where,
-      `contentTypes must be a RegExp or a function of the media type, got ${describe(types)}`,
-      'e.g. contentTypes: /^(text\\/|application\\/json$)/',
-    );
-  return { encodings, threshold, syncBelow, levels, compressible, etag };
+  const o = checkOptions(where, Options, given, { fixes: FIXES });
+  const types = o.contentTypes;
+  const compressible: (mediaType: string) => boolean =
+    types instanceof RegExp ? (type) => types.test(type) : (types as (mediaType: string) => boolean);
+  return {
+    encodings: resolveEncodings(where, o.encodings),
+    threshold: o.threshold,
+    syncBelow: o.syncBelow ?? defaultSyncBelow(availableParallelism()),
+    levels: resolveLevels(where, o.levels),
+    compressible,
+    etag: o.etag,
+  };
 }
 
 function resolveEncodings(where: string, given: unknown): readonly Coding[] {
   if (given === undefined) return CODINGS.filter((c) => c !== 'zstd' || ZSTD_AVAILABLE);
   if (!Array.isArray(given) || given.length === 0)
-    fail(where, 'encodings must be a non-empty list', "e.g. encodings: ['br', 'gzip']");
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'encodings must be a non-empty list',
+      "e.g. encodings: ['br', 'gzip']",
+    );
   const seen = new Set<string>();
   for (const coding of given as unknown[]) {
     if (!CODINGS.includes(coding as Coding))
-      fail(where, `encodings names ${describe(coding)}, which is not offered`, "use 'br', 'zstd' or 'gzip'");
+      throw wiringError(
+        'API_WIRING_COMPRESS_ENCODING',
+        where,
+        `encodings names ${typeof coding === 'string' ? JSON.stringify(coding) : describeValue(coding)}, which is not offered`,
+        "use 'br', 'zstd' or 'gzip'",
+      );
     if (seen.has(coding as string))
-      fail(where, `encodings names ${String(coding)} twice`, 'list each coding once');
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `encodings names ${String(coding)} twice`,
+        'list each coding once',
+      );
     if (coding === 'zstd' && !ZSTD_AVAILABLE)
-      fail(
+      throw wiringError(
+        'API_WIRING_COMPRESS_ENCODING',
         where,
         `zstd is not available in this Node (${process.version}: node:zlib has no zstd before Node 22.15)`,
         'leave zstd out (the default offers it where Node has it), or run a newer Node',
@@ -130,32 +136,29 @@ function resolveLevels(where: string, given: unknown): ResolvedOptions['levels']
   const levels = { br: 4, gzip: 6, zstd: 3 };
   if (given === undefined) return levels;
   if (typeof given !== 'object' || given === null)
-    fail(where, `levels must be an object, got ${describe(given)}`, 'e.g. levels: { br: 5, gzip: 6 }');
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `levels must be an object, got ${describeValue(given)}`,
+      'e.g. levels: { br: 5, gzip: 6 }',
+    );
   for (const [key, value] of Object.entries(given)) {
     const range = RANGES[key as Coding];
-    if (range === undefined) fail(where, `levels names "${key}"`, 'use br, gzip or zstd');
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1])
-      fail(
+    if (range === undefined)
+      throw wiringError(
+        'API_WIRING_COMPRESS_ENCODING',
         where,
-        `levels.${key} must be a whole number from ${range[0]} to ${range[1]}, got ${describe(value)}`,
+        `levels names "${key}"`,
+        'use br, gzip or zstd',
+      );
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1])
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `levels.${key} must be a whole number from ${range[0]} to ${range[1]}, got ${typeof value === 'number' ? value : describeValue(value)}`,
         `e.g. levels: { ${key}: ${levels[key as Coding]} }`,
       );
     levels[key as Coding] = value;
   }
   return levels;
-}
-
-function fail(where: string, problem: string, fix: string): never {
-  throw new WiringError(`${where}: ${problem}. Fix: ${fix}.`);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  if (typeof value === 'function') return 'a function';
-  if (typeof value === 'symbol') return value.toString();
-  if (value === undefined) return 'undefined';
-  return JSON.stringify(typeof value === 'bigint' ? `${value}n` : value);
 }

@@ -1,6 +1,6 @@
 import type { WiringErrorCode } from './wiring-codes';
 
-export type { WiringErrorCode } from './wiring-codes';
+export type { WiringErrorCode, WiringErrorCodes } from './wiring-codes';
 
 /** The parts of a `WiringError`: its stable code and the three parts of its message. */
 export interface WiringErrorParts {

@@ -1,7 +1,7 @@
+import { wiringError } from '@api/core/extension';
 import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fail } from '../document/fail';
 
 /** The media types of the favicon suffixes the spec allows (`mime-types` names, as @api/assets). */
 export const FAVICON_TYPES: Readonly<Record<string, string>> = {
@@ -24,7 +24,8 @@ export function readFavicon(file: string | URL): FaviconFile {
   try {
     path = file instanceof URL ? fileURLToPath(file) : resolve(String(file));
   } catch {
-    fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `${String(file)} is not a file path or file: URL`,
       'pass { file: "./public/favicon.svg" } or { file: new URL("./favicon.svg", import.meta.url) }',
@@ -33,7 +34,8 @@ export function readFavicon(file: string | URL): FaviconFile {
   const suffix = extname(path).toLowerCase();
   const contentType = FAVICON_TYPES[suffix];
   if (contentType === undefined) {
-    fail(
+    throw wiringError(
+      'API_WIRING_OPENAPI_FAVICON',
       where,
       `${path} has suffix "${suffix || '(none)'}"; a favicon is .ico, .png or .svg`,
       'convert it to one of those, or pass a URL string to link it instead',
@@ -45,7 +47,8 @@ export function readFavicon(file: string | URL): FaviconFile {
     body = readFileSync(path);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    fail(
+    throw wiringError(
+      'API_WIRING_OPENAPI_FAVICON',
       where,
       `cannot read favicon file ${path} (${reason})`,
       'point { file } at an existing, readable .ico, .png or .svg file',

@@ -1,3 +1,4 @@
+import type { WiringErrorCode } from '@api/core/extension';
 /** Scalar's colour presets (as of 1.72.1). */
 export const SCALAR_THEMES = [
   'default',
@@ -69,10 +70,13 @@ export const OFFLINE_CONFIGURATION = {
 } as const;
 
 /** Returns a problem description for a bad `scalarConfig`, or undefined when it is fine. */
-export function checkScalarConfig(config: unknown): { problem: string; fix: string } | undefined {
+export function checkScalarConfig(
+  config: unknown,
+): { code: WiringErrorCode; problem: string; fix: string } | undefined {
   if (config === undefined) return undefined;
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     return {
+      code: 'API_WIRING_INVALID_ARGUMENT',
       problem: 'scalarConfig is not an object',
       fix: 'pass { theme, layout, darkMode, … } or leave it out',
     };
@@ -81,6 +85,7 @@ export function checkScalarConfig(config: unknown): { problem: string; fix: stri
   for (const [key, value] of Object.entries(config)) {
     if (!known.has(key)) {
       return {
+        code: 'API_WIRING_UNKNOWN_OPTION',
         problem: `scalarConfig has an unknown field "${key}"`,
         fix: `use only ${[...known].join(', ')}`,
       };
@@ -88,18 +93,24 @@ export function checkScalarConfig(config: unknown): { problem: string; fix: stri
     if (value === undefined) continue;
     if (key === 'theme' && !(SCALAR_THEMES as readonly unknown[]).includes(value)) {
       return {
+        code: 'API_WIRING_INVALID_ARGUMENT',
         problem: `scalarConfig.theme ${JSON.stringify(value)} is not a Scalar theme`,
         fix: `use one of ${SCALAR_THEMES.join(', ')}`,
       };
     }
     if (key === 'layout' && value !== 'modern' && value !== 'classic') {
       return {
+        code: 'API_WIRING_INVALID_ARGUMENT',
         problem: `scalarConfig.layout ${JSON.stringify(value)} is not a Scalar layout`,
         fix: "use 'modern' or 'classic'",
       };
     }
     if ((BOOLEAN_FIELDS as readonly string[]).includes(key) && typeof value !== 'boolean') {
-      return { problem: `scalarConfig.${key} is not a boolean`, fix: `set ${key}: true or false` };
+      return {
+        code: 'API_WIRING_INVALID_ARGUMENT',
+        problem: `scalarConfig.${key} is not a boolean`,
+        fix: `set ${key}: true or false`,
+      };
     }
   }
   return undefined;

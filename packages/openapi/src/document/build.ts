@@ -1,7 +1,6 @@
 import { Tag, type ErrorBodyAdapter, type OperationMeta, type RouteMeta } from '@api/core';
-import type { RouteCatalogue, RouteInfo } from '@api/core/extension';
+import { wiringError, type RouteCatalogue, type RouteInfo } from '@api/core/extension';
 import { ErrorDocs } from './errors';
-import { fail } from './fail';
 import type { JsonSchema } from './json-schema';
 import { parametersOf, requestBodyOf } from './parameters';
 import { ResponseDocs } from './responses';
@@ -78,7 +77,8 @@ class DocumentBuilder {
     const schemas: Record<string, JsonSchema> = this.#registry.finish();
     for (const [name, schema] of this.#errors.components) {
       if (name in schemas) {
-        fail(
+        throw wiringError(
+          'API_WIRING_OPENAPI_CONFLICT',
           'openapi',
           name.endsWith('Problem')
             ? `a model is named "${name}", which is also the Problem component of an error class`
@@ -117,14 +117,20 @@ class DocumentBuilder {
     const name = typeof tag === 'string' ? tag : tag.name;
     const description = typeof tag === 'string' ? undefined : tag.description;
     if (typeof name !== 'string' || name === '') {
-      fail(where, `a tag has no name`, `use a non-empty string or new Tag('name', 'description')`);
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        `a tag has no name`,
+        `use a non-empty string or new Tag('name', 'description')`,
+      );
     }
     const prior = this.#tags.get(name);
     if (!prior) this.#tags.set(name, { description, where });
     else if (description !== undefined) {
       if (prior.description === undefined) this.#tags.set(name, { description, where });
       else if (prior.description !== description) {
-        fail(
+        throw wiringError(
+          'API_WIRING_OPENAPI_CONFLICT',
           where,
           `tag "${name}" is described two ways (${JSON.stringify(prior.description)} in ${prior.where}, ${JSON.stringify(description)} here)`,
           `describe it once (one shared Tag object), or use the bare name '${name}' elsewhere`,
@@ -152,11 +158,17 @@ class DocumentBuilder {
 
     const operationId = meta.operationId ?? `${route.owner}_${route.operation}`;
     if (typeof operationId !== 'string' || operationId === '') {
-      fail(where, 'meta.operationId is empty', 'give a non-empty operationId or leave it out');
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        'meta.operationId is empty',
+        'give a non-empty operationId or leave it out',
+      );
     }
     const taken = this.#operationIds.get(operationId);
     if (taken !== undefined) {
-      fail(
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
         where,
         `operationId "${operationId}" is already used by ${taken}`,
         `give one of them a unique meta: { operationId: '…' }`,

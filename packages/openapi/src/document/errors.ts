@@ -1,3 +1,4 @@
+import { wiringError } from '@api/core/extension';
 import {
   DataclassHTTPError,
   HTTPError,
@@ -5,7 +6,6 @@ import {
   type ErrorBodyAdapter,
   type ErrorClass,
 } from '@api/core';
-import { fail } from './fail';
 import type { JsonSchema, SchemaNode } from './json-schema';
 import { componentRef, type SchemaRegistry } from './schemas';
 
@@ -75,7 +75,8 @@ export class ErrorDocs {
     else if (isSubclass(cls, HTTPError)) doc = this.#problemDoc(cls as unknown as ProblemClass, where);
     else {
       const name = typeof cls === 'function' ? cls.name || 'an anonymous class' : String(cls);
-      fail(
+      throw wiringError(
+        'API_WIRING_NOT_AN_ERROR_CLASS',
         where,
         `exceptions lists ${name}, which is not an HTTP error class`,
         'list classes declared with HTTPError.define, DataclassHTTPError.define or StructHTTPError.define',
@@ -93,7 +94,8 @@ export class ErrorDocs {
     }
     const name = `${cls.name.replace(/Error$/, '')}Problem`;
     if (!cls.name || name === 'Problem') {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_NAME',
         where,
         `an error class in exceptions has no name (type "${cls.type}")`,
         'declare it as a named class: class WidgetNotFoundError extends HTTPError.define({ … }) {}',
@@ -101,7 +103,8 @@ export class ErrorDocs {
     }
     const prior = this.#problems.get(name);
     if (prior && prior.cls !== cls) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_CONFLICT',
         where,
         `two different error classes document as "${name}" (${prior.kind === 'Problem' ? `types "${(prior.cls as unknown as ProblemClass).type}" and "${cls.type}"` : `${prior.kind} and a Problem error`})`,
         'rename one of the classes',
@@ -164,7 +167,8 @@ export class ErrorDocs {
   #structDoc(cls: StructErrorClass, where: string): ErrorDoc {
     const name = cls.name;
     if (!name) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_NAME',
         where,
         `a StructHTTPError class in exceptions has no name (status ${cls.status})`,
         'declare it as a named class: class LegacyGoneError extends StructHTTPError.define(Body, { … }) {}',
@@ -172,7 +176,12 @@ export class ErrorDocs {
     }
     const prior = this.#problems.get(name);
     if (prior && prior.cls !== cls) {
-      fail(where, `two different error classes document as "${name}"`, 'rename one of the classes');
+      throw wiringError(
+        'API_WIRING_OPENAPI_CONFLICT',
+        where,
+        `two different error classes document as "${name}"`,
+        'rename one of the classes',
+      );
     }
     const description = cls.description ?? `${name} (${cls.status})`;
     if (!prior) {

@@ -1,7 +1,6 @@
 // Media-type `examples` from the examples models carry (`v.examples([...])` in their pipes).
 import * as v from 'valibot';
-import { structInfo, toErrorReason } from '@api/core/extension';
-import { fail } from './fail';
+import { structInfo, toErrorReason, wiringError } from '@api/core/extension';
 import { isOptional, type JsonSchema, type SchemaNode } from './json-schema';
 
 /** An OpenAPI Example Object map: name → `{ value }`. */
@@ -108,7 +107,8 @@ export function examplesOf(
   for (const [key, value] of found) {
     const result = v.safeParse(schema as unknown as v.GenericSchema, value);
     if (!result.success) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_EXAMPLE',
         where,
         `the example "${key}" of ${name ?? 'its body'} does not match its schema (${toErrorReason('json', result.issues).reason})`,
         'correct the v.examples([...]) of the model or of the field it names',

@@ -13,10 +13,9 @@ import {
   type ResponseDoc,
   type RouteMeta,
 } from '@api/core';
-import { toHeaderName, type ResponseKindInfo, type RouteInfo } from '@api/core/extension';
+import { toHeaderName, wiringError, type ResponseKindInfo, type RouteInfo } from '@api/core/extension';
 import type { ErrorDoc, ErrorDocs } from './errors';
 import { examplesOf, type ExampleMap } from './examples';
-import { fail } from './fail';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
 
@@ -109,7 +108,12 @@ export class ResponseDocs {
     for (const [key, doc] of Object.entries(explicit)) {
       const status = Number(key);
       if (!Number.isInteger(status) || status < 100 || status > 599) {
-        fail(where, `meta.responses has status "${key}"`, 'use an HTTP status from 100 to 599 as the key');
+        throw wiringError(
+          'API_WIRING_STATUS',
+          where,
+          `meta.responses has status "${key}"`,
+          'use an HTTP status from 100 to 599 as the key',
+        );
       }
       const response: JsonSchema = { description: doc.description ?? STATUS_CODES[status] ?? 'Response' };
       if (doc.model) {

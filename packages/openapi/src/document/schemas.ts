@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
-import { formPartInfo, structInfo, type StructInfo } from '@api/core/extension';
-import { fail } from './fail';
+import { formPartInfo, structInfo, wiringError, type StructInfo } from '@api/core/extension';
 import { pointerToken, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
 
 type Valibot = Parameters<typeof toJsonSchemaDefs>[0][string];
@@ -90,7 +89,8 @@ export class SchemaRegistry {
   #register(schema: SchemaNode, info: StructInfo, where: string): void {
     if (this.#byObject.has(schema)) return;
     if (!COMPONENT_NAME.test(info.name)) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_NAME',
         where,
         `model name ${JSON.stringify(info.name)} cannot be a components.schemas key (letters, digits, ".", "-" and "_" only)`,
         `rename the Struct, or give it { name: '${info.name.replace(/[^A-Za-z0-9._-]/g, '') || 'Model'}' }`,
@@ -98,7 +98,8 @@ export class SchemaRegistry {
     }
     const prior = this.#models.get(info.name);
     if (prior && prior.schema !== schema) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_CONFLICT',
         where,
         `two different models are named "${info.name}" (the other is used by ${prior.where})`,
         `give one of them another name: Struct('Other', …) or Struct('${info.name}', …, { name: 'Other' })`,
@@ -135,7 +136,8 @@ export class SchemaRegistry {
         const structs = options.map((o) => structInfo(o)).filter((i): i is StructInfo => i !== undefined);
         const untagged = structs.filter((i) => !i.tagged);
         if (structs.length >= 2 && untagged.length > 0) {
-          fail(
+          throw wiringError(
+            'API_WIRING_OPENAPI_UNTAGGED_UNION',
             where,
             `returns an untagged union of Structs (${structs.map((i) => i.name).join(' | ')}); clients cannot tell the members apart`,
             `declare every member with Struct(name, entries, { tag: true }) so each carries a "type" discriminator (untagged: ${untagged.map((i) => i.name).join(', ')})`,

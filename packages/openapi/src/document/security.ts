@@ -1,5 +1,4 @@
-import type { RouteInfo } from '@api/core/extension';
-import { fail } from './fail';
+import { wiringError, type RouteInfo } from '@api/core/extension';
 
 /** One scheme as the document renders it (`SecurityScheme` of @api/auth, read structurally). */
 interface SchemeLike {
@@ -55,14 +54,16 @@ export class SecuritySchemes {
     if (facts === undefined) return [];
     const security = facts.security;
     if (!Array.isArray(security) || !security.every(isScheme)) {
-      fail(
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
         where,
         `the mount's authenticator advertises an openapiSecurity that is not a SecurityScheme`,
         'use SecurityScheme.httpBearer(), SecurityScheme.httpBasic() or SecurityScheme.apiKey({ name, location }) from @api/auth',
       );
     }
     if (security.length === 0) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_UNDESCRIBED',
         where,
         `the mount's authenticator cannot be described in OpenAPI (${facts.undescribed ?? 'it advertises no security scheme'})`,
         "give it openapiSecurity: the scheme clients use, e.g. SecurityScheme.apiKey({ name: 'session_id', location: 'cookie' }), or a list of alternatives",
@@ -82,7 +83,8 @@ export class SecuritySchemes {
     const { object, json } = rendered;
     const prior = this.#schemes.get(scheme.schemeName);
     if (prior && prior.json !== json) {
-      fail(
+      throw wiringError(
+        'API_WIRING_OPENAPI_CONFLICT',
         where,
         `security scheme "${scheme.schemeName}" is declared two ways (${prior.json} by ${prior.where}, ${json} here)`,
         `give one of them its own schemeName, e.g. SecurityScheme.apiKey({ …, schemeName: '${scheme.schemeName}2' })`,

@@ -10,14 +10,14 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { WiringError } from '@api/core';
 import {
   defineExtension,
+  installAppPolicy,
   type Exchange,
   type Extension,
   type RouteContribution,
-  type Wiring,
 } from '@api/core/extension';
+import { checkTracingOptions } from '../options';
 import { tracerOf } from '../tracer';
 import {
   ATTR_ERROR_TYPE,
@@ -36,10 +36,7 @@ export interface OtelOptions {
   readonly propagator?: TextMapPropagator | undefined;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['tracerProvider', 'propagator']);
 const kSpan = Symbol('@api/otel.span');
-/** Apps (by their wiring surface) that already include the extension: a second would double every span. */
-const included = new WeakSet<Wiring>();
 
 /**
  * OpenTelemetry traces for an app: one SERVER span per request, named after the route template
@@ -55,20 +52,23 @@ const included = new WeakSet<Wiring>();
  * this.include(otel());
  */
 export function otel(options: OtelOptions = {}): Extension<void> {
-  checkOptions(options);
+  checkTracingOptions('otel(options)', options, ['extract']);
   return defineExtension({
     name: 'otel',
     setup(wiring) {
-      if (included.has(wiring))
-        wiring.fail(
-          `${wiring.appName}.include(otel())`,
-          'otel is already included, so every request would get two server spans',
-          'include otel() once',
-        );
-      included.add(wiring);
-      const tracer = tracerOf(options.tracerProvider);
-      const contribution = serverSpans(tracer, options.propagator ?? propagation);
-      wiring.addContributor(() => contribution);
+      // One include per app: a second would double every span.
+      installAppPolicy(wiring, {
+        extension: 'otel',
+        duplicate: 'otel is already included, so every request would get two server spans',
+        duplicateFix: 'include otel() once',
+        contribute: () => {
+          const contribution = serverSpans(
+            tracerOf(options.tracerProvider),
+            options.propagator ?? propagation,
+          );
+          return () => contribution;
+        },
+      });
     },
   });
 }
@@ -127,34 +127,3 @@ const HEADERS = {
   get: (carrier: Exchange['req']['headers'], key: string) => carrier[key],
   keys: (carrier: Exchange['req']['headers']) => Object.keys(carrier),
 };
-
-function checkOptions(options: unknown): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `otel(options): options must be an object, got ${describe(options)}. Fix: pass { tracerProvider, propagator } or nothing.`,
-    );
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key))
-      throw new WiringError(
-        `otel(options): unknown option "${key}". Fix: use only tracerProvider and propagator (both default to the globally registered ones).`,
-      );
-  if (
-    o.tracerProvider !== undefined &&
-    typeof (o.tracerProvider as { getTracer?: unknown })?.getTracer !== 'function'
-  )
-    throw new WiringError(
-      `otel(options): tracerProvider has no getTracer(name), got ${describe(o.tracerProvider)}. Fix: pass a TracerProvider (e.g. a NodeTracerProvider), or leave it out for the global one.`,
-    );
-  if (o.propagator !== undefined && typeof (o.propagator as { extract?: unknown })?.extract !== 'function')
-    throw new WiringError(
-      `otel(options): propagator has no extract(context, carrier, getter), got ${describe(o.propagator)}. Fix: pass a TextMapPropagator (e.g. W3CTraceContextPropagator), or leave it out for the global one.`,
-    );
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}

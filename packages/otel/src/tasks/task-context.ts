@@ -10,7 +10,7 @@ import {
   type TextMapPropagator,
   type TracerProvider,
 } from '@opentelemetry/api';
-import { WiringError } from '@api/core';
+import { checkTracingOptions } from '../options';
 import { tracerOf } from '../tracer';
 
 /** How one run of a task item ended (what @api/tasks passes back from `run`). */
@@ -65,7 +65,7 @@ export const ATTR_TASK_OUTCOME = 'api.task.outcome';
  * const tasks = this.include(backgroundTasks({ drainTimeout: 1, propagator: taskContext() }));
  */
 export function taskContext(options: TaskContextOptions = {}): TaskTraceContext {
-  checkOptions(options);
+  checkTracingOptions('taskContext(options)', options, ['inject', 'extract']);
   const tracer = tracerOf(options.tracerProvider);
   const propagator: Pick<TextMapPropagator, 'inject' | 'extract'> = options.propagator ?? propagation;
   const setter = {
@@ -130,29 +130,4 @@ export function taskContext(options: TaskContextOptions = {}): TaskTraceContext 
       });
     },
   };
-}
-
-function checkOptions(options: unknown): void {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      'taskContext(options): options must be an object. Fix: pass { tracerProvider, propagator } or nothing.',
-    );
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (key !== 'tracerProvider' && key !== 'propagator')
-      throw new WiringError(
-        `taskContext(options): unknown option "${key}". Fix: use only tracerProvider and propagator (both default to the globally registered ones).`,
-      );
-  if (
-    o.tracerProvider !== undefined &&
-    typeof (o.tracerProvider as { getTracer?: unknown })?.getTracer !== 'function'
-  )
-    throw new WiringError(
-      'taskContext(options): tracerProvider has no getTracer(name). Fix: pass a TracerProvider, or leave it out for the global one.',
-    );
-  const p = o.propagator as { inject?: unknown; extract?: unknown } | undefined;
-  if (p !== undefined && (typeof p?.inject !== 'function' || typeof p?.extract !== 'function'))
-    throw new WiringError(
-      'taskContext(options): propagator has no inject() and extract(). Fix: pass a TextMapPropagator (e.g. W3CTraceContextPropagator), or leave it out for the global one.',
-    );
 }

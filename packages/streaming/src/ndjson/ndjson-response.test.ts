@@ -198,6 +198,7 @@ describe('NDJSONStreamingResponse.of: the item is a Struct or a union of tagged 
   ])('refuses %s at wiring, naming the operation and the fix', async (shown, schema) => {
     const error = await failure(schema);
     expect(error).toBeInstanceOf(WiringError);
+    expect(error).toMatchObject({ code: 'API_WIRING_STREAMING_ITEM', where: 'Lines.get' });
     expect((error as Error).message).toBe(
       `Lines.get: NDJSONStreamingResponse.of(${shown}): an NDJSON item is a Struct or a union of tagged Structs, one JSON object per line. Fix: declare the item as Struct('Item', { … }), or v.union([A, B]) of Structs declared with { tag: true }.`,
     );

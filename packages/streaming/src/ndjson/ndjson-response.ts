@@ -4,6 +4,7 @@ import {
   defineResponseKind,
   discriminatorOf,
   structInfo,
+  wiringError,
   type ResponseCompileContext,
 } from '@api/core/extension';
 import { compileItemEncoder } from '../codec/item-codec';
@@ -42,7 +43,9 @@ function checkItemSchema(schema: v.GenericSchema, ctx: ResponseCompileContext): 
   if (structInfo(schema)) return;
   const discriminator = discriminatorOf(schema);
   if (discriminator && [...discriminator.members.values()].every((member) => structInfo(member))) return;
-  ctx.fail(
+  throw wiringError(
+    'API_WIRING_STREAMING_ITEM',
+    ctx.where,
     `NDJSONStreamingResponse.of(${describeSchema(schema)}): an NDJSON item is a Struct or a union of tagged Structs, one JSON object per line`,
     "declare the item as Struct('Item', { … }), or v.union([A, B]) of Structs declared with { tag: true }",
   );

@@ -207,7 +207,7 @@ describe('the stream writer (against the ResponseSink contract)', () => {
     const h = await serveWith(writer, () => ({ stream: [] }));
     await get(h.url);
     expect(String(h.failures[0])).toBe(
-      'TypeError: Streams.get declares NDJSONStreamingResponse but returned an instance of Object',
+      'TypeError: Streams.get declares NDJSONStreamingResponse but returned an object',
     );
   });
 
@@ -317,6 +317,9 @@ describe('the stream writer (against the ResponseSink contract)', () => {
   it('fails wiring of SSE on any method but GET', () => {
     expect(() => compile(SSEResponse.of(Chunk), 'POST')).toThrow(
       /^Streams\.get: SSEResponse is GET-only \(an EventSource can only GET\), but this operation answers POST\. Fix: /,
+    );
+    expect(() => compile(SSEResponse.of(Chunk), 'POST')).toThrow(
+      expect.objectContaining({ code: 'API_WIRING_STREAMING_METHOD', where: 'Streams.get' }),
     );
   });
 });

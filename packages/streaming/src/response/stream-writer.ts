@@ -1,4 +1,5 @@
 import {
+  describeValue,
   hasHeader,
   type CustomWriter,
   type ResponseCompileContext,
@@ -30,12 +31,6 @@ export interface StreamKind<TValue extends StreamResponse<unknown, unknown>> {
   readonly gate?: 'setup' | 'first-item';
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  return `a ${typeof value}`;
-}
-
 /**
  * Compiles the writer shared by every streaming wrapper: headers through core's machinery
  * (typed, cookies, raw, Location/Link, then the route headers in `start`), HEAD answered without
@@ -52,7 +47,7 @@ export function compileStreamWriter<TValue extends StreamResponse<unknown, unkno
   const defaults = kind.defaults ?? [];
   return async (value: unknown, sink: ResponseSink): Promise<void> => {
     if (!(value instanceof kind.cls))
-      throw new TypeError(`${ctx.where} declares ${kind.name} but returned ${describe(value)}`);
+      throw new TypeError(`${ctx.where} declares ${kind.name} but returned ${describeValue(value)}`);
     const response = value;
     const status = response.statusCode ?? ctx.defaultStatus;
     let headers: string[];

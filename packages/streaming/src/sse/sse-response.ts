@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import type { ResponseSpec } from '@api/core';
-import { defineResponseKind } from '@api/core/extension';
+import { defineResponseKind, wiringError } from '@api/core/extension';
 import { compileItemEncoder, type ItemEncoder } from '../codec/item-codec';
 import { compileStreamWriter } from '../response/stream-writer';
 import {
@@ -94,7 +94,9 @@ export class SSEResponse<T, THeaders = undefined> extends StreamResponse<SSEItem
       contentType: EVENT_STREAM,
       compile: (ctx) => {
         if (ctx.method !== 'GET')
-          ctx.fail(
+          throw wiringError(
+            'API_WIRING_STREAMING_METHOD',
+            ctx.where,
             `SSEResponse is GET-only (an EventSource can only GET), but this operation answers ${ctx.method}`,
             'serve the events from a GET operation (get, readMany or readOne), or stream NDJSONStreamingResponse from this one',
           );

@@ -1,4 +1,4 @@
-import { defineExtension, type Extension, type Wiring } from '@api/core/extension';
+import { defineExtension, wiringError, type Extension, type Wiring } from '@api/core/extension';
 import { BackgroundTasks } from '../queue/background-tasks';
 import type { BackgroundTasksOptions } from '../queue/types';
 
@@ -32,7 +32,8 @@ export function backgroundTasks(options: BackgroundTasksOptions = {}): Extension
         options.backend !== undefined &&
         options.backend.kind !== 'in-process'
       )
-        wiring.fail(
+        throw wiringError(
+          'API_WIRING_APP_STATE',
           `${wiring.appName}.include(backgroundTasks({ backend: ${options.backend.kind} }))`,
           `the ${options.backend.kind} backend needs Node (TCP connections to Redis from a long-lived worker), and the app is started for the fetch transport (app.fetch, or start({ transport: 'fetch' }))`,
           'serve the app with serve() (Node, Bun, Deno), or use the in-process backend (leave backend out) where the runtime keeps the process alive',

@@ -1,4 +1,4 @@
-import { WiringError } from '@api/core/extension';
+import { wiringError } from '@api/core/extension';
 import type { Engine, EngineContext } from './engine';
 import type { TaskBackend } from './types';
 
@@ -16,8 +16,11 @@ export function defineBackend(kind: string, create: (context: EngineContext) => 
 export function createEngine(backend: TaskBackend, context: EngineContext): Engine {
   const create = factories.get(backend);
   if (!create)
-    throw new WiringError(
-      `${context.owner}: the backend option is not a backend of @api/tasks. Fix: pass inProcessBackend() or bullmqBackend({ … }) (or leave it out for in process).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      context.owner,
+      'the backend option is not a backend of @api/tasks',
+      'pass inProcessBackend() or bullmqBackend({ … }) (or leave it out for in process)',
     );
   return create(context);
 }

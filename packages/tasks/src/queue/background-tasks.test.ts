@@ -132,7 +132,12 @@ describe('BackgroundTasks: register', () => {
   it('refuses a second handler for one schema with a WiringError naming allowOneToMany', () => {
     const { tasks } = queue();
     tasks.register(WidgetEvent, () => undefined);
-    expect(() => tasks.register(WidgetEvent, () => undefined)).toThrow(WiringError);
+    expect(() => tasks.register(WidgetEvent, () => undefined)).toThrow(
+      expect.objectContaining({
+        code: 'API_WIRING_DUPLICATE',
+        where: 'BackgroundTasks.register(WidgetEvent)',
+      }),
+    );
     expect(() => tasks.register(WidgetEvent, () => undefined)).toThrow(
       /register\(WidgetEvent\): WidgetEvent already has a handler\. Fix: .*\{ allowOneToMany: true \}/,
     );
@@ -289,7 +294,9 @@ describe('BackgroundTasks: failures', () => {
 describe('BackgroundTasks: retries and delays in process', () => {
   it('refuses attempts and backoff at registration with a WiringError naming the fix', () => {
     const { tasks } = queue();
-    expect(() => tasks.register(Reindex, () => undefined, { attempts: 3 })).toThrow(WiringError);
+    expect(() => tasks.register(Reindex, () => undefined, { attempts: 3 })).toThrow(
+      expect.objectContaining({ code: 'API_WIRING_TASKS_RETRY', where: 'BackgroundTasks.register(Reindex)' }),
+    );
     expect(() => tasks.register(Reindex, () => undefined, { attempts: 3 })).toThrow(
       "BackgroundTasks.register(Reindex): the in-process backend does not retry failed items (attempts 3). Fix: retry inside the handler, or use bullmqBackend({ … }), where attempts and backoff are BullMQ's own job options.",
     );
@@ -391,7 +398,9 @@ describe('BackgroundTasks: backpressure', () => {
 
   it('refuses maxsize and drainTimeout values that make no sense', () => {
     expect(() => new BackgroundTasks({ maxsize: 0 })).toThrow(/maxsize 0 is not a positive integer/);
-    expect(() => new BackgroundTasks({ maxsize: 1.5 })).toThrow(WiringError);
+    expect(() => new BackgroundTasks({ maxsize: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'API_WIRING_LIMIT' }),
+    );
     expect(() => new BackgroundTasks({ drainTimeout: -1 })).toThrow(/drainTimeout -1/);
     expect(() => new BackgroundTasks({ drainTimeout: Infinity })).toThrow(WiringError);
     expect(() => new BackgroundTasks({ maxsize: Infinity, drainTimeout: null })).not.toThrow();

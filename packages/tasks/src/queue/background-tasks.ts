@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { structInfo, WiringError, type Logger } from '@api/core/extension';
+import { structInfo, wiringError, type Logger } from '@api/core/extension';
 import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
@@ -37,13 +37,19 @@ function isSchema(value: unknown): value is TaskSchema {
 function checkOptions(options: BackgroundTasksOptions): { maxsize: number; drainMs: number } {
   const maxsize = options.maxsize ?? 1024;
   if (!(maxsize === Infinity || (Number.isInteger(maxsize) && maxsize >= 1)))
-    throw new WiringError(
-      `${OWNER}: maxsize ${String(maxsize)} is not a positive integer. Fix: pass a whole number of items ≥ 1 (default 1024), or Infinity for no bound.`,
+    throw wiringError(
+      'API_WIRING_LIMIT',
+      OWNER,
+      `maxsize ${String(maxsize)} is not a positive integer`,
+      'pass a whole number of items ≥ 1 (default 1024), or Infinity for no bound',
     );
   const drain = options.drainTimeout === undefined ? 30 : options.drainTimeout;
   if (drain !== null && !(typeof drain === 'number' && drain >= 0 && drain !== Infinity))
-    throw new WiringError(
-      `${OWNER}: drainTimeout ${String(drain)} is not a number of seconds. Fix: pass seconds ≥ 0 (default 30); 0 or null does not wait.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      OWNER,
+      `drainTimeout ${String(drain)} is not a number of seconds`,
+      'pass seconds ≥ 0 (default 30); 0 or null does not wait',
     );
   return { maxsize, drainMs: drain === null ? 0 : Math.round(drain * 1000) };
 }
@@ -139,42 +145,73 @@ export class BackgroundTasks implements AsyncDisposable {
     const label = labelOf(schema);
     const where = `${OWNER}.register(${label})`;
     if (!isSchema(schema))
-      throw new WiringError(
-        `${where}: the first argument is not a valibot schema. Fix: pass the item's Struct.`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        'the first argument is not a valibot schema',
+        "pass the item's Struct",
       );
     if ((schema as { async?: unknown }).async === true)
-      throw new WiringError(
-        `${where}: the schema is asynchronous. Fix: use a synchronous schema (items are validated synchronously at add/tryAdd).`,
+      throw wiringError(
+        'API_WIRING_NOT_A_SCHEMA',
+        where,
+        'the schema is asynchronous',
+        'use a synchronous schema (items are validated synchronously at add/tryAdd)',
       );
     if (typeof handler !== 'function')
-      throw new WiringError(`${where}: the handler is not a function. Fix: pass (item, { signal }) => …`);
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        'the handler is not a function',
+        'pass (item, { signal }) => …',
+      );
     if (this.#closing)
-      throw new WiringError(`${where}: the queue is shutting down. Fix: register handlers while wiring.`);
+      throw wiringError(
+        'API_WIRING_APP_STATE',
+        where,
+        'the queue is shutting down',
+        'register handlers while wiring',
+      );
     if (this.#started)
-      throw new WiringError(
-        `${where}: the worker has already started, so items taken before this call would have missed the handler. Fix: register every handler while wiring (in wire(), before the app serves), before the first item is processed.`,
+      throw wiringError(
+        'API_WIRING_APP_STATE',
+        where,
+        'the worker has already started, so items taken before this call would have missed the handler',
+        'register every handler while wiring (in wire(), before the app serves), before the first item is processed',
       );
     const retry = checkRegistrationOptions(where, options, this.#engine.retriesAndDelays, this.#backend);
     let route = this.#routes.get(schema);
     if (route && route.handlers.length > 0 && !this.#allowOneToMany)
-      throw new WiringError(
-        `${where}: ${label} already has a handler. Fix: keep one handler per schema, or construct the queue with { allowOneToMany: true } to run several in registration order.`,
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `${label} already has a handler`,
+        'keep one handler per schema, or construct the queue with { allowOneToMany: true } to run several in registration order',
       );
     // The retry policy belongs to the item (one BullMQ job runs every handler): given once.
     if (route?.retry !== undefined && retry !== undefined && !sameRetry(route.retry, retry))
-      throw new WiringError(
-        `${where}: ${label} is already registered with other retry options (attempts ${route.retry.attempts}); they apply to the item, which runs all its handlers together. Fix: give attempts/backoff on one registration of ${label} only, or the same on each.`,
+      throw wiringError(
+        'API_WIRING_TASKS_RETRY',
+        where,
+        `${label} is already registered with other retry options (attempts ${route.retry.attempts}); they apply to the item, which runs all its handlers together`,
+        `give attempts/backoff on one registration of ${label} only, or the same on each`,
       );
     if (!route) {
       route = newRoute(schema);
       if (this.#engine.crossesProcesses) {
         if (route.name === undefined)
-          throw new WiringError(
-            `${where}: the ${this.#backend} backend dispatches by schema name across processes, and this schema has none. Fix: declare the item with Struct('Name', { … }).`,
+          throw wiringError(
+            'API_WIRING_TASKS_SCHEMA_NAME',
+            where,
+            `the ${this.#backend} backend dispatches by schema name across processes, and this schema has none`,
+            "declare the item with Struct('Name', { … })",
           );
         if (this.#byName.has(route.name))
-          throw new WiringError(
-            `${where}: two different schemas are named ${route.name}; across processes items are dispatched by name. Fix: give each item Struct its own name.`,
+          throw wiringError(
+            'API_WIRING_DUPLICATE',
+            where,
+            `two different schemas are named ${route.name}; across processes items are dispatched by name`,
+            'give each item Struct its own name',
           );
       }
       this.#routes.set(schema, route);
@@ -379,8 +416,11 @@ function checkPropagator(propagator: TaskContextPropagator | undefined): TaskCon
   const given: unknown = propagator;
   const members = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>;
   if (typeof members.capture !== 'function' || typeof members.restore !== 'function')
-    throw new WiringError(
-      `${OWNER}: the propagator option has no capture() and restore(carried, task, run). Fix: pass a TaskContextPropagator (e.g. taskContext() from @api/otel), or leave it out.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      OWNER,
+      'the propagator option has no capture() and restore(carried, task, run)',
+      'pass a TaskContextPropagator (e.g. taskContext() from @api/otel), or leave it out',
     );
   return propagator;
 }

@@ -1,4 +1,4 @@
-import { WiringError } from '@api/core/extension';
+import { wiringError } from '@api/core/extension';
 import type { RetryPolicy } from './route';
 import type { TaskAddOptions, TaskBackoff, TaskRegistrationOptions } from './types';
 
@@ -54,33 +54,53 @@ export function checkRegistrationOptions(
   if (options === undefined) return undefined;
   const fix = "e.g. { attempts: 3, backoff: { type: 'exponential', delay: 1_000 } }";
   if (!plainObject(options))
-    throw new WiringError(
-      `${where}: the options are ${showValue(options)}, not an object. Fix: pass ${fix}, or leave them out.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `the options are ${showValue(options)}, not an object`,
+      `pass ${fix}, or leave them out`,
     );
   const extra = unknownKey(options, REGISTRATION_KEYS);
   if (extra !== undefined)
-    throw new WiringError(`${where}: unknown option "${extra}". Fix: use only attempts and backoff, ${fix}.`);
+    throw wiringError(
+      'API_WIRING_UNKNOWN_OPTION',
+      where,
+      `unknown option "${extra}"`,
+      `use only attempts and backoff, ${fix}`,
+    );
   const attempts: unknown = options.attempts ?? 1;
   const backoff: unknown = options.backoff;
   if (!(typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 1))
-    throw new WiringError(
-      `${where}: attempts ${showValue(attempts)} is not a whole number ≥ 1. Fix: the runs of an item in all, the first included (default 1: no retry).`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `attempts ${showValue(attempts)} is not a whole number ≥ 1`,
+      'the runs of an item in all, the first included (default 1: no retry)',
     );
   if (backoff !== undefined) {
     const problem = backoffProblem(backoff);
     if (problem !== undefined)
-      throw new WiringError(
-        `${where}: ${problem}. Fix: milliseconds (e.g. 1_000), or { type: 'fixed' | 'exponential', delay, jitter? }.`,
+      throw wiringError(
+        'API_WIRING_INVALID_ARGUMENT',
+        where,
+        problem,
+        "milliseconds (e.g. 1_000), or { type: 'fixed' | 'exponential', delay, jitter? }",
       );
     if (attempts < 2)
-      throw new WiringError(
-        `${where}: a backoff without attempts ≥ 2 would never be used (a failure is final). Fix: add attempts, e.g. { attempts: 3, backoff }.`,
+      throw wiringError(
+        'API_WIRING_TASKS_RETRY',
+        where,
+        'a backoff without attempts ≥ 2 would never be used (a failure is final)',
+        'add attempts, e.g. { attempts: 3, backoff }',
       );
   }
   if (attempts === 1) return undefined;
   if (!supported)
-    throw new WiringError(
-      `${where}: the ${backend} backend does not retry failed items (attempts ${attempts}${backoff === undefined ? '' : ', backoff'}). Fix: retry inside the handler, or use bullmqBackend({ … }), where attempts and backoff are BullMQ's own job options.`,
+    throw wiringError(
+      'API_WIRING_TASKS_RETRY',
+      where,
+      `the ${backend} backend does not retry failed items (attempts ${attempts}${backoff === undefined ? '' : ', backoff'})`,
+      "retry inside the handler, or use bullmqBackend({ … }), where attempts and backoff are BullMQ's own job options",
     );
   return { attempts, backoff: backoff as TaskBackoff | undefined };
 }

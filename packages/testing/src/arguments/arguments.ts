@@ -1,4 +1,5 @@
-import { WiringError } from '@api/core';
+import type { WiringError } from '@api/core';
+import { checkKnownKeys, wiringError } from '@api/core/extension';
 
 /**
  * A short, safe description of a value for an error message: its kind and, for small scalars,
@@ -44,7 +45,12 @@ export function describeValue(value: unknown): string {
  * @param fix - How to fix the call.
  */
 export function wrongArgument(where: string, expected: string, got: unknown, fix: string): WiringError {
-  return new WiringError(`${where}: expected ${expected}, got ${describeValue(got)}. Fix: ${fix}.`);
+  return wiringError(
+    'API_WIRING_INVALID_ARGUMENT',
+    where,
+    `expected ${expected}, got ${describeValue(got)}`,
+    fix,
+  );
 }
 
 /** True for a plain object (`{…}` or `Object.create(null)`), the shape every options argument takes. */
@@ -71,11 +77,6 @@ export function checkOptions(
   const list = known.map((k) => `\`${k}\``).join(', ');
   if (!isPlainObject(options))
     throw wrongArgument(where, `an options object (${list})`, options, 'pass a plain object literal');
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key))
-      throw new WiringError(
-        `${where}: unknown option \`${key}\`. Fix: use only ${list} (names are case-sensitive).`,
-      );
-  }
+  checkKnownKeys(where, options, known, 'names are case-sensitive');
   return options;
 }

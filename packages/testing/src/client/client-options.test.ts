@@ -57,7 +57,7 @@ describe('TestClient arguments', () => {
       'TestClient: expected an options object (`cookieJar`), got boolean true. Fix: pass a plain object literal.',
     );
     expect(thrown(() => build(app, { cookiejar: true })).message).toBe(
-      'TestClient: unknown option `cookiejar`. Fix: use only `cookieJar` (names are case-sensitive).',
+      'TestClient: unknown option "cookiejar" (did you mean "cookieJar"?). Fix: use only cookieJar (names are case-sensitive).',
     );
     expect(thrown(() => build(app, { cookieJar: 'yes' })).message).toBe(
       'TestClient option `cookieJar`: expected a boolean, got "yes". Fix: pass `cookieJar: true` or leave it out.',

@@ -57,7 +57,7 @@ describe('TestClient.websocket arguments', () => {
     expect(
       (await wiringError(untyped(client, '/ws/echo', { inbound: Ping, outbound: Pong, cookie: {} }))).message,
     ).toBe(
-      'TestClient.websocket: unknown option `cookie`. Fix: use only `inbound`, `outbound`, `params`, `headers`, `cookies`, `protocols` (names are case-sensitive).',
+      'TestClient.websocket: unknown option "cookie" (did you mean "cookies"?). Fix: use only inbound, outbound, params, headers, cookies, protocols (names are case-sensitive).',
     );
   });
 

@@ -1,4 +1,4 @@
-import { WiringError } from '@api/core';
+import { wiringError } from '@api/core/extension';
 import { checkOptions, isPlainObject, wrongArgument } from '../arguments/arguments';
 import type { QueryParams } from '../client/request-options';
 import type { HeaderInit } from '../multipart/build-multipart';
@@ -116,8 +116,11 @@ export function checkWebSocketArguments(path: unknown, options: unknown): void {
       'pass e.g. `{ session_id: "abc" }`',
     );
   if (cookies !== undefined && headers !== undefined && hasCookieHeader(headers))
-    throw new WiringError(
-      `${WHERE}: both \`cookies\` and an explicit Cookie header were given, which is ambiguous. Fix: pass the cookies one way.`,
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      'both `cookies` and an explicit Cookie header were given, which is ambiguous',
+      'pass the cookies one way',
     );
   const protocols = checked.protocols;
   if (

@@ -1,6 +1,7 @@
 // The options of `new Channel(schema, options)`, checked where the channel is built: a mistake is
 // a WiringError naming the option and the fix (channels are built while the app wires).
-import { consoleLogger, WiringError, type Logger } from '@api/core';
+import { consoleLogger, type Logger } from '@api/core';
+import { checkKnownKeys, describeValue, isPlainObject, wiringError } from '@api/core/extension';
 import type { Backplane } from './backplane';
 import type { Overflow } from './bounded-writer';
 import type { Subscriber } from './subscriber';
@@ -24,17 +25,15 @@ export interface CheckedChannelOptions {
   readonly onOverflow: OnOverflow;
 }
 
+const WHERE = 'new Channel(schema, options)';
+
+/** A number as written (a bound the app set); anything else by its kind (`describeValue`). */
 function given(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'object') return 'an object';
-  return `a ${typeof value}`;
+  return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
-function fail(option: string, problem: string, fix: string): never {
-  throw new WiringError(`new Channel(…, { ${option} }): ${problem}. Fix: ${fix}.`);
+function fail(problem: string, fix: string): never {
+  throw wiringError('API_WIRING_INVALID_ARGUMENT', WHERE, problem, fix);
 }
 
 /**
@@ -45,32 +44,34 @@ function fail(option: string, problem: string, fix: string): never {
  */
 export function checkChannelOptions(options: unknown): CheckedChannelOptions {
   if (options === undefined) options = {};
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new WiringError(
-      `new Channel(schema, options): options must be an object, got ${given(options)}. Fix: e.g. new Channel(schema, { queueSize: 64 }), or leave options out.`,
+  if (!isPlainObject(options))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      `options must be an object, got ${given(options)}`,
+      'e.g. new Channel(schema, { queueSize: 64 }), or leave options out',
     );
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!KNOWN.includes(key))
-      fail(key, `unknown option "${key}"`, `use only ${KNOWN.join(', ')} (names are case-sensitive)`);
+  const o = options;
+  checkKnownKeys(WHERE, o, KNOWN, 'names are case-sensitive');
   const queueSize = o.queueSize ?? CHANNEL_DEFAULTS.queueSize;
   if (!Number.isSafeInteger(queueSize) || (queueSize as number) < 1)
-    fail(
-      'queueSize',
+    throw wiringError(
+      'API_WIRING_LIMIT',
+      WHERE,
       `queueSize must be a whole number of frames ≥ 1, got ${given(o.queueSize)}`,
       `e.g. queueSize: 64 (the default), or leave it out`,
     );
   const maxBytes = o.maxBufferedBytes ?? CHANNEL_DEFAULTS.maxBufferedBytes;
   if (!Number.isSafeInteger(maxBytes) || (maxBytes as number) < 1)
-    fail(
-      'maxBufferedBytes',
+    throw wiringError(
+      'API_WIRING_LIMIT',
+      WHERE,
       `maxBufferedBytes must be a whole number of bytes ≥ 1, got ${given(o.maxBufferedBytes)}`,
       `e.g. maxBufferedBytes: 1024 * 1024 (the default, 1 MiB), or leave it out`,
     );
   const overflow = o.overflow ?? CHANNEL_DEFAULTS.overflow;
   if (overflow !== 'close' && overflow !== 'drop-oldest')
     fail(
-      'overflow',
       `overflow must be 'close' or 'drop-oldest', got ${given(o.overflow)}`,
       `overflow: 'close' (1013 to a subscriber that falls behind, the default) or 'drop-oldest'`,
     );
@@ -84,7 +85,6 @@ export function checkChannelOptions(options: unknown): CheckedChannelOptions {
     );
     if (missing.length > 0)
       fail(
-        'backplane',
         `backplane must be a Backplane (${BACKPLANE_METHODS.join(', ')}), got ${given(backplane)}${typeof backplane === 'object' && backplane !== null ? ` without ${missing.join(', ')}` : ''}`,
         'pass redisBackplane(redis) from @api/ws, or an object implementing Backplane',
       );
@@ -96,13 +96,11 @@ export function checkChannelOptions(options: unknown): CheckedChannelOptions {
     !['info', 'warn', 'error'].every((m) => typeof (log as Record<string, unknown>)[m] === 'function')
   )
     fail(
-      'log',
       `log must be a Logger (info, warn, error), got ${given(o.log)}`,
       "pass the app's logger, or leave it out",
     );
   if (o.onOverflow !== undefined && typeof o.onOverflow !== 'function')
     fail(
-      'onOverflow',
       `onOverflow must be a function, got ${given(o.onOverflow)}`,
       'onOverflow: (subscriber, action) => log.warn(`subscriber ${action}`), or leave it out',
     );

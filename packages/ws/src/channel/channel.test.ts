@@ -239,31 +239,32 @@ describe('Channel: option mistakes are WiringErrors naming the option and the fi
   it.each([
     [
       { queueSize: 0 },
-      'new Channel(…, { queueSize }): queueSize must be a whole number of frames ≥ 1, got 0. Fix: e.g. queueSize: 64 (the default), or leave it out.',
+      'new Channel(schema, options): queueSize must be a whole number of frames ≥ 1, got 0. Fix: e.g. queueSize: 64 (the default), or leave it out.',
     ],
     [{ queueSize: 1.5 }, /queueSize must be a whole number of frames ≥ 1, got 1\.5/],
     [
       { maxBufferedBytes: -1 },
-      /new Channel\(…, \{ maxBufferedBytes \}\): maxBufferedBytes must be a whole number of bytes ≥ 1, got -1\. Fix: e\.g\. maxBufferedBytes: 1024 \* 1024/,
+      /new Channel\(schema, options\): maxBufferedBytes must be a whole number of bytes ≥ 1, got -1\. Fix: e\.g\. maxBufferedBytes: 1024 \* 1024/,
     ],
     [
       { overflow: 'drop' },
-      `new Channel(…, { overflow }): overflow must be 'close' or 'drop-oldest', got "drop". Fix: overflow: 'close' (1013 to a subscriber that falls behind, the default) or 'drop-oldest'.`,
+      `new Channel(schema, options): overflow must be 'close' or 'drop-oldest', got a string. Fix: overflow: 'close' (1013 to a subscriber that falls behind, the default) or 'drop-oldest'.`,
     ],
     [
       { queuesize: 8 },
-      /new Channel\(…, \{ queuesize \}\): unknown option "queuesize"\. Fix: use only queueSize, overflow, maxBufferedBytes, backplane, log, onOverflow/,
+      /new Channel\(schema, options\): unknown option "queuesize" \(did you mean "queueSize"\?\)\. Fix: use only queueSize, overflow, maxBufferedBytes, backplane, log, onOverflow/,
     ],
     [
       { backplane: { open() {} } },
       /backplane must be a Backplane \(open, subscribe, unsubscribe, publish, close\), got an object without subscribe, unsubscribe, publish, close\. Fix: pass redisBackplane\(redis\)/,
     ],
     [{ log: console.log }, /log must be a Logger \(info, warn, error\), got a function/],
-    [{ onOverflow: 'warn' }, /onOverflow must be a function, got "warn"/],
+    [{ onOverflow: 'warn' }, /onOverflow must be a function, got a string/],
   ] as const)('%j', (options, message) => {
     const build = (): unknown => new Channel(Note, options as never);
     expect(build).toThrow(WiringError);
     expect(build).toThrow(message);
+    expect(build).toThrow(expect.objectContaining({ where: 'new Channel(schema, options)' }));
   });
 
   it('refuses options that are not an object', () => {

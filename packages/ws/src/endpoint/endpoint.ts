@@ -1,13 +1,12 @@
 import type * as v from 'valibot';
 import {
-  WiringError,
   type HandlerInput,
   type ObjectSchemaLike,
   type Operation,
   type PathSlots,
   type RouteMeta,
 } from '@api/core';
-import { nameRouteClass } from '@api/core/extension';
+import { checkKnownKeys, describeValue, nameRouteClass, wiringError } from '@api/core/extension';
 import {
   compileFraming,
   type Codec,
@@ -154,13 +153,19 @@ export function WebSocketEndpoint<
   const TOut extends Framing,
 >(path: TPath, options: WebSocketEndpointOptions<TIn, TOut>): WebSocketEndpointClass<TPath, TIn, TOut> {
   if (typeof path !== 'string' || !path.startsWith('/'))
-    throw new TypeError(`WebSocketEndpoint(${JSON.stringify(path)}): a mount path starts with "/"`);
+    throw wiringError(
+      'API_WIRING_INVALID_PATH',
+      `WebSocketEndpoint(${typeof path === 'string' ? JSON.stringify(path) : describeValue(path)})`,
+      'a mount path starts with "/"',
+      "e.g. WebSocketEndpoint('/chat', { inbound, outbound })",
+    );
   const label = `WebSocketEndpoint(${JSON.stringify(path)})`;
-  for (const key of Object.keys(options ?? {}))
-    if (!OPTION_KEYS.includes(key))
-      throw new WiringError(
-        `${label}: unknown option "${key}". Fix: use only ${OPTION_KEYS.join(', ')} (mount options such as auth go to websocket(endpoint, options)).`,
-      );
+  checkKnownKeys(
+    label,
+    options ?? {},
+    OPTION_KEYS,
+    'mount options such as auth go to websocket(endpoint, options)',
+  );
   const info: EndpointInfo = {
     path,
     inbound: compileFraming(`${label} inbound`, options?.inbound),

@@ -1,6 +1,6 @@
 // What `websocket()` checks at wiring, each a WiringError naming the class, the problem and the fix.
-import { structInfo, WiringError } from '@api/core';
-import { routeClassName } from '@api/core/extension';
+import { structInfo } from '@api/core';
+import { describeValue, routeClassName, wiringError } from '@api/core/extension';
 import {
   endpointInfo,
   isSocketHandler,
@@ -21,9 +21,6 @@ const SPEC_KEYS = new Set(['path', 'params', 'headers', 'cookies', 'rawHeaders',
 
 /** What was passed where an endpoint instance belongs, in words (its kind, never its contents). */
 function describeGiven(given: unknown): string {
-  if (given === null) return 'null';
-  if (given === undefined) return 'undefined';
-  if (Array.isArray(given)) return 'an array';
   if (typeof given === 'function') {
     const isEndpointClass = (given as { [kEndpoint]?: unknown })[kEndpoint] !== undefined;
     const name =
@@ -31,7 +28,7 @@ function describeGiven(given: unknown): string {
       'an anonymous class';
     return isEndpointClass ? `the class ${name} itself, not an instance` : `a function (${name})`;
   }
-  if (typeof given !== 'object') return `a ${typeof given}`;
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return describeValue(given);
   const ctor = (given as { constructor?: unknown }).constructor;
   const name = typeof ctor === 'function' ? ctor.name : '';
   if (ctor === Object || ctor === undefined) return 'a plain object';
@@ -56,26 +53,33 @@ export function checkEndpoint(
   const info = endpoint && typeof endpoint === 'object' ? endpointInfo(endpoint) : undefined;
   if (!info) {
     const isClass = typeof endpoint === 'function' && (endpoint as { [kEndpoint]?: unknown })[kEndpoint];
-    throw new WiringError(
-      `${appName}.include(websocket(…)): expected an instance of a WebSocketEndpoint class, got ${describeGiven(endpoint)}. Fix: ${
-        isClass
-          ? `pass an instance: websocket(new ${routeClassName(endpoint as abstract new () => object)}(…)).`
-          : "declare the class with `class ChatSocket extends WebSocketEndpoint('/path', { inbound, outbound }) { handle = this.handler(…) }` and pass `new ChatSocket(…)`."
-      }`,
+    throw wiringError(
+      'API_WIRING_MOUNT_WRONG_CLASS',
+      `${appName}.include(websocket(…))`,
+      `expected an instance of a WebSocketEndpoint class, got ${describeGiven(endpoint)}`,
+      isClass
+        ? `pass an instance: websocket(new ${routeClassName(endpoint as abstract new () => object)}(…))`
+        : "declare the class with `class ChatSocket extends WebSocketEndpoint('/path', { inbound, outbound }) { handle = this.handler(…) }` and pass `new ChatSocket(…)`",
     );
   }
   const cls = (endpoint as object).constructor as abstract new (...args: never[]) => object;
   const where = `${routeClassName(cls)}.handle`;
   const declared: unknown = (endpoint as { handle?: unknown }).handle;
   if (!isSocketHandler(declared)) {
-    throw new WiringError(
-      `${where}: ${declared === undefined ? 'is missing' : 'is not a handler'}. Fix: declare \`handle = this.handler({ … }, async ({ websocket }) => { … })\`.`,
+    throw wiringError(
+      'API_WIRING_WS_HANDLER',
+      where,
+      declared === undefined ? 'is missing' : 'is not a handler',
+      `declare \`handle = this.handler({ … }, async ({ websocket }) => { … })\``,
     );
   }
   for (const key of Object.keys(declared.spec)) {
     if (!SPEC_KEYS.has(key))
-      throw new WiringError(
-        `${where}: unknown handshake source "${key}" (a handshake has no body). Fix: use path, params, headers, cookies, rawHeaders or user.`,
+      throw wiringError(
+        'API_WIRING_UNKNOWN_OPTION',
+        where,
+        `unknown handshake source "${key}" (a handshake has no body)`,
+        'use path, params, headers, cookies, rawHeaders or user',
       );
   }
   return { cls, info, where, declared };
@@ -92,8 +96,11 @@ export function checkEndpoint(
 export function checkMiddlewareMethods(where: string, middleware: unknown): void {
   if (middleware === undefined) return;
   if (!Array.isArray(middleware))
-    throw new WiringError(
-      `${where}: mount option "middleware" must be a list, got ${describeGiven(middleware)}. Fix: middleware: [myMiddleware].`,
+    throw wiringError(
+      'API_WIRING_MOUNT_OPTION',
+      where,
+      `mount option "middleware" must be a list, got ${describeGiven(middleware)}`,
+      'middleware: [myMiddleware]',
     );
   middleware.forEach((mw: unknown, i) => {
     if (typeof mw !== 'object' || mw === null) return; // core's middleware check words the rest
@@ -101,8 +108,11 @@ export function checkMiddlewareMethods(where: string, middleware: unknown): void
     if (typeof intercept !== 'function' || !Array.isArray(interceptMethods)) return;
     const methods = interceptMethods.map((m) => String(m).toUpperCase());
     if (!methods.includes('GET'))
-      throw new WiringError(
-        `${where}: mount middleware[${i}] intercepts ${methods.join(', ') || 'no method'} only, but a WebSocket handshake is a GET, so its intercept would never run and the socket would not be guarded. Fix: add 'GET' to its interceptMethods (e.g. interceptMethods: ['GET']), or leave it off this mount.`,
+      throw wiringError(
+        'API_WIRING_INTERCEPT_UNREACHABLE',
+        where,
+        `mount middleware[${i}] intercepts ${methods.join(', ') || 'no method'} only, but a WebSocket handshake is a GET, so its intercept would never run and the socket would not be guarded`,
+        "add 'GET' to its interceptMethods (e.g. interceptMethods: ['GET']), or leave it off this mount",
       );
   });
 }
@@ -114,18 +124,27 @@ export function checkPath(where: string, template: string, spec: SocketSpec): vo
   const entries = (spec.path as unknown as { entries: Record<string, { type: string }> }).entries;
   for (const slot of slots) {
     if (!(slot in entries))
-      throw new WiringError(
-        `${where}: path "${template}" has slot "{${slot}}" but the path schema has no field "${slot}". Fix: add "${slot}" to the path Struct.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path "${template}" has slot "{${slot}}" but the path schema has no field "${slot}"`,
+        `add "${slot}" to the path Struct`,
       );
   }
   for (const [field, schema] of Object.entries(entries)) {
     if (!slots.includes(field))
-      throw new WiringError(
-        `${where}: path field "${field}" is not a slot of "${template}" (a WebSocket path is exact). Fix: remove it or add "{${field}}" to the path.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path field "${field}" is not a slot of "${template}" (a WebSocket path is exact)`,
+        `remove it or add "{${field}}" to the path`,
       );
     if (['optional', 'exact_optional', 'nullish', 'undefinedable'].includes(schema.type))
-      throw new WiringError(
-        `${where}: path field "${field}" cannot be optional or defaulted. Fix: declare it required.`,
+      throw wiringError(
+        'API_WIRING_PATH_BINDING',
+        where,
+        `path field "${field}" cannot be optional or defaulted`,
+        'declare it required',
       );
   }
 }
@@ -150,8 +169,11 @@ function userName(schema: unknown): string {
 export function checkUser(where: string, spec: SocketSpec, auth: AuthLike | undefined): void {
   if (!auth) {
     if (spec.user !== undefined)
-      throw new WiringError(
-        `${where}: declares user, but the mount has no auth. Fix: mount with { auth } from @api/auth, or remove user.`,
+      throw wiringError(
+        'API_WIRING_SOURCE',
+        where,
+        'declares user, but the mount has no auth',
+        'mount with { auth } from @api/auth, or remove user',
       );
     return;
   }
@@ -159,21 +181,30 @@ export function checkUser(where: string, spec: SocketSpec, auth: AuthLike | unde
   const anonymous = auth.anonymous === true;
   if (spec.user === undefined) {
     if (anonymous)
-      throw new WiringError(
-        `${where}: the mount's authenticator accepts anonymous callers (${userName(auth.user)}) but the handler declares no user. Fix: declare user: ${userName(auth.user)}, or use a gating authenticator.`,
+      throw wiringError(
+        'API_WIRING_SOURCE',
+        where,
+        `the mount's authenticator accepts anonymous callers (${userName(auth.user)}) but the handler declares no user`,
+        `declare user: ${userName(auth.user)}, or use a gating authenticator`,
       );
     return;
   }
   const t = (spec.user as { type?: string }).type;
   const nullable = t === 'nullable' || t === 'nullish';
   if (nullable !== anonymous)
-    throw new WiringError(
+    throw wiringError(
+      'API_WIRING_SOURCE',
+      where,
       anonymous
-        ? `${where}: declares user: ${userName(spec.user)}, but the authenticator accepts anonymous callers and may pass null. Fix: declare user: ${userName(auth.user)}.`
-        : `${where}: declares user: ${userName(spec.user)}, but the authenticator gates (it never passes null). Fix: declare user: ${userName(auth.user)}.`,
+        ? `declares user: ${userName(spec.user)}, but the authenticator accepts anonymous callers and may pass null`
+        : `declares user: ${userName(spec.user)}, but the authenticator gates (it never passes null)`,
+      `declare user: ${userName(auth.user)}`,
     );
   if (unwrapUser(spec.user) !== unwrapUser(auth.user))
-    throw new WiringError(
-      `${where}: declares user: ${userName(spec.user)}, but the authenticator returns ${userName(auth.user)}. Fix: declare user: ${userName(auth.user)}, or mount an authenticator that returns ${userName(spec.user)}.`,
+    throw wiringError(
+      'API_WIRING_SOURCE',
+      where,
+      `declares user: ${userName(spec.user)}, but the authenticator returns ${userName(auth.user)}`,
+      `declare user: ${userName(auth.user)}, or mount an authenticator that returns ${userName(spec.user)}`,
     );
 }

@@ -1,7 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketServer } from 'ws';
-import { ForbiddenError, ServiceUnavailableError, WiringError, type MountOptions } from '@api/core';
-import { defineExtension, routeClassName, type Extension, type RouteInfo } from '@api/core/extension';
+import { ForbiddenError, ServiceUnavailableError, type MountOptions } from '@api/core';
+import {
+  defineExtension,
+  routeClassName,
+  wiringError,
+  type Extension,
+  type RouteInfo,
+} from '@api/core/extension';
 import { UpgradeRequiredError } from '../errors';
 import { checkHandshake, kBadVersion, selectProtocol, upgradeHeaders } from '../handshake/handshake';
 import { SocketSet } from '../liveness/socket-set';
@@ -73,8 +79,11 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
     setup(wiring) {
       const { cls, info, where, declared } = checkEndpoint(wiring.appName, endpoint);
       if (wiring.transport === 'fetch')
-        throw new WiringError(
-          `${where}: WebSockets need node:http's upgrade, and ${wiring.appName} is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), which has none. Fix: serve the app with serve() (Node, Bun, Deno), or leave the WebSocket endpoint out of the fetch build.`,
+        throw wiringError(
+          'API_WIRING_APP_STATE',
+          where,
+          `WebSockets need node:http's upgrade, and ${wiring.appName} is started for the fetch transport (app.fetch, or start({ transport: 'fetch' })), which has none`,
+          'serve the app with serve() (Node, Bun, Deno), or leave the WebSocket endpoint out of the fetch build',
         );
       const spec = declared.spec;
       checkPath(where, info.path, spec);
@@ -83,12 +92,18 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       const maxFrameSize = (all.maxFrameSize as number | undefined) ?? DEFAULT_MAX_FRAME_SIZE;
       const pingInterval = (all.pingInterval as number | undefined) ?? DEFAULT_PING_INTERVAL;
       if (!Number.isSafeInteger(maxFrameSize) || maxFrameSize < 1)
-        throw new WiringError(
-          `${where}: maxFrameSize must be a whole number of bytes ≥ 1. Fix: e.g. maxFrameSize: 64 * 1024.`,
+        throw wiringError(
+          'API_WIRING_LIMIT',
+          where,
+          'maxFrameSize must be a whole number of bytes ≥ 1',
+          'e.g. maxFrameSize: 64 * 1024',
         );
       if (!Number.isSafeInteger(pingInterval) || pingInterval < 0)
-        throw new WiringError(
-          `${where}: pingInterval must be whole milliseconds ≥ 0 (0 disables pings). Fix: e.g. pingInterval: 30_000.`,
+        throw wiringError(
+          'API_WIRING_INVALID_ARGUMENT',
+          where,
+          'pingInterval must be whole milliseconds ≥ 0 (0 disables pings)',
+          'e.g. pingInterval: 30_000',
         );
       const mountOptions: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(all)) if (!OWN_OPTIONS.has(key)) mountOptions[key] = value;
@@ -99,12 +114,18 @@ export function websocket<TEndpoint extends WebSocketEndpointInstance>(
       const cookieMount = auth?.kind === 'cookies' || auth?.kind === 'hybrid' || spec.cookies !== undefined;
       const allowed = all.allowedOrigins as readonly string[] | undefined;
       if (allowed !== undefined && !cookieMount)
-        throw new WiringError(
-          `${where}: allowedOrigins has no effect here: the Origin check runs on mounts authenticated by cookies (cookieAuth, hybridAuth) or binding cookies, and this one is not. Fix: remove allowedOrigins, or mount with a cookie authenticator.`,
+        throw wiringError(
+          'API_WIRING_WS_ORIGIN',
+          where,
+          'allowedOrigins has no effect here: the Origin check runs on mounts authenticated by cookies (cookieAuth, hybridAuth) or binding cookies, and this one is not',
+          'remove allowedOrigins, or mount with a cookie authenticator',
         );
       if (allowed !== undefined && !Array.isArray(allowed))
-        throw new WiringError(
-          `${where}: allowedOrigins must be a list of origins. Fix: e.g. ['https://app.example'].`,
+        throw wiringError(
+          'API_WIRING_INVALID_ARGUMENT',
+          where,
+          'allowedOrigins must be a list of origins',
+          "e.g. ['https://app.example']",
         );
       const originCheck = cookieMount ? compileOriginCheck(where, allowed ?? []) : undefined;
 

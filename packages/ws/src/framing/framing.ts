@@ -1,6 +1,12 @@
 import * as v from 'valibot';
-import { structInfo, WiringError } from '@api/core';
-import { compileSerializer, toErrorReason, type Serializer } from '@api/core/extension';
+import { structInfo } from '@api/core';
+import {
+  compileSerializer,
+  describeValue,
+  toErrorReason,
+  wiringError,
+  type Serializer,
+} from '@api/core/extension';
 import { CloseCode, truncateReason } from '../socket/close-codes';
 
 /**
@@ -91,14 +97,12 @@ function tagOf(schema: v.GenericSchema): string | undefined {
   return typeof type?.literal === 'string' ? type.literal : undefined;
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'a list';
-  if (isSchema(value)) {
-    const info = structInfo(value);
-    return info ? `Struct ${info.name}` : `a v.${value.type} schema`;
-  }
-  return value === null ? 'null' : typeof value;
+/** A framing declaration in words: a schema by its Struct name or kind, anything else by `describeValue`. */
+function describeFraming(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value); // a declaration such as 'text', not data
+  if (!isSchema(value)) return describeValue(value);
+  const info = structInfo(value);
+  return info ? `Struct ${info.name}` : `a v.${value.type} schema`;
 }
 
 const FIX =
@@ -118,31 +122,43 @@ export function compileFraming(where: string, framing: unknown): Codec {
   else if (isSchema(framing) && (framing.type === 'union' || framing.type === 'variant')) {
     const s = framing as unknown as { options: readonly unknown[]; key?: unknown };
     if (framing.type === 'variant' && s.key !== 'type')
-      throw new WiringError(
-        `${where}: v.variant(${JSON.stringify(s.key)}, …) discriminates on "${String(s.key)}"; tagged messages carry "type". Fix: v.variant('type', [...]) or a list of tagged Structs.`,
+      throw wiringError(
+        'API_WIRING_WS_FRAMING',
+        where,
+        `v.variant(${JSON.stringify(s.key)}, …) discriminates on "${String(s.key)}"; tagged messages carry "type"`,
+        "v.variant('type', [...]) or a list of tagged Structs",
       );
     list = s.options;
   } else if (isSchema(framing)) list = [framing];
-  else throw new WiringError(`${where}: ${describe(framing)} is not a framing. Fix: ${FIX}.`);
-  if (list.length === 0) throw new WiringError(`${where}: an empty list of messages. Fix: ${FIX}.`);
+  else throw wiringError('API_WIRING_WS_FRAMING', where, `${describeFraming(framing)} is not a framing`, FIX);
+  if (list.length === 0) throw wiringError('API_WIRING_WS_FRAMING', where, 'an empty list of messages', FIX);
   const members = new Map<string, Member>();
   for (const item of list) {
     if (item === 'string' || item === 'bytes')
-      throw new WiringError(
-        `${where}: mixes ${JSON.stringify(item)} with JSON messages; a direction has one framing. Fix: ${FIX}.`,
+      throw wiringError(
+        'API_WIRING_WS_FRAMING',
+        where,
+        `mixes ${JSON.stringify(item)} with JSON messages; a direction has one framing`,
+        FIX,
       );
     const tag = isSchema(item) ? tagOf(item) : undefined;
     if (tag === undefined) {
       const info = isSchema(item) ? structInfo(item) : undefined;
-      throw new WiringError(
-        info
-          ? `${where}: Struct ${info.name} is not tagged, so its frames could not be told apart. Fix: declare it with Struct('${info.name}', { … }, { tag: true }).`
-          : `${where}: ${describe(item)} is not a tagged Struct. Fix: ${FIX}.`,
-      );
+      throw info
+        ? wiringError(
+            'API_WIRING_WS_FRAMING',
+            where,
+            `Struct ${info.name} is not tagged, so its frames could not be told apart`,
+            `declare it with Struct('${info.name}', { … }, { tag: true })`,
+          )
+        : wiringError('API_WIRING_WS_FRAMING', where, `${describeFraming(item)} is not a tagged Struct`, FIX);
     }
     if (members.has(tag))
-      throw new WiringError(
-        `${where}: two messages are tagged "${tag}". Fix: give each Struct its own name.`,
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `two messages are tagged "${tag}"`,
+        'give each Struct its own name',
       );
     const schema = item as v.GenericSchema;
     members.set(tag, { schema, serialize: compileSerializer(schema), name: structInfo(schema)!.name });

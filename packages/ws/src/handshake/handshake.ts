@@ -1,7 +1,7 @@
 // The handshake checks `ws` would make itself (and answer with its own bare 400), made first so
 // core's error funnel answers; subprotocol negotiation; and the 101's share of the route's headers.
-import { MalformedRequestError, WiringError } from '@api/core';
-import type { Exchange, RequestHead } from '@api/core/extension';
+import type { MalformedRequestError } from '@api/core';
+import { badRequest, describeValue, wiringError, type Exchange, type RequestHead } from '@api/core/extension';
 
 const KEY = /^[+/0-9A-Za-z]{22}==$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -30,8 +30,7 @@ const HEADER_NAME = TOKEN;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function badHeader(header: string, message: string): MalformedRequestError {
-  const path = `header ${header}`;
-  return new MalformedRequestError({ reason: `${message} at \`${path}\``, issues: [{ path, message }] });
+  return badRequest(`header ${header}`, message);
 }
 
 /**
@@ -67,19 +66,25 @@ export function checkHandshake(ex: Exchange, req: RequestHead): readonly string[
  */
 export function compileProtocols(label: string, given: unknown): readonly string[] {
   if (given === undefined) return [];
-  const fix = "Fix: list the subprotocols the endpoint speaks, e.g. protocols: ['chat.v2', 'chat.v1'].";
+  const fix = "list the subprotocols the endpoint speaks, e.g. protocols: ['chat.v2', 'chat.v1']";
   if (!Array.isArray(given) || given.length === 0)
-    throw new WiringError(
-      `${label}: protocols must be a non-empty list of subprotocol names, got ${Array.isArray(given) ? 'an empty list' : typeof given}. ${fix}`,
+    throw wiringError(
+      'API_WIRING_WS_PROTOCOL',
+      label,
+      `protocols must be a non-empty list of subprotocol names, got ${Array.isArray(given) ? 'an empty list' : describeValue(given)}`,
+      fix,
     );
   for (const p of given as unknown[]) {
     if (typeof p !== 'string' || !TOKEN.test(p))
-      throw new WiringError(
-        `${label}: protocols entry ${typeof p === 'string' ? JSON.stringify(p) : `of type ${typeof p}`} is not a subprotocol name (a token: letters, digits and !#$%&'*+-.^_\`|~, no spaces or commas). ${fix}`,
+      throw wiringError(
+        'API_WIRING_WS_PROTOCOL',
+        label,
+        `protocols entry ${typeof p === 'string' ? JSON.stringify(p) : describeValue(p)} is not a subprotocol name (a token: letters, digits and !#$%&'*+-.^_\`|~, no spaces or commas)`,
+        fix,
       );
   }
   if (new Set(given).size !== given.length)
-    throw new WiringError(`${label}: protocols lists a subprotocol twice. ${fix}`);
+    throw wiringError('API_WIRING_DUPLICATE', label, 'protocols lists a subprotocol twice', fix);
   return Object.freeze([...(given as string[])]);
 }
 

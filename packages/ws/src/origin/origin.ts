@@ -1,4 +1,4 @@
-import { WiringError } from '@api/core';
+import { wiringError } from '@api/core/extension';
 
 // The origin grammar of @api/cors (packages/cors/src/cors.ts `ORIGIN`), copied rather than
 // imported so @api/ws depends on no internals of another package: scheme://host[:port], with
@@ -61,13 +61,19 @@ export function compileOriginCheck(
   const set = new Set<string>();
   for (const entry of allowed) {
     if (entry === 'null' || entry === '*')
-      throw new WiringError(
-        `${where}: allowedOrigins cannot hold ${JSON.stringify(entry)} (it would let any page, or a sandboxed one, use the visitor's cookies). Fix: list exact origins such as "https://app.example".`,
+      throw wiringError(
+        'API_WIRING_WS_ORIGIN',
+        where,
+        `allowedOrigins cannot hold ${JSON.stringify(entry)} (it would let any page, or a sandboxed one, use the visitor's cookies)`,
+        'list exact origins such as "https://app.example"',
       );
     const parsed = typeof entry === 'string' ? parseOrigin(entry) : undefined;
     if (!parsed)
-      throw new WiringError(
-        `${where}: allowedOrigins entry ${JSON.stringify(entry)} is not an origin. Fix: write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example".`,
+      throw wiringError(
+        'API_WIRING_WS_ORIGIN',
+        where,
+        `allowedOrigins entry ${JSON.stringify(entry)} is not an origin`,
+        'write scheme://host[:port] with no path or trailing slash, e.g. "https://app.example"',
       );
     set.add(parsed.normalized);
   }
