@@ -33,6 +33,22 @@ const REJECTED: Record<string, { readonly source: string; readonly says: readonl
     source: `void Endpoint('/widgets/{widgetId}');`,
     says: ['@api: path slots are snake_case, and {widgetId} is not', 'Fix: name slots like {widget_id}'],
   },
+  // Other routers' path syntax would be literal text: named, with the {slot} form.
+  'express-param': {
+    source: `void Resource('/books/:id');`,
+    says: [
+      `@api: segment :id is another router's path syntax, which @api would serve as literal text`,
+      'Fix: write path parameters as {slots}, e.g. {id}',
+    ],
+  },
+  'wildcard-path': {
+    source: `void Endpoint('/files/*');`,
+    says: [`@api: segment * is another router's path syntax`, 'Fix: write path parameters as {slots}'],
+  },
+  'optional-slot': {
+    source: `void Endpoint('/books/{id?}');`,
+    says: [`@api: segment {id?} is another router's path syntax`, 'e.g. {id}'],
+  },
   'exact-resource-operation': {
     source: `class Widgets extends Resource('/widgets') {
   readMany = this.operation({ path: WidgetPath }, () => undefined);

@@ -8,6 +8,7 @@ import { nameRouteClass } from '../contract/route-name';
 import { checkRouteClassArgs } from './route-class-args';
 import { describeValue, wiringError } from '../contract/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
+import type { PeerPathSyntax } from '../routing/peer-syntax';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import type { ExtensionSources, OperationSpec, SourceName } from '../contract/operation-spec';
@@ -238,6 +239,13 @@ export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] e
       >
     >;
 
+/**
+ * A mount path in another router's syntax (`/books/:id`, `/files/*`) is a type error naming the
+ * `{slot}` form; otherwise its `{slots}` must be snake_case. (Both are `WiringError`s at run time.)
+ */
+export type PathSyntax<TPath extends string> =
+  PeerPathSyntax<TPath> extends WiringTypeError<string> ? PeerPathSyntax<TPath> : SnakeCaseSlots<TPath>;
+
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   kind: TKind,
@@ -265,7 +273,7 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * }
  */
 export function Resource<const TPath extends string>(
-  path: TPath & SnakeCaseSlots<TPath>,
+  path: TPath & PathSyntax<TPath>,
   options: RouteClassOptions = {},
 ): ResourceClass<TPath> {
   return defineRouteClass('resource', path, options);
@@ -281,7 +289,7 @@ export function Resource<const TPath extends string>(
  * }
  */
 export function Endpoint<const TPath extends string>(
-  path: TPath & SnakeCaseSlots<TPath>,
+  path: TPath & PathSyntax<TPath>,
   options: RouteClassOptions = {},
 ): EndpointClass<TPath> {
   return defineRouteClass('endpoint', path, options);

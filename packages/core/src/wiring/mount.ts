@@ -314,7 +314,11 @@ function checkOperationNames(className: string, instance: object, names: readonl
   }
 }
 
-function closest(word: string, names: readonly string[]): string | undefined {
+/**
+ * The name in `names` closest to a misspelled `word` (case-insensitive edit distance, at most a
+ * third of its length), for a "did you mean"; undefined when none is that close.
+ */
+export function closest(word: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const name of names) {
