@@ -8,6 +8,7 @@ import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } fr
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
+import { frontDoor } from './extensions/front-door';
 import { serverTiming } from './extensions/server-timing';
 import { Factory } from './factory';
 import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
@@ -135,7 +136,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     // Widgets (bearer).
     this.includeResource(new WidgetResource(store, tasks), { auth: tokenAuth });
     this.includeEndpoint(new ReindexEndpoint(tasks), { auth: tokenAuth });
-    this.includeEndpoint(new FeaturedWidgetEndpoint());
+    this.includeEndpoint(new FeaturedWidgetEndpoint(store));
 
     // Users and sessions.
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
@@ -159,6 +160,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
     // The page, and the API's description.
     this.include(assets({ directory: PUBLIC_DIR, path: '/assets' }));
+    this.include(frontDoor());
     this.include(
       openapi({
         title: 'Demo API',
