@@ -20,6 +20,11 @@ describe.each(PUBLISHED)('packages/%s', (name) => {
     expect(manifest.files.filter((entry) => /^(src|test)\b/.test(entry))).toEqual([]);
   });
 
+  it('has a real version (a tarball packed today is installable as what it is, never 0.0.0)', () => {
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.version).not.toBe('0.0.0');
+  });
+
   it('ships the root LICENSE', () => {
     expect(existsSync(join(dir, 'LICENSE'))).toBe(true);
     expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(readFileSync(join(root, 'LICENSE'), 'utf8'));
