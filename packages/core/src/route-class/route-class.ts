@@ -131,6 +131,12 @@ type DefaultedFields<E> = { [K in keyof E]: E[K] extends OptionalKinds ? K : nev
 type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
   ? PathCheck<Exclude<PathSlots<TPath>, keyof EntriesOf<P>>, DefaultedFields<EntriesOf<P>>>
   : unknown;
+/**
+ * The spec, or (when a check fails) only the error: tsc then prints the rule right after the
+ * argument, instead of the spec's whole type twice (once as the argument, once intersected).
+ */
+type SpecChecked<S, TPath extends string> =
+  SpecCheck<S, TPath> extends WiringTypeError<string> ? SpecCheck<S, TPath> : S;
 type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
   ? [TDefaulted] extends [never]
     ? unknown
@@ -175,7 +181,7 @@ abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
    * argument and return types are inferred from the schemas.
    */
   protected operation<const S extends OperationSpec>(
-    spec: S & SpecCheck<S, TPath>,
+    spec: SpecChecked<S, TPath>,
     handler: Handler<S>,
   ): Operation<S, ExtraFields<S, TPath>, TKind> {
     // Runs when the route class is instantiated (`new MyRoute()`), never per request.
@@ -194,7 +200,8 @@ abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
         `the handler must be a function, got ${describeValue(handler)}`,
         'this.operation({ … }, (input) => value)',
       );
-    return { [kOperation]: true, spec, handler: handler };
+    // A call that compiled passed S itself (the error type is what no value has).
+    return { [kOperation]: true, spec: spec as S, handler: handler };
   }
 }
 
@@ -245,6 +252,9 @@ export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] e
  */
 export type PathSyntax<TPath extends string> =
   PeerPathSyntax<TPath> extends WiringTypeError<string> ? PeerPathSyntax<TPath> : SnakeCaseSlots<TPath>;
+/** The path, or (when `PathSyntax` fails) only the error: tsc prints the rule, not the path twice. */
+type CheckedPath<TPath extends string> =
+  PathSyntax<TPath> extends WiringTypeError<string> ? PathSyntax<TPath> : TPath;
 
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
@@ -273,10 +283,10 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * }
  */
 export function Resource<const TPath extends string>(
-  path: TPath & PathSyntax<TPath>,
+  path: CheckedPath<TPath>,
   options: RouteClassOptions = {},
 ): ResourceClass<TPath> {
-  return defineRouteClass('resource', path, options);
+  return defineRouteClass('resource', path as TPath, options);
 }
 
 /**
@@ -289,10 +299,10 @@ export function Resource<const TPath extends string>(
  * }
  */
 export function Endpoint<const TPath extends string>(
-  path: TPath & PathSyntax<TPath>,
+  path: CheckedPath<TPath>,
   options: RouteClassOptions = {},
 ): EndpointClass<TPath> {
-  return defineRouteClass('endpoint', path, options);
+  return defineRouteClass('endpoint', path as TPath, options);
 }
 
 /** The route-class info of an instance, or undefined when it is not a Resource/Endpoint. */
