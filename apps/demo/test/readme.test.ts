@@ -24,7 +24,12 @@ afterAll(async () => {
 });
 
 /** Reads a streamed body until it holds `length` characters or `waitMs` passed, then stops it. */
-async function readSome(res: Response, length: number, waitMs: number, abort: AbortController): Promise<string> {
+async function readSome(
+  res: Response,
+  length: number,
+  waitMs: number,
+  abort: AbortController,
+): Promise<string> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   const timer = setTimeout(() => abort.abort(), waitMs);
@@ -81,7 +86,9 @@ describe('apps/demo/README.md', () => {
       else if (/^[[{]/.test(e.responseBody))
         expect(jsonMismatch(JSON.parse(e.responseBody), JSON.parse(body))).toBeUndefined();
       else expect(matchesText(`${e.responseBody}…`, body), body).toBe(true);
-      const auth = e.requestHeaders.filter(([k]) => k === 'authorization');
+      const auth = e.requestHeaders
+        .filter(([k]) => k === 'authorization')
+        .map(([k, v]): [string, string] => [k, v]);
       for (const url of pointedAt(res.headers)) {
         const followed = await fetch(new URL(url, demo.client.url), { headers: auth, redirect: 'manual' });
         expect(followed.status, `${e.title} points at ${url}`).toBeLessThan(400);

@@ -32,7 +32,13 @@ function headerLines(lines: readonly string[], where: string): [string, string][
 function headAndBody(lines: readonly string[]): [string[], string] {
   const blank = lines.findIndex((l) => l.trim() === '');
   if (blank < 0) return [[...lines], ''];
-  return [lines.slice(0, blank), lines.slice(blank + 1).join('\n').trim()];
+  return [
+    lines.slice(0, blank),
+    lines
+      .slice(blank + 1)
+      .join('\n')
+      .trim(),
+  ];
 }
 
 /** Every ```http block of a README, parsed; a block that does not parse throws, naming it. */
@@ -46,7 +52,8 @@ export function documentedExchanges(markdown: string): DocumentedExchange[] {
     const [requestHead, requestBody] = headAndBody(lines.slice(0, at));
     const [requestLine, ...requestHeaderLines] = requestHead;
     const [method, path] = (requestLine ?? '').split(' ');
-    if (!method || !path?.startsWith('/')) throw new Error(`README block "${title}": expected "METHOD /path"`);
+    if (!method || !path?.startsWith('/'))
+      throw new Error(`README block "${title}": expected "METHOD /path"`);
     const [responseHead, responseBody] = headAndBody(lines.slice(at));
     const [statusLine, ...responseHeaderLines] = responseHead;
     return {
