@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { packageConfig } from '../../config/vitest';
+import { packageConfig } from '../../config/vitest.ts';
 
 // Core's wire-level tests drive apps through @api/testing's sources (no package dependency: that would be a cycle).
 export default packageConfig({

@@ -7,7 +7,7 @@ import { PUBLISHED } from './packages.mjs';
 import { codeBlocks, exampleOf, headingsOf, installsOf } from './readme.mjs';
 
 /** The sections every package README has, in this order (other sections may sit between them). */
-const SHAPE = ['Example', 'Options', 'Spec name → @api name', 'Not done yet'];
+const SHAPE = ['Example', 'Options', 'Not done yet'];
 
 describe.each(PUBLISHED)('packages/%s', (name) => {
   const dir = join(root, 'packages', name);
@@ -18,6 +18,11 @@ describe.each(PUBLISHED)('packages/%s', (name) => {
     expect(manifestDrift(name), 'fix: node scripts/release/manifest.mjs --write').toEqual([]);
     expect(manifest.files).toContain('dist');
     expect(manifest.files.filter((entry) => /^(src|test)\b/.test(entry))).toEqual([]);
+  });
+
+  it('has a real version (a tarball packed today is installable as what it is, never 0.0.0)', () => {
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(manifest.version).not.toBe('0.0.0');
   });
 
   it('ships the root LICENSE', () => {
@@ -31,7 +36,7 @@ describe.each(PUBLISHED)('packages/%s', (name) => {
     expect(Object.keys(manifest.dependencies ?? {}).filter((dep) => dep.startsWith('@api/'))).toEqual([]);
   });
 
-  it('has a README of the common shape: install line, example, options, spec names, what is not done', () => {
+  it('has a README of the common shape: install line, example, options, what is not done', () => {
     const markdown = readme();
     expect(installsOf(markdown).map((i) => i.name)).toContain(manifest.name);
     const headings = headingsOf(markdown);
@@ -45,5 +50,11 @@ describe.each(PUBLISHED)('packages/%s', (name) => {
     expect(blocks[0]?.lang).toBe('sh');
     const afterExample = markdown.slice(markdown.indexOf('\n## Example\n'));
     expect(codeBlocks(afterExample)[0]?.code).toBe(exampleOf(markdown));
+  });
+
+  it('speaks of @api alone: the spec-name mapping lives in docs/porting-from-python.md', () => {
+    expect(readme()).not.toMatch(/spec \(Python\)|## Spec name/i);
+    const porting = readFileSync(join(root, 'docs', 'porting-from-python.md'), 'utf8');
+    expect(headingsOf(porting)).toContain(manifest.name);
   });
 });

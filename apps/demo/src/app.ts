@@ -8,6 +8,7 @@ import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } fr
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
 import { DuplicateNameError } from './errors';
+import { frontDoor } from './extensions/front-door';
 import { serverTiming } from './extensions/server-timing';
 import { Factory } from './factory';
 import { ReindexRequested, WidgetEvent, type ChatMessage, type User } from './models';
@@ -56,6 +57,20 @@ export interface DemoOptions extends AppOptions<Factory> {
   readonly answerDelayMs?: number;
 }
 
+/**
+ * The `AppOptions` part of the demo's options (BaseApp refuses keys it does not know, so the
+ * demo's own stay here), with the request log on unless a caller turns it off.
+ */
+function appOptions({ logger, requestLog, limits, env, factory }: DemoOptions): AppOptions<Factory> {
+  return {
+    requestLog: requestLog ?? true,
+    ...(logger && { logger }),
+    ...(limits && { limits }),
+    ...(env && { env }),
+    ...(factory && { factory }),
+  };
+}
+
 /** The reference app: `wire()` reads as the whole topology. */
 export class DemoApp extends BaseApp.withFactory(Factory) {
   readonly #options: DemoOptions;
@@ -69,7 +84,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
   constructor(options: DemoOptions = {}) {
     // The request log is on unless a caller turns it off: one line per request, with its id.
-    super({ requestLog: true, ...options });
+    super(appOptions(options));
     // DEMO_CORS_ORIGINS and DEMO_REDIS_URL come from `env` (default process.env), like APP_BASE_URL;
     // DEMO_DB is read by the factory when the store opens.
     const env = options.env ?? process.env;
@@ -121,7 +136,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     // Widgets (bearer).
     this.includeResource(new WidgetResource(store, tasks), { auth: tokenAuth });
     this.includeEndpoint(new ReindexEndpoint(tasks), { auth: tokenAuth });
-    this.includeEndpoint(new FeaturedWidgetEndpoint());
+    this.includeEndpoint(new FeaturedWidgetEndpoint(store));
 
     // Users and sessions.
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
@@ -145,6 +160,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
     // The page, and the API's description.
     this.include(assets({ directory: PUBLIC_DIR, path: '/assets' }));
+    this.include(frontDoor());
     this.include(
       openapi({
         title: 'Demo API',

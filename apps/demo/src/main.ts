@@ -1,5 +1,6 @@
 import { serve } from '@api/core';
 import { DemoApp } from './app';
+import { operatorUrls } from './extensions/front-door';
 import { createLogger } from './logging';
 import { startTracing } from './tracing';
 
@@ -21,4 +22,5 @@ try {
   logger.error((error as Error).message);
   process.exit(2);
 }
-await serve(new DemoApp({ logger }), { port, host: process.env.HOST ?? '127.0.0.1' });
+const running = await serve(new DemoApp({ logger }), { port, host: process.env.HOST ?? '127.0.0.1' });
+for (const line of operatorUrls(running.url)) logger.info(line);

@@ -239,9 +239,17 @@ describe('system routes', () => {
     expect(raw.text).toBe('{"status":"ok"}');
   });
 
-  it('GET /featured-widget links to the widgets resource by ref', async () => {
+  it('GET /featured-widget is the first widget, linked by ref to a widget that exists', async () => {
+    const none = await client.get('/featured-widget');
+    expect(none.status).toBe(404);
+    expect(none.json()).toMatchObject({ type: 'widget-not-found', params: { widgetId: 'featured' } });
+    const first = (await client.post('/widgets', { json: { name: 'Featured', priceCents: 1 }, headers: AUTH }))
+      .json() as { id: string };
+    await client.post('/widgets', { json: { name: 'Second', priceCents: 2 }, headers: AUTH });
     const res = await client.get('/featured-widget');
-    expect(res.headers.get('link')).toBe('</widgets/featured>; rel="related"');
+    expect(res.json()).toMatchObject({ id: first.id, name: 'Featured' });
+    expect(res.headers.get('link')).toBe(`</widgets/${first.id}>; rel="related"`);
+    expect((await client.get(`/widgets/${first.id}`, { headers: AUTH })).status).toBe(200);
   });
 
   it('POST /form-raw-headers reports request and part headers', async () => {

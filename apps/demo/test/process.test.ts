@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from './helpers/demo';
 import {
   buildDemo,
+  messagesOf,
   removeBuild,
   startDemoProcess,
   startRedis,
@@ -63,6 +64,27 @@ describe('the built demo in its own process', () => {
     const docs = await fetch(`${a.url}/docs`);
     expect(docs.status).toBe(200);
     expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+  });
+
+  it('logs the URLs an operator needs at startup (the page first), and each answers', async () => {
+    const urls = messagesOf(a.output())
+      .map((m) => /^[\w ()]+: +((?:http|ws):\/\/\S+)$/.exec(m)?.[1])
+      .filter((u) => u !== undefined);
+    const port = new URL(a.url).port;
+    expect(urls).toEqual([
+      `http://localhost:${port}/`,
+      `http://localhost:${port}/docs`,
+      `http://localhost:${port}/openapi.json`,
+      `http://localhost:${port}/assets/notifications.html`,
+      `http://localhost:${port}/healthz`,
+      `ws://localhost:${port}/chat`,
+    ]);
+    for (const url of urls.filter((u) => u.startsWith('http:'))) {
+      // localhost may resolve to ::1 first; the demo listens on 127.0.0.1.
+      const res = await fetch(url.replace('localhost', '127.0.0.1'));
+      expect(res.status, url).toBe(200);
+      await res.body?.cancel();
+    }
   });
 
   it('logs pino JSON lines (stdout is a pipe) and, with OTEL_TRACES_EXPORTER=console, prints each span', async () => {

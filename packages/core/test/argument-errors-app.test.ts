@@ -94,6 +94,24 @@ describe('new App(options)', () => {
       'new App(options): requestLog must be true or false, got a string. Fix: requestLog: true for one log line per finished request, or leave it out.',
       'API_WIRING_INVALID_ARGUMENT',
     ],
+    [
+      'a misspelled requestLog (was silently ignored: no request log)',
+      { requestlog: true },
+      'new App(options): unknown option "requestlog" (did you mean requestLog?). Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'API_WIRING_UNKNOWN_OPTION',
+    ],
+    [
+      'a misspelled limits (was silently ignored: the defaults applied)',
+      { limts: {} },
+      'new App(options): unknown option "limts" (did you mean limits?). Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'API_WIRING_UNKNOWN_OPTION',
+    ],
+    [
+      "a subclass's own option passed through super(options)",
+      { database: 'db' },
+      'new App(options): unknown option "database". Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'API_WIRING_UNKNOWN_OPTION',
+    ],
   ] as const)('%s', (_what, options, message, code) => {
     expect(
       expectWiringError(

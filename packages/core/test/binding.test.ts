@@ -89,7 +89,7 @@ describe('params (query string)', () => {
       params: { reason: string; issues: { path: string; message: string }[] };
     };
     expect(body).toMatchObject({ type: 'malformed-request', title: 'Malformed request', status: 400 });
-    expect(body.detail).toBe('Expected number, got string at `query parameter limit`');
+    expect(body.detail).toBe('Expected number, got other text at `query parameter limit`');
     expect(body.params.reason).toBe(body.detail);
     expect(res.text).not.toContain('secret-value');
     expect((await c.get('/echo?limit=0')).json()).toMatchObject({
@@ -206,10 +206,13 @@ describe('json body', () => {
     expect((await c.post('/echo', { content: body })).status).toBe(200);
     const res = await c.post('/echo', { content: body, headers: { 'content-type': 'text/plain' } });
     expect(res.status).toBe(415);
+    const accepted = 'application/json (or another +json type) in UTF-8, without a content-encoding';
     expect(res.json()).toEqual({
       type: 'unsupported-media-type',
       title: 'Unsupported media type',
       status: 415,
+      detail: `This operation accepts ${accepted}`,
+      params: { accepted },
     });
   });
 

@@ -104,11 +104,7 @@ describe('form source (multipart/form-data)', () => {
   it('answers 415 for a body that is not multipart', async () => {
     const res = await client().post('/upload', { json: { title: 'x' } });
     expect(res.status).toBe(415);
-    expect(res.json()).toEqual({
-      type: 'unsupported-media-type',
-      title: 'Unsupported media type',
-      status: 415,
-    });
+    expect(res.json()).toEqual(UNSUPPORTED);
   });
 
   it('answers 400 for a broken multipart body', async () => {
@@ -210,7 +206,14 @@ function invalidBody(path: string, message: string): unknown {
     params: { reason: `${message} at \`${path}\``, issues: [{ path, message }] },
   };
 }
-const UNSUPPORTED = { type: 'unsupported-media-type', title: 'Unsupported media type', status: 415 };
+/** The 415 Problem of a form route: it says what the route accepts. */
+const UNSUPPORTED = {
+  type: 'unsupported-media-type',
+  title: 'Unsupported media type',
+  status: 415,
+  detail: 'This operation accepts multipart/form-data with a boundary parameter',
+  params: { accepted: 'multipart/form-data with a boundary parameter' },
+};
 
 describe('form part headers', () => {
   it('answers 400 malformed-request for a missing required part header', async () => {
@@ -232,7 +235,7 @@ describe('form part headers', () => {
       headers,
     });
     expect(bad.status).toBe(400);
-    expect(bad.json()).toEqual(malformedBody('form signed header x-part', 'Expected number, got string'));
+    expect(bad.json()).toEqual(malformedBody('form signed header x-part', 'Expected number, got other text'));
     const ok = await c.post('/hardened', {
       content: multipart(['Content-Disposition: form-data; name="signed"\r\nX-Signature: s1\r\n\r\ntext']),
       headers,
@@ -311,7 +314,9 @@ describe('multipart framing', () => {
       expect(fields.get('connection')).toBe('close');
       expect(fields.get('content-type')).toBe('application/problem+json');
       expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(
-        '{"type":"payload-too-large","title":"Payload too large","status":413}',
+        '{"type":"payload-too-large","title":"Payload too large","status":413,' +
+          '"detail":"The request is over its multipart.maxTotalSize limit of 1000 bytes",' +
+          '"params":{"limit":"multipart.maxTotalSize","bytes":1000}}',
       );
     } finally {
       await running.close();
@@ -483,7 +488,7 @@ describe('JSON, bytes and repeated parts', () => {
       headers,
     });
     expect(res.status).toBe(422);
-    expect(res.json()).toEqual(invalidBody('form meta.size', 'Expected number, got string'));
+    expect(res.json()).toEqual(invalidBody('form meta.size', 'Expected number, got other text'));
     const nested = await c.post('/hardened', {
       content: multipart([
         'Content-Disposition: form-data; name="meta"\r\n\r\n{"title":"T","size":1,"tags":[1]}',
@@ -563,7 +568,7 @@ describe('JSON, bytes and repeated parts', () => {
     expect(ok.json()).toEqual({ ...EMPTY, counts: [1, 2, 3] });
     const bad = await c.post('/hardened', { data: { counts: ['1', 'x'] } });
     expect(bad.status).toBe(422);
-    expect(bad.json()).toEqual(invalidBody('form counts.1', 'Expected number, got string'));
+    expect(bad.json()).toEqual(invalidBody('form counts.1', 'Expected number, got other text'));
     const nameless = await c.post('/hardened', {
       content: multipart([
         'Content-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\na',
@@ -671,7 +676,7 @@ describe('bare structured fields (nested models without FormPart)', () => {
       headers,
     });
     expect(wrong.status).toBe(422);
-    expect(wrong.json()).toEqual(invalidBody('form meta.size', 'Expected number, got string'));
+    expect(wrong.json()).toEqual(invalidBody('form meta.size', 'Expected number, got other text'));
     const itemWrong = await c.post('/nested', {
       content: multipart([
         field('title', 'T'),

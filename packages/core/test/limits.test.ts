@@ -93,21 +93,30 @@ function rawExchange(port: number, text: string): Promise<string> {
   });
 }
 
-const TOO_LARGE = { type: 'payload-too-large', title: 'Payload too large', status: 413 };
+/** The 413 Problem: it names the limit passed and its size. */
+const tooLarge = (limit: string, bytes: number) => ({
+  type: 'payload-too-large',
+  title: 'Payload too large',
+  status: 413,
+  detail: `The request is over its ${limit} limit of ${bytes} bytes`,
+  params: { limit, bytes },
+});
 
 describe('limits', () => {
   it('refuses a body over the limit with 413, from content-length or while streaming', async () => {
     const c = client({ maxBodyBytes: 1000 });
     const res = await c.put('/sink', { content: 'x'.repeat(1001) });
     expect(res.status).toBe(413);
-    expect(res.json()).toEqual(TOO_LARGE);
+    expect(res.json()).toEqual(tooLarge('maxBodyBytes', 1000));
     expect((await c.put('/sink', { content: 'x'.repeat(1000) })).json()).toEqual({ length: 1000 });
   });
 
   it('applies per-mount limits', async () => {
     const c = client();
     expect((await c.post('/small', { content: '0123456789' })).status).toBe(200);
-    expect((await c.post('/small', { content: '0123456789A' })).status).toBe(413);
+    const over = await c.post('/small', { content: '0123456789A' });
+    expect(over.status).toBe(413);
+    expect(over.json()).toEqual(tooLarge('maxBodyBytes', 10));
   });
 
   it('counts chunked bodies as they arrive', async () => {
@@ -117,7 +126,7 @@ describe('limits', () => {
       req.end();
     });
     expect(status.status).toBe(413);
-    expect(JSON.parse(status.body)).toEqual(TOO_LARGE);
+    expect(JSON.parse(status.body)).toEqual(tooLarge('maxBodyBytes', 100));
   });
 
   it('refuses JSON nested deeper than the limit with 400, without recursion', async () => {
@@ -169,7 +178,7 @@ describe('limits', () => {
       files: { file: { filename: 'a.bin', content: Buffer.alloc(101) } },
     });
     expect(res.status).toBe(413);
-    expect(res.json()).toEqual(TOO_LARGE);
+    expect(res.json()).toEqual(tooLarge('multipart.maxFileSize', 100));
   });
 
   it('refuses multipart bodies whose parts together exceed the total limit with 413', async () => {
@@ -184,7 +193,7 @@ describe('limits', () => {
       },
     });
     expect(res.status).toBe(413);
-    expect(res.json()).toEqual(TOO_LARGE);
+    expect(res.json()).toEqual(tooLarge('multipart.maxTotalSize', 2000));
   });
 
   it('answers 408 when the body does not arrive within the request timeout', async () => {

@@ -9,8 +9,15 @@ import { BaseApp, Endpoint, ExceptionResponse, Resource, Struct } from '../src/i
 const WidgetPath = Struct('WidgetPath', { widget_id: v.string() });
 `;
 
-/** Fixtures that must fail, each with the words its error must contain. */
-const REJECTED: Record<string, { readonly source: string; readonly says: readonly string[] }> = {
+/**
+ * Fixtures that must fail, each with the words its error must contain. `firstLine`: a mount of the
+ * wrong kind, whose first line tsc words itself (the route's class and the operations interface,
+ * no type dump); the rule follows on the next lines. Every other error leads with the rule.
+ */
+const REJECTED: Record<
+  string,
+  { readonly source: string; readonly says: readonly string[]; readonly firstLine?: string }
+> = {
   'missing-slot': {
     source: `class Parts extends Resource('/widgets/{widget_id}/parts') {
   readMany = this.operation({ path: Struct('P', { other: v.string() }) }, () => undefined);
@@ -33,6 +40,22 @@ const REJECTED: Record<string, { readonly source: string; readonly says: readonl
     source: `void Endpoint('/widgets/{widgetId}');`,
     says: ['@api: path slots are snake_case, and {widgetId} is not', 'Fix: name slots like {widget_id}'],
   },
+  // Other routers' path syntax would be literal text: named, with the {slot} form.
+  'express-param': {
+    source: `void Resource('/books/:id');`,
+    says: [
+      `@api: segment :id is another router's path syntax, which @api would serve as literal text`,
+      'Fix: write path parameters as {slots}, e.g. {id}',
+    ],
+  },
+  'wildcard-path': {
+    source: `void Endpoint('/files/*');`,
+    says: [`@api: segment * is another router's path syntax`, 'Fix: write path parameters as {slots}'],
+  },
+  'optional-slot': {
+    source: `void Endpoint('/books/{id?}');`,
+    says: [`@api: segment {id?} is another router's path syntax`, 'e.g. {id}'],
+  },
   'exact-resource-operation': {
     source: `class Widgets extends Resource('/widgets') {
   readMany = this.operation({ path: WidgetPath }, () => undefined);
@@ -45,6 +68,7 @@ class App extends BaseApp {
       '@api: create and readMany answer on the mount path itself',
       'Fix: remove the other path fields, or declare an item operation',
     ],
+    firstLine: "Argument of type 'Widgets' is not assignable to parameter of type 'ResourceOperations'.",
   },
   'exact-endpoint': {
     source: `class Health extends Endpoint('/healthz') {
@@ -57,6 +81,7 @@ class App extends BaseApp {
       '@api: an Endpoint path is exact',
       'Fix: remove the other path fields or add them to the path as {slots}',
     ],
+    firstLine: "Argument of type 'Health' is not assignable to parameter of type 'EndpointOperations'.",
   },
   'endpoint-mounted-as-resource': {
     source: `class Remove extends Endpoint('/remove') {
@@ -68,6 +93,7 @@ class App extends BaseApp {
     says: [
       'Type \'"@api: an Endpoint operation (mount its class with includeEndpoint)"\' is not assignable to type \'"@api: a Resource operation (mount its class with includeResource)"\'',
     ],
+    firstLine: "Argument of type 'Remove' is not assignable to parameter of type 'ResourceOperations'.",
   },
   'resource-mounted-as-endpoint': {
     source: `class Items extends Resource('/items') {
@@ -80,6 +106,7 @@ class App extends BaseApp {
       '@api: an Endpoint path is exact',
       'a Resource with item operations is mounted with includeResource',
     ],
+    firstLine: "Argument of type 'Items' is not assignable to parameter of type 'EndpointOperations'.",
   },
   'exception-status': {
     source: `void new ExceptionResponse({ statusCode: 302, json: {} });`,
@@ -125,6 +152,30 @@ class App extends BaseApp {
   },
 };
 
+/**
+ * A misspelled operation name in `Location.fromOperation` / `Link.fromOperation` inside the class
+ * that declares it: tsc's own error alone (it once came after two "implicitly has type 'any'"
+ * errors, TS7022/TS7024, as the class's members were read while being declared).
+ */
+const MISSPELLED: Record<string, string> = {
+  'location-typo': `const Item = Struct('Item', { id: v.string() });
+class Items extends Resource('/items') {
+  create = this.operation({ json: Item, returns: Created.of(Item) }, ({ json }) => {
+    const location = Location.fromOperation(Items, 'readOen', { path: { widget_id: json.id } });
+    return new Created({ json, location });
+  });
+  readOne = this.operation({ path: WidgetPath, returns: Item }, () => ({ id: '1' }));
+}`,
+  'link-typo': `const Item = Struct('Item', { id: v.string() });
+class Items extends Resource('/items') {
+  create = this.operation({ json: Item, returns: Created.of(Item) }, ({ json }) => {
+    const links = Link.fromOperation(Items, 'readOen', { rel: 'self', path: { widget_id: json.id } });
+    return new Created({ json, links });
+  });
+  readOne = this.operation({ path: WidgetPath, returns: Item }, () => ({ id: '1' }));
+}`,
+};
+
 /** The requirement registry entries the fixtures above use (merged into core's interface). */
 const REGISTRY = {
   name: 'registry',
@@ -166,12 +217,23 @@ export class App extends BaseApp {
 void new ExceptionResponse({ statusCode: 409, json: {} });
 `;
 
+/**
+ * The most text tsc may print before the rule on a diagnostic's first line: its own fixed words
+ * ("Object literal may only specify known properties, and 'path' does not exist in type
+ * 'WiringTypeError<") and a short name, never a schema's whole type.
+ */
+const LEAD = 120;
+
 let diagnostics: FixtureDiagnostics;
 beforeAll(() => {
   diagnostics = compileFixtures(new URL('..', import.meta.url), [
     REGISTRY,
     { name: 'accepted', source: ACCEPTED },
     ...Object.entries(REJECTED).map(([name, f]) => ({ name, source: `${HEAD}${f.source}\n` })),
+    ...Object.entries(MISSPELLED).map(([name, source]) => ({
+      name,
+      source: `${HEAD.replace('Endpoint,', 'Created, Endpoint,').replace('Resource,', 'Link, Location, Resource,')}${source}\n`,
+    })),
   ]);
 }, 120_000);
 
@@ -181,7 +243,7 @@ describe('type errors that say what to do', () => {
     expect(diagnostics.accepted).toEqual([]);
   });
 
-  for (const [name, { says }] of Object.entries(REJECTED)) {
+  for (const [name, { says, firstLine }] of Object.entries(REJECTED)) {
     it(`${name}: one error, with the rule and the fix, in ASCII`, () => {
       const errors = diagnostics[name]!;
       expect(errors).toHaveLength(1);
@@ -193,5 +255,25 @@ describe('type errors that say what to do', () => {
       expect(text).not.toContain("not assignable to type 'never'");
       expect(text).not.toContain('Expected 2 arguments');
     });
+
+    it(`${name}: the first line leads with the rule (no type dump before it)`, () => {
+      const first = diagnostics[name]![0]!.split('\n')[0]!;
+      if (firstLine !== undefined) {
+        expect(first).toBe(firstLine);
+        return;
+      }
+      const at = first.search(/@api: |"@api: /);
+      expect(at, first).toBeGreaterThanOrEqual(0);
+      expect(first.slice(0, at).length, first).toBeLessThanOrEqual(LEAD);
+    });
   }
+});
+
+describe('a misspelled operation name inside the class that declares it', () => {
+  for (const name of Object.keys(MISSPELLED))
+    it(`${name}: one error, the name's`, () => {
+      expect(diagnostics[name]).toEqual([
+        'Argument of type \'"readOen"\' is not assignable to parameter of type \'"create" | "readOne"\'.',
+      ]);
+    });
 });

@@ -591,10 +591,10 @@ describe('an array never binds where an object or a record is declared', () => {
       type: 'malformed-request',
       title: 'Malformed request',
       status: 400,
-      detail: 'Expected Object, got string at `query parameter labels`',
+      detail: 'Expected Object, got other text at `query parameter labels`',
       params: {
-        reason: 'Expected Object, got string at `query parameter labels`',
-        issues: [{ path: 'query parameter labels', message: 'Expected Object, got string' }],
+        reason: 'Expected Object, got other text at `query parameter labels`',
+        issues: [{ path: 'query parameter labels', message: 'Expected Object, got other text' }],
       },
     });
   });

@@ -93,7 +93,6 @@ class CapApp extends BaseApp.withFactory(Factory) {
     // sees which deadline each line names, in order.
     const lines = options.lines;
     super({
-      ...options,
       limits: { shutdownTimeoutMs: options.shutdownTimeoutMs },
       logger: {
         info: () => undefined,

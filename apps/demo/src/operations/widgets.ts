@@ -98,14 +98,27 @@ function notFound(widgetId: string): never {
   throw new WidgetNotFoundError({ widgetId });
 }
 
-/** GET /featured-widget: a widget with a Link built from the widgets resource's `ref`. */
+/**
+ * GET /featured-widget: the first widget created, with a Link to it built from the widgets
+ * resource's `ref` (so the link leads to a widget that exists); 404 `widget-not-found` while
+ * there is none.
+ */
 export class FeaturedWidgetEndpoint extends Endpoint('/featured-widget', { meta: { tags: [widgetsTag] } }) {
+  constructor(private readonly store: WidgetStore) {
+    super();
+  }
+
   get = this.operation(
-    { returns: JSONResponse.of(Widget), meta: { summary: 'The featured widget.' } },
-    () =>
-      new JSONResponse({
-        json: { id: 'featured', name: 'Featured widget', priceCents: 0 },
-        links: Link.fromRef('widgets.readOne', { rel: 'related', path: { widget_id: 'featured' } }),
-      }),
+    {
+      returns: JSONResponse.of(Widget),
+      meta: { summary: 'The featured widget (the first created).', exceptions: mayBeMissing },
+    },
+    () => {
+      const widget = this.store.list(1, 0)[0] ?? notFound('featured');
+      return new JSONResponse({
+        json: widget,
+        links: Link.fromRef('widgets.readOne', { rel: 'related', path: { widget_id: widget.id } }),
+      });
+    },
   );
 }

@@ -1,10 +1,14 @@
 // Construction-time checks of an app: its options, and what `include` does with an async setup.
 import { describeValue, WiringError, wiringError } from '../contract/wiring-error';
+import { closestName } from '../checks/closest-name';
+
+/** The keys `new App(options)` reads (`AppOptions`). */
+const APP_OPTIONS = ['logger', 'requestLog', 'limits', 'env', 'factory'] as const;
 
 /**
- * Checks `new App(options)`: an object whose known fields have the right kinds. Unknown keys are
- * allowed (subclasses pass their own options through `super(options)`); `limits` is checked by
- * `mergeLimits`.
+ * Checks `new App(options)`: an object with only the `AppOptions` keys (a misspelled
+ * `requestlog` would otherwise turn nothing on), each of the right kind; `limits` is checked by
+ * `mergeLimits`. A subclass with options of its own takes them out before `super(options)`.
  */
 export function checkAppOptions(appName: string, options: unknown): void {
   const where = `new ${appName}(options)`;
@@ -16,6 +20,17 @@ export function checkAppOptions(appName: string, options: unknown): void {
       'pass { logger, requestLog, limits, env, factory } or nothing',
     );
   const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if ((APP_OPTIONS as readonly string[]).includes(key)) continue;
+    const guess = closestName(key, APP_OPTIONS);
+    throw wiringError(
+      'API_WIRING_UNKNOWN_OPTION',
+      where,
+      `unknown option "${key}"${guess ? ` (did you mean ${guess}?)` : ''}`,
+      `use only ${APP_OPTIONS.join(', ')}; a subclass with options of its own takes them out ` +
+        'first: const { mine, ...appOptions } = options; super(appOptions)',
+    );
+  }
   const logger = o.logger;
   if (logger !== undefined) {
     const l = logger as Record<string, unknown> | null;

@@ -23,13 +23,13 @@ export interface MountOptions<TRoute extends object = object> {
 export type MountArgs<TRoute extends object> =
   NeedsOptions<TRoute> extends true
     ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown until registered
-      [options: MountOptions<TRoute> & MountRequirements<TRoute>]
+      [options: MountRequirements<TRoute> & MountOptions<TRoute>]
     : [options?: MountOptions<TRoute>];
 /** The type of the `options` argument when one is passed. */
 export type MountArg<TRoute extends object> =
   NeedsOptions<TRoute> extends true
     ? // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- unknown until registered
-      MountOptions<TRoute> & MountRequirements<TRoute>
+      MountRequirements<TRoute> & MountOptions<TRoute>
     : MountOptions<TRoute> | undefined;
 
 /** Options of an app's constructor. */

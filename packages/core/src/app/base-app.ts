@@ -251,6 +251,15 @@ export abstract class BaseApp<TFactory = undefined> {
     return this.#limits;
   }
 
+  /**
+   * Whether answers carry `x-request-id` (`ids`) and each request is logged (`log`): `serve()`
+   * answers a request node:http refuses before the app sees it (a 431 head) the same way.
+   */
+  get requestTracing(): { readonly ids: boolean; readonly log: boolean } {
+    const log = this.#wiring.requestLog;
+    return { ids: this.#host.runtime?.requestIds ?? log, log };
+  }
+
   /** The finished route catalogue (after `start()`). */
   get catalogue(): RouteCatalogue {
     if (!this.#catalogue)

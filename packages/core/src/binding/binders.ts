@@ -3,7 +3,6 @@ import { parseCookieHeader } from '../cookies/set-cookie';
 import {
   MalformedRequestError,
   NotFoundError,
-  PayloadTooLargeError,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '../errors';
@@ -19,7 +18,14 @@ import { compileFastValidator, FAIL } from '../schema/fast-validate';
 import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { arrayAsObjectIssue, compileArrayAsObjectFinder } from '../schema/array-as-object';
-import { BodyRead, declaresTooMuch, isJsonMediaType, isPlainUtf8Body, parseJsonBody } from './body';
+import {
+  BodyRead,
+  bodyTooLarge,
+  declaresTooMuch,
+  isJsonMediaType,
+  isPlainUtf8Body,
+  parseJsonBody,
+} from './body';
 import { RawHeadersView } from './raw-headers';
 import { Later } from '../binding/body';
 import type { Uploads } from './body';
@@ -264,13 +270,14 @@ function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
   let body = ex.body;
   if (body === undefined) {
     const limit = limits.maxBodyBytes;
-    body = declaresTooMuch(ex.req, limit)
-      ? Later.failed(new PayloadTooLargeError())
-      : new ListedRead(ex, limit);
+    body = declaresTooMuch(ex.req, limit) ? Later.failed(bodyTooLarge(limit)) : new ListedRead(ex, limit);
     ex.body = body;
   }
   return body;
 }
+
+/** What a JSON body's 415 says the operation accepts. */
+const JSON_ACCEPTED = 'application/json (or another +json type) in UTF-8, without a content-encoding';
 
 /** Binds the JSON body: 415 other media type, 400 malformed, 422 invalid. */
 export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
@@ -288,7 +295,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
     // The common exact `application/json` without content-encoding has nothing else to check.
     if (type !== 'application/json' || headers['content-encoding'] !== undefined) {
       if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
-        throw new UnsupportedMediaTypeError();
+        throw new UnsupportedMediaTypeError({ accepted: JSON_ACCEPTED });
     }
     return bodyOf(ex, limits).map(decode);
   };
@@ -300,7 +307,9 @@ export function contentBinder(limits: Limits): Binder {
     const encoding = ex.req.headers['content-encoding'];
     // We never inflate request bodies: a compressed body is refused, not handed over as if plain.
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
-      return Later.failed(new UnsupportedMediaTypeError());
+      return Later.failed(
+        new UnsupportedMediaTypeError({ accepted: 'any media type, without a content-encoding' }),
+      );
     return bodyOf(ex, limits);
   };
 }

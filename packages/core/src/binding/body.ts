@@ -6,6 +6,11 @@ function malformed(reason: string): MalformedRequestError {
   return new MalformedRequestError({ reason, issues: [{ path: '$', message: reason }] });
 }
 
+/** The 413 for a JSON or raw body over `maxBodyBytes`. */
+export function bodyTooLarge(bytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError({ limit: 'maxBodyBytes', bytes });
+}
+
 /** True when the request declares a body over `limit` bytes (refused 413 before a byte is read). */
 export function declaresTooMuch(req: ExchangeRequest, limit: number): boolean {
   const declared = req.headers['content-length'];
@@ -168,7 +173,7 @@ export class BodyRead extends Later<Buffer> {
   // and 'close' always follows it, so 'close' alone tells a disconnect mid-body.
   readonly #onData = (chunk: Buffer): void => {
     const size = (this.#size += chunk.length);
-    if (size > this.#limit) this.#finish(new PayloadTooLargeError());
+    if (size > this.#limit) this.#finish(bodyTooLarge(this.#limit));
     else if (this.#first === undefined) this.#first = chunk;
     else (this.#rest ??= [this.#first]).push(chunk);
   };

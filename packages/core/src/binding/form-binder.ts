@@ -208,10 +208,12 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     const type = ex.req.headers['content-type'];
     // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
     const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
-    if (!boundary) throw new UnsupportedMediaTypeError();
+    if (!boundary)
+      throw new UnsupportedMediaTypeError({ accepted: 'multipart/form-data with a boundary parameter' });
     // Refused before a byte is read; the 413 closes the connection, so nothing is drained.
     const declared = ex.req.headers['content-length'];
-    if (declared !== undefined && Number(declared) > maxTotal) throw new PayloadTooLargeError();
+    if (declared !== undefined && Number(declared) > maxTotal)
+      throw new PayloadTooLargeError({ limit: 'multipart.maxTotalSize', bytes: maxTotal });
     let parts: MultipartPart[];
     try {
       parts = await parseMultipart(ex.req, boundary, limits.multipart);
@@ -219,7 +221,8 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
         if (!ex.req.readableEnded) ex.closeAfter = true;
-        if (error.kind === 'too-large') throw new PayloadTooLargeError();
+        if (error.kind === 'too-large')
+          throw new PayloadTooLargeError(error.limit ?? { limit: 'multipart.maxTotalSize', bytes: maxTotal });
         throw new MalformedRequestError({
           reason: `Malformed multipart body: ${error.message}`,
           issues: [{ path: 'form', message: error.message }],

@@ -48,17 +48,34 @@ export class GoneError extends HTTPError.define({
   title: 'The resource existed but has been permanently removed',
   status: 410,
 }) {}
-/** 413: the body is over the configured limit. */
-export class PayloadTooLargeError extends HTTPError.define({
+/** The params of the 413 error: which limit the request is over, and its size in bytes. */
+export const PayloadLimit = Struct('PayloadLimit', { limit: v.string(), bytes: v.number() });
+/**
+ * 413: the body is over a configured limit, named in the Problem (`maxBodyBytes`,
+ * `multipart.maxFileSize` …) with its size, so the caller knows what to send instead.
+ *
+ * @example
+ * throw new PayloadTooLargeError({ limit: 'maxBodyBytes', bytes: 1_048_576 });
+ */
+export class PayloadTooLargeError extends DataclassHTTPError.define(PayloadLimit, {
   type: 'payload-too-large',
   title: 'Payload too large',
   status: 413,
+  detailTemplate: 'The request is over its {limit} limit of {bytes} bytes',
 }) {}
-/** 415: the body lacks the required media type. */
-export class UnsupportedMediaTypeError extends HTTPError.define({
+/** The params of the 415 error: the media types (and codings) the operation accepts. */
+export const AcceptedMediaTypes = Struct('AcceptedMediaTypes', { accepted: v.string() });
+/**
+ * 415: the body lacks the media type the operation reads; the Problem lists what it accepts.
+ *
+ * @example
+ * throw new UnsupportedMediaTypeError({ accepted: 'application/json' });
+ */
+export class UnsupportedMediaTypeError extends DataclassHTTPError.define(AcceptedMediaTypes, {
   type: 'unsupported-media-type',
   title: 'Unsupported media type',
   status: 415,
+  detailTemplate: 'This operation accepts {accepted}',
 }) {}
 /** 422: well-formed request that violates its typed contract. */
 export class ValidationFailedError extends DataclassHTTPError.define(ErrorReason, {

@@ -18,7 +18,9 @@ export { renderTemplate, templateFields } from './templates';
 export {
   AuthenticationRequiredError,
   ConflictError,
+  AcceptedMediaTypes,
   ErrorReason,
+  PayloadLimit,
   ForbiddenError,
   GoneError,
   InternalServerError,

@@ -18,13 +18,17 @@ export class MultipartError extends Error {
   override readonly name = 'MultipartError';
   /** The category of failure. */
   readonly kind: MultipartErrorKind;
+  /** For `too-large`: the limit that was passed (`multipart.maxFileSize` …) and its bytes. */
+  readonly limit: { readonly limit: string; readonly bytes: number } | undefined;
 
   /**
    * @param kind - The category of failure.
    * @param message - A description that names the rule, never the submitted data.
+   * @param limit - For `too-large`: the limit's option name and its bytes.
    */
-  constructor(kind: MultipartErrorKind, message: string) {
+  constructor(kind: MultipartErrorKind, message: string, limit?: { limit: string; bytes: number }) {
     super(message);
     this.kind = kind;
+    this.limit = limit;
   }
 }

@@ -262,6 +262,9 @@ class MultipartParser {
         this.#isFile
           ? `Multipart file part exceeds ${this.#limits.maxFileSize} bytes`
           : `Multipart field part exceeds ${this.#limits.maxFieldSize} bytes`,
+        this.#isFile
+          ? { limit: 'multipart.maxFileSize', bytes: this.#limits.maxFileSize }
+          : { limit: 'multipart.maxFieldSize', bytes: this.#limits.maxFieldSize },
       );
     }
     this.#chunks.push(buf.subarray(start, end));
@@ -336,7 +339,10 @@ export async function parseMultipart(
       const chunk = toBuffer(step.value);
       total += chunk.length;
       if (total > effective.maxTotalSize)
-        throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`);
+        throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`, {
+          limit: 'multipart.maxTotalSize',
+          bytes: effective.maxTotalSize,
+        });
       parser.write(chunk);
     } catch (error) {
       if (nodeStream) await iterator.return?.();

@@ -30,15 +30,21 @@ type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
 type PathOf<TOperation> = TOperation extends { readonly spec: { readonly path: infer P } }
   ? { readonly [K in keyof EntriesOf<P>]: string | number | boolean | bigint }
   : undefined;
+type IsUnion<T, TAll = T> = T extends unknown ? ([TAll] extends [T] ? false : true) : never;
 /** `[options]` required with its path values when the target operation has a path; optional otherwise. */
 export type OperationTargetArgs<
   TClass extends Ctor,
   TOp extends keyof InstanceType<TClass>,
   TExtra = unknown,
 > =
-  PathOf<InstanceType<TClass>[TOp]> extends undefined
+  // A misspelled name leaves TOp at its constraint (every key): reading those members' types from
+  // inside the class being declared would be circular (tsc's "implicitly has type 'any'" errors
+  // before the real one), so a union asks for nothing and the name's own error stands alone.
+  IsUnion<TOp> extends true
     ? [options?: TExtra & { readonly path?: PathValues }]
-    : [options: TExtra & { readonly path: PathOf<InstanceType<TClass>[TOp]> }];
+    : PathOf<InstanceType<TClass>[TOp]> extends undefined
+      ? [options?: TExtra & { readonly path?: PathValues }]
+      : [options: TExtra & { readonly path: PathOf<InstanceType<TClass>[TOp]> }];
 
 function refTarget(factory: string, ref: string, path: PathValues | undefined): LocationTarget {
   if (typeof ref !== 'string' || !ref.includes('.'))
@@ -212,9 +218,11 @@ export class Link {
     owner: TClass,
     operation: TOp,
     options: LinkParams &
-      (PathOf<InstanceType<TClass>[TOp]> extends undefined
+      (IsUnion<TOp> extends true // a misspelled name: see OperationTargetArgs
         ? { readonly path?: PathValues }
-        : { readonly path: PathOf<InstanceType<TClass>[TOp]> }),
+        : PathOf<InstanceType<TClass>[TOp]> extends undefined
+          ? { readonly path?: PathValues }
+          : { readonly path: PathOf<InstanceType<TClass>[TOp]> }),
   ): Link {
     const params = Link.checked('Link.fromOperation', options);
     return new Link(operationTarget('Link.fromOperation', owner, operation, options.path), params);

@@ -1,8 +1,10 @@
 import { describeValue, wiringError } from '../contract/wiring-error';
+import { peerSyntax } from '../routing/peer-syntax';
 
 /**
  * Checks the arguments of `Resource(path, options)` / `Endpoint(path, options)` at declaration:
- * a mount path starting with "/", snake_case slots, and only the `name`, `ref` and `meta` options,
+ * a mount path starting with "/", no other router's syntax (`:id`, `*`, `{id?}`), snake_case
+ * slots, and only the `name`, `ref` and `meta` options,
  * well-formed. Returns the options as a record (the `name` option is checked where it is applied).
  *
  * @param name - `'Resource'` or `'Endpoint'`, for the messages
@@ -50,6 +52,10 @@ export function checkRouteClassArgs(name: string, path: unknown, options: unknow
         `responses?, exceptions? }), got ${describeValue(given.meta)}`,
       "meta: { tags: ['widgets'] }",
     );
+  for (const segment of path.split('/')) {
+    const peer = peerSyntax(segment);
+    if (peer) throw wiringError('API_WIRING_INVALID_PATH', `${name}('${path}')`, peer.problem, peer.fix);
+  }
   for (const slot of path.match(/\{[^}]*\}/g) ?? []) {
     // An empty "{}" is reported at mount, where the error can name the class.
     if (slot !== '{}' && !/^\{[a-z_][a-z0-9_]*\}$/.test(slot))

@@ -8,6 +8,7 @@ import { nameRouteClass } from '../contract/route-name';
 import { checkRouteClassArgs } from './route-class-args';
 import { describeValue, wiringError } from '../contract/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
+import type { PeerPathSyntax } from '../routing/peer-syntax';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import type { ExtensionSources, OperationSpec, SourceName } from '../contract/operation-spec';
@@ -130,6 +131,12 @@ type DefaultedFields<E> = { [K in keyof E]: E[K] extends OptionalKinds ? K : nev
 type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
   ? PathCheck<Exclude<PathSlots<TPath>, keyof EntriesOf<P>>, DefaultedFields<EntriesOf<P>>>
   : unknown;
+/**
+ * The spec, or (when a check fails) only the error: tsc then prints the rule right after the
+ * argument, instead of the spec's whole type twice (once as the argument, once intersected).
+ */
+type SpecChecked<S, TPath extends string> =
+  SpecCheck<S, TPath> extends WiringTypeError<string> ? SpecCheck<S, TPath> : S;
 type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
   ? [TDefaulted] extends [never]
     ? unknown
@@ -174,7 +181,7 @@ abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
    * argument and return types are inferred from the schemas.
    */
   protected operation<const S extends OperationSpec>(
-    spec: S & SpecCheck<S, TPath>,
+    spec: SpecChecked<S, TPath>,
     handler: Handler<S>,
   ): Operation<S, ExtraFields<S, TPath>, TKind> {
     // Runs when the route class is instantiated (`new MyRoute()`), never per request.
@@ -193,7 +200,8 @@ abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
         `the handler must be a function, got ${describeValue(handler)}`,
         'this.operation({ … }, (input) => value)',
       );
-    return { [kOperation]: true, spec, handler: handler };
+    // A call that compiled passed S itself (the error type is what no value has).
+    return { [kOperation]: true, spec: spec as S, handler: handler };
   }
 }
 
@@ -238,6 +246,16 @@ export type SnakeCaseSlots<TPath extends string> = [BadSlot<PathSlots<TPath>>] e
       >
     >;
 
+/**
+ * A mount path in another router's syntax (`/books/:id`, `/files/*`) is a type error naming the
+ * `{slot}` form; otherwise its `{slots}` must be snake_case. (Both are `WiringError`s at run time.)
+ */
+export type PathSyntax<TPath extends string> =
+  PeerPathSyntax<TPath> extends WiringTypeError<string> ? PeerPathSyntax<TPath> : SnakeCaseSlots<TPath>;
+/** The path, or (when `PathSyntax` fails) only the error: tsc prints the rule, not the path twice. */
+type CheckedPath<TPath extends string> =
+  PathSyntax<TPath> extends WiringTypeError<string> ? PathSyntax<TPath> : TPath;
+
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
 function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
   kind: TKind,
@@ -265,10 +283,10 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  * }
  */
 export function Resource<const TPath extends string>(
-  path: TPath & SnakeCaseSlots<TPath>,
+  path: CheckedPath<TPath>,
   options: RouteClassOptions = {},
 ): ResourceClass<TPath> {
-  return defineRouteClass('resource', path, options);
+  return defineRouteClass('resource', path as TPath, options);
 }
 
 /**
@@ -281,10 +299,10 @@ export function Resource<const TPath extends string>(
  * }
  */
 export function Endpoint<const TPath extends string>(
-  path: TPath & SnakeCaseSlots<TPath>,
+  path: CheckedPath<TPath>,
   options: RouteClassOptions = {},
 ): EndpointClass<TPath> {
-  return defineRouteClass('endpoint', path, options);
+  return defineRouteClass('endpoint', path as TPath, options);
 }
 
 /** The route-class info of an instance, or undefined when it is not a Resource/Endpoint. */

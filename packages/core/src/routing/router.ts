@@ -1,5 +1,6 @@
 import { describeValue, type WiringError, wiringError } from '../contract/wiring-error';
 import { normalizePercentEncoding } from './normalize-path';
+import { peerSyntax } from './peer-syntax';
 
 /** One path's routes, keyed by method, with its precomputed `Allow` header. */
 export interface PathEntry<R> {
@@ -46,6 +47,8 @@ export function parseTemplate(template: string, where?: string): { segments: str
   const segments = template.split('/').slice(1);
   const slots: string[] = [];
   for (const seg of segments) {
+    const peer = peerSyntax(seg);
+    if (peer) throw wiringError('API_WIRING_INVALID_PATH', at, peer.problem, peer.fix);
     if (seg.startsWith('{')) {
       if (!seg.endsWith('}') || seg.length < 3)
         throw wiringError(

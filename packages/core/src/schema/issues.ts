@@ -35,7 +35,7 @@ function formatPath(source: SourceLabel, issue: v.BaseIssue<unknown>): string {
 
 // Messages are built from the schema's side only (kind, expectation, input *type*); the
 // submitted value, which valibot puts into `received` and `message`, never reaches a client.
-function formatMessage(issue: v.BaseIssue<unknown>): string {
+function formatMessage(source: SourceLabel, issue: v.BaseIssue<unknown>): string {
   if (issue.kind === 'schema') {
     const last = issue.path?.[issue.path.length - 1];
     if (issue.input === undefined && last && last.value === undefined) return 'Missing required field';
@@ -52,6 +52,9 @@ function formatMessage(issue: v.BaseIssue<unknown>): string {
         : issue.type === 'strict_object' || issue.type === 'loose_object'
           ? 'object'
           : (issue.expected ?? issue.type);
+    // Query, header, cookie, form and path values all arrive as text: "got string" would say
+    // nothing, so the message says the text did not read as what was expected.
+    if (source !== 'json' && typeof issue.input === 'string') return `Expected ${expected}, got other text`;
     return `Expected ${expected}, got ${kindOf(issue.input)}`;
   }
   const what = issue.type.replace(/_/g, ' ');
@@ -67,7 +70,7 @@ export function toErrorReason(
 ): ErrorReasonValue {
   const list: ReasonIssue[] = [];
   for (const issue of issues) {
-    list.push({ path: formatPath(source, issue), message: formatMessage(issue) });
+    list.push({ path: formatPath(source, issue), message: formatMessage(source, issue) });
     // nested issues of a union are represented by the union's own issue
   }
   const first = list[0] ?? { path: source === 'json' ? '$' : source, message: 'Invalid value' };

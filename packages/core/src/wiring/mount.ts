@@ -19,6 +19,7 @@ import { routeClassName } from '../contract/route-name';
 import { parseTemplate } from '../routing/router';
 import { objectEntries } from '../schema/introspect';
 import { newRouteInfo, type RouteRecord } from './records';
+import { closestName } from '../checks/closest-name';
 
 /** Mount options core compiles itself; every other option is a package's compiled value. */
 export const CORE_MOUNT_OPTIONS: ReadonlySet<string> = new Set(['middleware', 'limits']);
@@ -303,7 +304,7 @@ export function normalizeReturns(where: string, spec: OperationSpec): ResponseKi
 function checkOperationNames(className: string, instance: object, names: readonly string[]): void {
   for (const key of Object.keys(instance)) {
     if (names.includes(key) || !isOperation((instance as Record<string, unknown>)[key])) continue;
-    const guess = closest(key, names);
+    const guess = closestName(key, names);
     throw wiringError(
       'API_WIRING_NOT_AN_OPERATION',
       `${className}.${key}`,
@@ -312,31 +313,6 @@ function checkOperationNames(className: string, instance: object, names: readonl
       `name it one of ${names.join(', ')}`,
     );
   }
-}
-
-function closest(word: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
-  for (const name of names) {
-    const d = distance(word.toLowerCase(), name.toLowerCase());
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-/** Levenshtein distance (short words only). */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /** Source rules TypeScript cannot see: bodies on bodiless methods, non-object header/cookie schemas. */

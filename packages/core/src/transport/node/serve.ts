@@ -7,6 +7,7 @@ import type { Transport } from '../../contract/exchange';
 import type { ShutdownOptions } from '../../lifecycle/shutdown';
 import type { Logger } from '../../logging/logger';
 import { consoleLogger } from '../../logging/logger';
+import { freshRequestId } from '../../logging/request-id';
 import { describeValue, wiringError } from '../../contract/wiring-error';
 import { isClosing } from './linger';
 import {
@@ -29,6 +30,8 @@ export interface ServableApp {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
   readonly upgradeListener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   readonly hasUpgradeRoutes: boolean;
+  /** Request ids and the request log, for the answers `serve()` writes itself (BaseApp has it). */
+  readonly requestTracing?: { readonly ids: boolean; readonly log: boolean };
 }
 
 export interface ServeOptions {
@@ -126,10 +129,11 @@ function responseInFlight(socket: Socket): boolean {
 }
 
 /** A raw HTTP/1.1 Problem answer for errors node:http reports before there is a request object. */
-const PROBLEM = (error: HTTPError, reason: string): string => {
+const PROBLEM = (error: HTTPError, reason: string, requestId?: string): string => {
   const body = error.problemJson();
   return (
     `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/problem+json\r\n` +
+    (requestId === undefined ? '' : `x-request-id: ${requestId}\r\n`) +
     `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
   );
 };
@@ -174,9 +178,21 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
       if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || !isClosing(socket)) socket.destroy();
       return;
     }
-    if (code === 'HPE_HEADER_OVERFLOW')
-      socket.end(PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large'));
-    else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    if (code === 'HPE_HEADER_OVERFLOW') {
+      // A head over node's maxHeaderSize never reaches the app: answered here, with an id and a
+      // request-log line as the app gives a 413 (the caller's own id is in the unread head).
+      const tracing = app.requestTracing;
+      const requestId = tracing?.ids ? freshRequestId() : undefined;
+      socket.end(
+        PROBLEM(new RequestHeaderFieldsTooLargeError(), 'Request Header Fields Too Large', requestId),
+      );
+      if (tracing?.log)
+        app.logger.info('request finished', {
+          status: 431,
+          reason: 'the request head is over the server limit (maxHeaderSize)',
+          requestId,
+        });
+    } else if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
       socket.end(PROBLEM(new RequestTimeoutError(), 'Request Timeout'));
     else {
       const reason = 'The request could not be parsed as HTTP/1.1';
