@@ -15,6 +15,7 @@ export {
 export type { ShutdownOptions } from './lifecycle/shutdown';
 export { consoleLogger, type StructuredLogger } from './logging/logger';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './contract/limits';
+export type { HealthOptions, LoadSheddingOptions, TrustProxy } from './contract/serving-options';
 export {
   defineExceptionHandler,
   type ExceptionHandler,
@@ -98,6 +99,7 @@ export {
   BaseHTTPError,
   ConflictError,
   DataclassHTTPError,
+  DeadlineExceededError,
   ErrorReason,
   ForbiddenError,
   GoneError,
@@ -106,6 +108,7 @@ export {
   MalformedRequestError,
   MethodNotAllowedError,
   NotFoundError,
+  OverloadedError,
   PayloadTooLargeError,
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,

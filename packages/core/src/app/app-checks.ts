@@ -1,21 +1,35 @@
 // Construction-time checks of an app: its options, and what `include` does with an async setup.
 import { describeValue, WiringError, wiringError } from '../contract/wiring-error';
+import { checkHealth, checkLoadShedding, checkTrustProxy } from './serving-checks';
+import type { HealthPaths, LoadSheddingOptions, TrustProxy } from '../contract/serving-options';
+
+/** The checked options for running behind a load balancer. */
+export interface ServingOptions {
+  readonly health: HealthPaths | undefined;
+  readonly loadShedding: LoadSheddingOptions | undefined;
+  readonly trustProxy: TrustProxy | undefined;
+}
 
 /**
  * Checks `new App(options)`: an object whose known fields have the right kinds. Unknown keys are
  * allowed (subclasses pass their own options through `super(options)`); `limits` is checked by
  * `mergeLimits`.
  */
-export function checkAppOptions(appName: string, options: unknown): void {
+export function checkAppOptions(appName: string, options: unknown): ServingOptions {
   const where = `new ${appName}(options)`;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
       where,
       `options must be an object, got ${describeValue(options)}`,
-      'pass { logger, requestLog, limits, env, factory } or nothing',
+      'pass { logger, requestLog, limits, env, health, loadShedding, trustProxy, factory } or nothing',
     );
   const o = options as Record<string, unknown>;
+  const serving: ServingOptions = {
+    health: checkHealth(where, o.health),
+    loadShedding: checkLoadShedding(where, o.loadShedding),
+    trustProxy: checkTrustProxy(where, o.trustProxy),
+  };
   const logger = o.logger;
   if (logger !== undefined) {
     const l = logger as Record<string, unknown> | null;
@@ -62,6 +76,7 @@ export function checkAppOptions(appName: string, options: unknown): void {
           'pass strings, as process.env holds them',
         );
   }
+  return serving;
 }
 
 /** True for a promise or any other thenable (what an async `setup` returns). */

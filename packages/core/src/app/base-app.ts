@@ -7,7 +7,12 @@ import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../wiring/route-catalogue';
 import { answerFetch, notStarted } from '../transport/fetch/fetch-handler';
-import { answerNotStarted, handleRequest, handleUpgrade } from '../transport/node/handle';
+import {
+  answerNotStarted,
+  answerProbeWhileStarting,
+  handleRequest,
+  handleUpgrade,
+} from '../transport/node/handle';
 import { closeAfterResponse } from '../transport/node/linger';
 import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
@@ -64,7 +69,7 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #includeFailures: { readonly where: string; readonly error: unknown }[] = [];
 
   constructor(options: AppOptions<TFactory> = {}) {
-    checkAppOptions(this.constructor.name, options);
+    const serving = checkAppOptions(this.constructor.name, options);
     this.#log = adaptLogger(options.logger);
     this.#limits = mergeLimits(`new ${this.constructor.name}({ limits })`, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
@@ -73,6 +78,7 @@ export abstract class BaseApp<TFactory = undefined> {
       log: this.#log,
       requestLog: options.requestLog === true,
       env: options.env ?? process.env,
+      ...serving,
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
     });
@@ -346,9 +352,19 @@ export abstract class BaseApp<TFactory = undefined> {
     return this.#runtime.whenIdle();
   }
 
+  /** Readiness probes answer 503 from now on while the app still serves (`serve()` calls it on SIGTERM). */
+  markUnready(): void {
+    this.#runtime?.markUnready();
+  }
+
+  /** True when the app answers liveness and readiness probes (its `health` option). */
+  get answersProbes(): boolean {
+    return this.#wiring.health !== undefined;
+  }
+
   /**
    * The node:http request listener: `http.createServer(app.listener)`. Starts the app on the
-   * first request if nobody did.
+   * first request if nobody did (a probe meanwhile: live, not ready).
    */
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
     const runtime = this.#runtime;
@@ -356,6 +372,7 @@ export abstract class BaseApp<TFactory = undefined> {
       handleRequest(runtime, req, res);
       return;
     }
+    if (answerProbeWhileStarting(this.#wiring.health, req, res)) return;
     this.start().then(
       () => handleRequest(this.#runtime!, req, res),
       (error: unknown) => {

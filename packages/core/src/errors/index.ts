@@ -18,6 +18,7 @@ export { renderTemplate, templateFields } from './templates';
 export {
   AuthenticationRequiredError,
   ConflictError,
+  DeadlineExceededError,
   ErrorReason,
   ForbiddenError,
   GoneError,
@@ -25,6 +26,7 @@ export {
   MalformedRequestError,
   MethodNotAllowedError,
   NotFoundError,
+  OverloadedError,
   PayloadTooLargeError,
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,

@@ -17,6 +17,7 @@ import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
 import { hookFailure } from './hook-failure';
+import type { RequestControl } from './request-control';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -43,6 +44,8 @@ export interface ExchangeRuntime {
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
+  /** Aborted at the shutdown cap: every request's own `signal` aborts with it. */
+  readonly capSignal: AbortSignal;
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
   readonly reading: Uploads<BindingExchange>;
@@ -81,6 +84,8 @@ export class CoreExchange implements WriterExchange {
   bytesBefore = -1;
   /** Set when a route's `around` chain reached the run inside it (checked by the outermost hook). */
   aroundReached = false;
+  /** The request's signal and deadline (routes that bind `signal` or have a deadline). */
+  control: RequestControl | undefined = undefined;
   #state: Record<string | symbol, unknown> | undefined = undefined;
   #requestId: string | undefined = undefined;
   #log: Logger | undefined = undefined;

@@ -16,6 +16,9 @@ export class InFlight {
   /** True once shutdown began: responses carry `connection: close`. */
   draining = false;
   readonly #shutdown = new AbortController();
+  readonly #cap = new AbortController();
+  /** Set by `markUnready()` (SIGTERM under `serve()`): readiness answers 503 before draining begins. */
+  #unready = false;
   /** Requests whose response has not closed yet. */
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
@@ -27,6 +30,28 @@ export class InFlight {
   constructor() {
     // One listener per open stream: thousands of SSE clients are normal, not a leak.
     setMaxListeners(0, this.#shutdown.signal);
+    // One listener per in-flight request that binds its `signal`.
+    setMaxListeners(0, this.#cap.signal);
+  }
+
+  /** Aborted when shutdown reaches its cap: every request's own `signal` aborts with it. */
+  get capSignal(): AbortSignal {
+    return this.#cap.signal;
+  }
+
+  /** True while the app serves and neither shutdown nor `markUnready()` began: readiness answers 200. */
+  get ready(): boolean {
+    return !this.draining && !this.#unready;
+  }
+
+  /** Readiness answers 503 from now on (the app still serves: a load balancer takes it out first). */
+  markUnready(): void {
+    this.#unready = true;
+  }
+
+  /** The shutdown cap was reached: the requests' own signals abort. */
+  reachCap(): void {
+    this.#cap.abort(new DOMException('the shutdown cap was reached', 'AbortError'));
   }
 
   /** Aborted by `beginShutdown()`; every open stream may listen (no listener cap). */

@@ -52,6 +52,10 @@ export interface PlanSteps {
   readonly options: ReadonlyArray<(ex: Exchange) => HeaderPairs | undefined> | undefined;
   /** Encodes the route's bodies once their head is final (a contribution's `transform`). */
   readonly transform: BodyTransform | undefined;
+  /** The route's deadline to the head of its answer, ms (`limits.deadlineMs`; operations only). */
+  readonly deadlineMs: number | undefined;
+  /** True when the route binds the request's `signal`. */
+  readonly signal: boolean;
 }
 
 /**
@@ -77,6 +81,10 @@ export class Plan implements PlanSteps {
   readonly optionsConstantHeaders: readonly string[];
   readonly optionsDynamicHeaders: PlanSteps['optionsDynamicHeaders'];
   readonly transform: BodyTransform | undefined;
+  readonly deadlineMs: number | undefined;
+  readonly signal: boolean;
+  /** True when each request gets a `RequestControl` (a `signal` bound, or a deadline). */
+  readonly controlled: boolean;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, close observers, dynamic headers, intercepts). */
@@ -108,6 +116,9 @@ export class Plan implements PlanSteps {
     this.optionsConstantHeaders = steps.optionsConstantHeaders;
     this.optionsDynamicHeaders = steps.optionsDynamicHeaders;
     this.transform = steps.transform;
+    this.deadlineMs = steps.deadlineMs;
+    this.signal = steps.signal;
+    this.controlled = steps.signal || steps.deadlineMs !== undefined;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined ||

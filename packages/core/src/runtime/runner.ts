@@ -6,6 +6,7 @@ import { writeUndeclaredResponse } from '../responses/undeclared';
 import { Later, type Waiter } from '../contract/later';
 import { CoreExchange } from './exchange';
 import type { Plan } from './plan';
+import { RequestControl } from './request-control';
 
 /**
  * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
@@ -24,6 +25,7 @@ export function runPlan(plan: Plan, ex: CoreExchange, resolver: UrlResolver): vo
 export function runRoute(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
   if (plan.timed) ex.receivedAt = performance.now();
   if (plan.observers) observeWhenFinished(plan, ex);
+  if (plan.controlled) ex.control = new RequestControl(ex, plan.deadlineMs);
   if (!plan.sync) {
     runSteps(plan, ex, resolver);
     return;

@@ -1,4 +1,6 @@
 import { MethodNotAllowedError, NotFoundError, type BaseHTTPError } from '../errors';
+import type { Health } from './health';
+import type { LoadMonitor } from './load-monitor';
 import type { AroundHook, Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { Limits } from '../contract/limits';
@@ -34,6 +36,8 @@ export type RuntimeParts = Pick<
   | 'log'
   | 'requestIds'
   | 'connections'
+  | 'health'
+  | 'shedding'
 >;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
@@ -59,6 +63,12 @@ export class Runtime extends InFlight implements ExchangeRuntime {
   readonly requestIds: boolean;
   /** The transport's control of connections (given when the app starts). */
   readonly connections: ConnectionControl;
+  /** Liveness and readiness answers (the app's `health` option), before anything else. */
+  readonly health: Health | undefined;
+  /** Load shedding (the app's `loadShedding` option), before routing. */
+  readonly shedding: LoadMonitor | undefined;
+  /** True when `health` or `shedding` is set: without them dispatch checks nothing more. */
+  readonly #gated: boolean;
   constructor(parts: RuntimeParts) {
     super();
     this.router = parts.router;
@@ -70,6 +80,9 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.log = parts.log;
     this.requestIds = parts.requestIds;
     this.connections = parts.connections;
+    this.health = parts.health;
+    this.shedding = parts.shedding;
+    this.#gated = parts.health !== undefined || parts.shedding !== undefined;
   }
 
   /**
@@ -84,6 +97,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       this.#unrouted(ex, refusal);
       return;
     }
+    if (this.#gated && this.#gate(ex)) return;
     if (this.appIntercepts.length > 0) {
       this.#interceptThenRoute(ex).catch((error: unknown) => ex.fail(error));
       return;
@@ -91,9 +105,26 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.route(ex);
   }
 
-  /** Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry). */
+  /**
+   * Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry);
+   * once a deadline answered, a late failure is dropped (logged once).
+   */
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void {
+    const control = ex.control;
+    if (control !== undefined && control.expired) {
+      control.late(error);
+      return;
+    }
     this.funnel.fail(ex, error, extra);
+  }
+
+  /** Health probes, then load shedding: true when one of them answered. */
+  #gate(ex: CoreExchange): boolean {
+    if (this.health !== undefined && this.health.answer(ex, this.ready)) return true;
+    const shedding = this.shedding;
+    if (shedding === undefined || !shedding.overloaded) return false;
+    this.#unrouted(ex, shedding.error);
+    return true;
   }
 
   async #interceptThenRoute(ex: CoreExchange): Promise<void> {

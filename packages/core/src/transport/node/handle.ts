@@ -8,6 +8,8 @@ import { CoreExchange } from '../../runtime/exchange';
 import type { Runtime } from '../../runtime/runtime';
 import { BAD_TARGET, NOT_STARTED_BODY, badRequest, refuseNodeRequest } from '../request-checks';
 import { isClosing } from './linger';
+import { probeHeaders, STARTING } from '../../runtime/health';
+import type { HealthPaths } from '../../contract/serving-options';
 
 /**
  * node:http's `request` event (and `handleUpgrade`'s): builds the exchange from the request
@@ -80,4 +82,29 @@ export function answerNotStarted(res: ServerResponse): void {
   if (res.headersSent) return;
   res.writeHead(503, { 'content-type': 'application/problem+json', connection: 'close' });
   res.end(NOT_STARTED_BODY);
+}
+
+/**
+ * A probe that arrives while the app starts (node:http listener): liveness `200`, readiness
+ * `503 {"status":"starting"}`. False when `req` is not a probe (it waits for the start).
+ *
+ * @param health - the app's probe paths, if it answers probes
+ * @param req - node's request
+ * @param res - node's response
+ */
+export function answerProbeWhileStarting(
+  health: HealthPaths | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (health === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const live = path === health.livePath;
+  if (!live && path !== health.readyPath) return false;
+  const body = live ? '{"status":"ok"}' : STARTING;
+  res.writeHead(live ? 200 : 503, [...probeHeaders(), 'content-length', String(body.length)]);
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }
