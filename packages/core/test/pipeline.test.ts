@@ -363,7 +363,12 @@ describe('one route pipeline', () => {
     }
     class HeldApp extends BaseApp {
       protected override async wire(): Promise<void> {
-        this.include(defineExtension({ name: 'order', setup: (w) => w.onBeforeClose(() => void order.push('before-close')) }));
+        this.include(
+          defineExtension({
+            name: 'order',
+            setup: (w) => w.onBeforeClose(() => void order.push('before-close')),
+          }),
+        );
         this.includeEndpoint(new HeldEndpoint());
       }
     }
@@ -373,7 +378,11 @@ describe('one route pipeline', () => {
       signals: false,
       quiet: true,
     });
-    const { socket, text: head } = await raw(running.port, 'GET /held HTTP/1.1\r\nhost: x\r\n\r\n', /open\n\r\n$/);
+    const { socket, text: head } = await raw(
+      running.port,
+      'GET /held HTTP/1.1\r\nhost: x\r\n\r\n',
+      /open\n\r\n$/,
+    );
     let rest = '';
     socket.on('data', (chunk: Buffer) => (rest += chunk.toString('latin1')));
     const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));

@@ -5,12 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
 import { BaseApp, ConflictError, Endpoint, Struct, TooManyRequestsError, WiringError } from '../src/index';
 import { expectWiringError } from './expect-wiring-error';
-import {
-  defineExtension,
-  mountOption,
-  type MountOptionValue,
-  type RouteCatalogue,
-} from '../src/extension';
+import { defineExtension, mountOption, type MountOptionValue, type RouteCatalogue } from '../src/extension';
 import { memoryLogger } from './fixtures';
 
 declare module '../src/index' {

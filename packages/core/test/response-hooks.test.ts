@@ -10,12 +10,7 @@ import {
   Struct,
   defineMiddleware,
 } from '../src/index';
-import {
-  defineExtension,
-  defineResponseKind,
-  mountOption,
-  type MountOptionValue,
-} from '../src/extension';
+import { defineExtension, defineResponseKind, mountOption, type MountOptionValue } from '../src/extension';
 import { exchangeRaw, listen, parseResponses, raw, values, type Wire } from './output-fixtures';
 
 const Item = Struct('Item', { name: v.string() });

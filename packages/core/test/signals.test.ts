@@ -24,7 +24,8 @@ describe('serve() and signals', () => {
     });
     const pending = fetch(`http://127.0.0.1:${port}/slow`).then((r) => r.text());
     // Signal only once the request is in flight (a connection with no request yet is idle: closed at once).
-    for (let i = 0; i < 500 && !out.includes('slow started'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && !out.includes('slow started'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     proc.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 20));
     proc.kill('SIGINT');

@@ -18,6 +18,13 @@ const SHEDDING_KEYS = [
   'retryAfterSeconds',
 ];
 const LIMIT_KEYS = ['maxEventLoopDelayMs', 'maxHeapUsedBytes', 'maxRssBytes'];
+const SHEDDING_EXAMPLES: Readonly<Record<string, number>> = {
+  maxEventLoopDelayMs: 200,
+  maxHeapUsedBytes: 1_073_741_824,
+  maxRssBytes: 1_610_612_736,
+  sampleIntervalMs: 1000,
+  retryAfterSeconds: 5,
+};
 /** A static path a probe can ask for: `/` then unreserved and sub-delim characters, no slots. */
 const PROBE_PATH = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/;
 
@@ -82,19 +89,19 @@ export function checkLoadShedding(where: string, shedding: unknown): LoadSheddin
   for (const key of SHEDDING_KEYS) {
     const value = shedding[key];
     if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    const whole = key === 'sampleIntervalMs' || key === 'retryAfterSeconds';
+    if (
+      typeof value !== 'number' ||
+      !Number.isFinite(value) ||
+      value <= 0 ||
+      (whole && !Number.isInteger(value))
+    )
       throw wiringError(
         'API_WIRING_LIMIT',
         where,
-        `loadShedding.${key} must be a positive number, got ${typeof value === 'number' ? value : describeValue(value)}`,
-        `e.g. ${key}: ${key === 'sampleIntervalMs' ? 1000 : key === 'retryAfterSeconds' ? 5 : key === 'maxEventLoopDelayMs' ? 200 : 1073741824}, or leave it out`,
-      );
-    if ((key === 'sampleIntervalMs' || key === 'retryAfterSeconds') && !Number.isInteger(value))
-      throw wiringError(
-        'API_WIRING_LIMIT',
-        where,
-        `loadShedding.${key} must be a whole number, got ${value}`,
-        `e.g. ${key}: ${key === 'sampleIntervalMs' ? 1000 : 5}`,
+        `loadShedding.${key} must be a positive ${whole ? 'whole ' : ''}number, ` +
+          `got ${typeof value === 'number' ? value : describeValue(value)}`,
+        `e.g. ${key}: ${SHEDDING_EXAMPLES[key]}, or leave it out`,
       );
   }
   if (!LIMIT_KEYS.some((key) => shedding[key] !== undefined))
@@ -104,7 +111,7 @@ export function checkLoadShedding(where: string, shedding: unknown): LoadSheddin
       'loadShedding sets no limit, so nothing would ever be shed',
       `set at least one of ${LIMIT_KEYS.join(', ')}, or leave loadShedding out`,
     );
-  return shedding as LoadSheddingOptions;
+  return shedding;
 }
 
 /** Checks `trustProxy`: true, false, or how many proxy hops to trust. */
