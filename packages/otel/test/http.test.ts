@@ -103,6 +103,8 @@ describe('server spans', () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(client.url).port),
       'client.address': '127.0.0.1',
+      'network.peer.address': '127.0.0.1',
+      'network.peer.port': expect.any(Number) as number,
       'user_agent.original': 'probe/1',
       'http.response.status_code': 200,
     });

@@ -26,6 +26,7 @@ import {
   requestAttributes,
   spanName,
   startAttributes,
+  type RequestFacts,
 } from './attributes';
 
 /** Options of `otel(options)`. Every one defaults to what the app registered with the OpenTelemetry API. */
@@ -67,7 +68,7 @@ export function otel(options: OtelOptions = {}): Extension<void> {
         );
       included.add(wiring);
       const tracer = tracerOf(options.tracerProvider);
-      const contribution = serverSpans(tracer, options.propagator ?? propagation);
+      const contribution = serverSpans(tracer, options.propagator ?? propagation, wiring);
       wiring.addContributor(() => contribution);
     },
   });
@@ -77,6 +78,7 @@ export function otel(options: OtelOptions = {}): Extension<void> {
 function serverSpans(
   tracer: () => Tracer | undefined,
   propagator: Pick<TextMapPropagator, 'extract'>,
+  facts: RequestFacts,
 ): RouteContribution {
   return {
     around: (ex, next) => {
@@ -89,10 +91,10 @@ function serverSpans(
       const route = ex.route?.path;
       const span = active.startSpan(
         spanName(ex.method, route),
-        { kind: SpanKind.SERVER, attributes: startAttributes(ex, route) },
+        { kind: SpanKind.SERVER, attributes: startAttributes(ex, route, facts) },
         parent,
       );
-      if (span.isRecording()) span.setAttributes(requestAttributes(ex));
+      if (span.isRecording()) span.setAttributes(requestAttributes(ex, facts));
       ex.state[kSpan] = span;
       context.with(trace.setSpan(parent, span), next, undefined, ex);
     },
