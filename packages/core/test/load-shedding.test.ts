@@ -53,8 +53,8 @@ describe('load shedding', () => {
     const running = await listening({
       logger,
       health: true,
-      // A shed window lasts one interval: 300 ms leaves the polling client (same process) time to see it.
-      loadShedding: { maxEventLoopDelayMs: 250, sampleIntervalMs: 300, retryAfterSeconds: 2 },
+      // A shed window lasts one interval: 1 s leaves the polling client (same process) ample time to see it.
+      loadShedding: { maxEventLoopDelayMs: 250, sampleIntervalMs: 1000, retryAfterSeconds: 2 },
     });
     expect((await fetch(`${running.url}/ping`)).status).toBe(200);
     expect((await fetch(`${running.url}/block`)).status).toBe(200);

@@ -195,7 +195,7 @@ describe('otel(options)', () => {
     };
     const any = (value: unknown) => value as Parameters<typeof otel>[0];
     expect(thrown(() => otel(any({ tracer: {} })))).toBe(
-      'otel(options): unknown option "tracer". Fix: use only tracerProvider and propagator (both default to the globally registered ones).',
+      'otel(options): unknown option "tracer". Fix: use only tracerProvider, propagator, meterProvider (each defaults to the globally registered one) and metrics.',
     );
     expect(thrown(() => otel(any({ tracerProvider: {} })))).toBe(
       'otel(options): tracerProvider has no getTracer(name), got an object. Fix: pass a TracerProvider (e.g. a NodeTracerProvider), or leave it out for the global one.',

@@ -34,7 +34,10 @@ async function listening(options: AppOptions = {}): Promise<RunningServer> {
 }
 
 /** GET with node:http, so the test knows the client's own port (the server's peer port). */
-function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; localPort: number }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; localPort: number }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, agent: false }, (res) => {
       res.resume();

@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
   trace,
   type Span,
+  type MeterProvider,
   type TextMapPropagator,
   type Tracer,
   type TracerProvider,
@@ -19,6 +20,8 @@ import {
   type Wiring,
 } from '@api/core/extension';
 import { tracerOf } from '../tracer';
+import { instrumentsOf, type Instruments } from '../metrics/meter';
+import { requestEnded, requestStarted, sessionEnded } from '../metrics/http-metrics';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -35,9 +38,21 @@ export interface OtelOptions {
   readonly tracerProvider?: TracerProvider | undefined;
   /** Reads `traceparent`/`tracestate` from requests (default: the global propagator). */
   readonly propagator?: TextMapPropagator | undefined;
+  /** Where metrics go (default: the global provider, looked up again when it changes). */
+  readonly meterProvider?: MeterProvider | undefined;
+  /**
+   * Record the HTTP server metrics (`http.server.request.duration`, `http.server.active_requests`)
+   * and WebSocket sessions. Default true; false leaves no metrics step on any request.
+   */
+  readonly metrics?: boolean | undefined;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['tracerProvider', 'propagator']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'tracerProvider',
+  'propagator',
+  'meterProvider',
+  'metrics',
+]);
 const kSpan = Symbol('@api/otel.span');
 /** Apps (by their wiring surface) that already include the extension: a second would double every span. */
 const included = new WeakSet<Wiring>();
@@ -68,7 +83,8 @@ export function otel(options: OtelOptions = {}): Extension<void> {
         );
       included.add(wiring);
       const tracer = tracerOf(options.tracerProvider);
-      const contribution = serverSpans(tracer, options.propagator ?? propagation, wiring);
+      const instruments = options.metrics === false ? undefined : instrumentsOf(options.meterProvider);
+      const contribution = serverSpans(tracer, options.propagator ?? propagation, wiring, instruments);
       wiring.addContributor(() => contribution);
     },
   });
@@ -79,9 +95,14 @@ function serverSpans(
   tracer: () => Tracer | undefined,
   propagator: Pick<TextMapPropagator, 'extract'>,
   facts: RequestFacts,
+  instruments: (() => Instruments | undefined) | undefined,
 ): RouteContribution {
   return {
     around: (ex, next) => {
+      if (instruments !== undefined) {
+        const meters = instruments();
+        if (meters !== undefined) requestStarted(ex, meters, facts);
+      }
       const active = tracer();
       if (active === undefined) {
         next(ex);
@@ -98,13 +119,15 @@ function serverSpans(
       ex.state[kSpan] = span;
       context.with(trace.setSpan(parent, span), next, undefined, ex);
     },
-    observe: (ex, status) => {
+    observe: (ex, status, durationMs) => {
+      if (instruments !== undefined) requestEnded(ex, status, durationMs);
       const span = ex.state[kSpan] as Span | undefined;
       // A taken-over connection (a WebSocket) is one span until it closes: ended below.
       if (span === undefined || (status === 101 && ex.upgrade !== undefined)) return;
       endHttp(span, status);
     },
     observeClose: (ex, closed) => {
+      if (instruments !== undefined) sessionEnded(ex, closed);
       const span = ex.state[kSpan] as Span | undefined;
       if (span === undefined) return;
       if (closed.code !== undefined) span.setAttribute(ATTR_WEBSOCKET_CLOSE_CODE, closed.code);
@@ -133,14 +156,25 @@ const HEADERS = {
 function checkOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new WiringError(
-      `otel(options): options must be an object, got ${describe(options)}. Fix: pass { tracerProvider, propagator } or nothing.`,
+      `otel(options): options must be an object, got ${describe(options)}. Fix: pass { tracerProvider, propagator, meterProvider, metrics } or nothing.`,
     );
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o))
     if (!OPTION_KEYS.has(key))
       throw new WiringError(
-        `otel(options): unknown option "${key}". Fix: use only tracerProvider and propagator (both default to the globally registered ones).`,
+        `otel(options): unknown option "${key}". Fix: use only tracerProvider, propagator, meterProvider (each defaults to the globally registered one) and metrics.`,
       );
+  if (
+    o.meterProvider !== undefined &&
+    typeof (o.meterProvider as { getMeter?: unknown })?.getMeter !== 'function'
+  )
+    throw new WiringError(
+      `otel(options): meterProvider has no getMeter(name), got ${describe(o.meterProvider)}. Fix: pass a MeterProvider (e.g. the SDK's MeterProvider), or leave it out for the global one.`,
+    );
+  if (o.metrics !== undefined && typeof o.metrics !== 'boolean')
+    throw new WiringError(
+      `otel(options): metrics must be true or false, got ${describe(o.metrics)}. Fix: metrics: false to record no metrics, or leave it out.`,
+    );
   if (
     o.tracerProvider !== undefined &&
     typeof (o.tracerProvider as { getTracer?: unknown })?.getTracer !== 'function'
