@@ -209,13 +209,13 @@ describe('serve() on SIGTERM', () => {
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
     proc.kill('SIGTERM');
     for (let i = 0; i < 500 && !out.includes('readiness answers 503'); i++) await sleep(5);
-    // Within the 400 ms delay: new connections are still accepted; readiness says 503, liveness 200.
+    // Within the 1 s delay: new connections are still accepted; readiness says 503, liveness 200.
     expect(await probe(`${url}/readyz`)).toMatchObject({ status: 503, body: '{"status":"draining"}' });
     expect((await probe(`${url}/livez`)).status).toBe(200);
     expect(await slow).toMatchObject({ status: 200, body: '{"done":true}' });
     expect(await exited).toBe(0);
     expect(out).toContain('SIGTERM received\n');
-    expect(out).toContain('readiness answers 503; still accepting for 400 ms before shutting down');
+    expect(out).toContain('readiness answers 503; still accepting for 1000 ms before shutting down');
     expect(out).toContain('App shut down cleanly; exiting with 0');
   }, 30_000);
 });

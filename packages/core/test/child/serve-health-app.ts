@@ -15,5 +15,5 @@ class App extends BaseApp {
     this.includeEndpoint(new Slow());
   }
 }
-const running = await serve(new App({ health: true }), { port: 0, drainDelayMs: 400 });
+const running = await serve(new App({ health: true }), { port: 0, drainDelayMs: 1000 });
 console.log(`port=${running.port}`);
