@@ -189,6 +189,22 @@ describe('the request signal', () => {
     expect(await pending).toBe('cut');
   });
 
+  it('app.fetch: aborts when the Request is aborted (a fetch server whose client left)', async () => {
+    const app = new App({ logger: memoryLogger() });
+    const client = new AbortController();
+    const answer = app.fetch(new Request('http://x.example/slow', { signal: client.signal }));
+    const signal = await seen.started.promise;
+    client.abort();
+    const { reason } = await seen.aborted.promise;
+    expect(signal.aborted).toBe(true);
+    expect((reason as DOMException).message).toBe('the client went away');
+    await answer.then(
+      (res) => res.body?.cancel(),
+      () => undefined,
+    );
+    await app.close();
+  });
+
   it('a route that does not bind it makes no control (nothing aborts, nothing is allocated)', async () => {
     const running = await listening();
     const res = await fetch(`${running.url}/quick`);
@@ -237,16 +253,30 @@ describe('deadlines', () => {
     expect(client.socket.destroyed).toBe(false);
   });
 
-  it('drops a late failure too, logged once with the error', async () => {
-    const logger = memoryLogger();
+  it('drops a late failure too, logged once with the error, the route and the request id', async () => {
+    const fields: unknown[] = [];
+    const base = memoryLogger();
+    const logger = {
+      ...base,
+      warn: (m: string, e?: unknown, f?: unknown) => (base.warn(m, e), fields.push(f)),
+    };
     const running = await listening({ logger, limits: { deadlineMs: 100 } });
     const res = await fetch(`${running.url}/late?fail=1`);
     expect(res.status).toBe(503);
-    await until(() => logger.lines.some((l) => l.includes('dropped')), 'the late failure');
-    expect(logger.lines).toEqual([
+    await until(() => base.lines.some((l) => l.includes('dropped')), 'the late failure');
+    expect(base.lines).toEqual([
       'warn GET /late: the failure came after the deadline (100 ms) had answered 503; dropped',
     ]);
-    expect((logger.errors[0] as Error).message).toBe('late failure');
+    expect((base.errors[0] as Error).message).toBe('late failure');
+    expect(fields).toEqual([
+      {
+        method: 'GET',
+        path: '/late',
+        route: '/late',
+        requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) as string,
+        deadlineMs: 100,
+      },
+    ]);
   });
 
   it('answers in time untouched, and a mount may set its own deadline', async () => {

@@ -44,8 +44,10 @@ export interface ExchangeRuntime {
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
-  /** Aborted at the shutdown cap: every request's own `signal` aborts with it. */
-  readonly capSignal: AbortSignal;
+  /** True once the shutdown cap was reached (a request's own `signal` then aborts). */
+  readonly capped: boolean;
+  /** Requests whose `signal` is live, aborted at the shutdown cap. */
+  readonly signalled: Set<RequestControl>;
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
   readonly reading: Uploads<BindingExchange>;

@@ -5,6 +5,7 @@ import type { BindingExchange } from '../binding/binders';
 import { Uploads } from '../binding/uploads';
 import type { CoreExchange } from './exchange';
 import type { WireResponse } from '../contract/wire';
+import type { RequestControl } from './request-control';
 
 /**
  * Shutdown accounting: what is in flight (requests until their response closes, sockets taken
@@ -16,7 +17,10 @@ export class InFlight {
   /** True once shutdown began: responses carry `connection: close`. */
   draining = false;
   readonly #shutdown = new AbortController();
-  readonly #cap = new AbortController();
+  /** Requests whose `signal` is live: aborted at the shutdown cap. */
+  readonly signalled = new Set<RequestControl>();
+  /** True once the shutdown cap was reached. */
+  capped = false;
   /** Set by `markUnready()` (SIGTERM under `serve()`): readiness answers 503 before draining begins. */
   #unready = false;
   /** Requests whose response has not closed yet. */
@@ -30,13 +34,6 @@ export class InFlight {
   constructor() {
     // One listener per open stream: thousands of SSE clients are normal, not a leak.
     setMaxListeners(0, this.#shutdown.signal);
-    // One listener per in-flight request that binds its `signal`.
-    setMaxListeners(0, this.#cap.signal);
-  }
-
-  /** Aborted when shutdown reaches its cap: every request's own `signal` aborts with it. */
-  get capSignal(): AbortSignal {
-    return this.#cap.signal;
   }
 
   /** True while the app serves and neither shutdown nor `markUnready()` began: readiness answers 200. */
@@ -51,7 +48,9 @@ export class InFlight {
 
   /** The shutdown cap was reached: the requests' own signals abort. */
   reachCap(): void {
-    this.#cap.abort(new DOMException('the shutdown cap was reached', 'AbortError'));
+    this.capped = true;
+    for (const control of this.signalled) control.capReached();
+    this.signalled.clear();
   }
 
   /** Aborted by `beginShutdown()`; every open stream may listen (no listener cap). */

@@ -14,10 +14,20 @@ export interface ControlledExchange {
   readonly route: RouteInfo | undefined;
   readonly requestId: string;
   readonly log: Logger;
-  readonly runtime: { readonly capSignal: AbortSignal };
+  readonly runtime: CapWatch;
   /** The exchange's control, when its plan has one. */
   control: RequestControl | undefined;
   fail(error: unknown): void;
+}
+
+/**
+ * The runtime's side of the shutdown cap: the requests whose signal is live (a set, so a request
+ * joins and leaves in O(1) however many are in flight), aborted together when the cap is reached.
+ */
+export interface CapWatch {
+  /** True once the cap was reached. */
+  readonly capped: boolean;
+  readonly signalled: Set<RequestControl>;
 }
 
 /** What a deadline is named in logs and in the signal's reason. */
@@ -39,7 +49,6 @@ export class RequestControl {
   #controller: AbortController | undefined = undefined;
   #timer: NodeJS.Timeout | undefined = undefined;
   #lateLogged = false;
-  #cap: AbortSignal | undefined = undefined;
   /** The response closed: nothing is watched any more. */
   #done = false;
 
@@ -58,14 +67,11 @@ export class RequestControl {
       controller = this.#controller = new AbortController();
       // Handlers pass it on to many listeners (queries, fetches, timers): no listener cap warning.
       setMaxListeners(0, controller.signal);
-      const cap = this.ex.runtime.capSignal;
+      const runtime = this.ex.runtime;
       if (this.#done) {
         if (!this.ex.res.writableFinished) controller.abort(abortError('the client went away'));
-      } else if (cap.aborted) controller.abort(abortError('the shutdown cap was reached'));
-      else {
-        this.#cap = cap;
-        cap.addEventListener('abort', this.#capReached);
-      }
+      } else if (runtime.capped) controller.abort(CAP_REACHED());
+      else runtime.signalled.add(this);
     }
     return controller.signal;
   }
@@ -96,15 +102,15 @@ export class RequestControl {
     this.#done = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#cap?.removeEventListener('abort', this.#capReached);
-    this.#cap = undefined;
+    if (this.#controller !== undefined) this.ex.runtime.signalled.delete(this);
     // Closed before the whole answer went out: the client left (or the answer was cut).
     if (!this.ex.res.writableFinished) this.abort(abortError('the client went away'));
   };
 
-  readonly #capReached = (): void => {
-    this.abort(abortError('the shutdown cap was reached'));
-  };
+  /** The shutdown cap was reached (the runtime calls it on every live signal). */
+  capReached(): void {
+    this.abort(CAP_REACHED());
+  }
 }
 
 /** The deadline passed: answers 503 unless the head is out (a stream past its head runs on). */
@@ -115,6 +121,8 @@ function deadlinePassed(control: RequestControl): void {
   control.expired = true;
   control.abort(new DOMException(`the deadline of ${control.deadlineMs} ms passed`, TIMEOUT));
 }
+
+const CAP_REACHED = (): DOMException => abortError('the shutdown cap was reached');
 
 function abortError(message: string): DOMException {
   return new DOMException(message, 'AbortError');
