@@ -20,13 +20,21 @@ export const CORUN_PAIRS = [
  * pino to /dev/null (the target: ≤ 1.05 CPU per request). `api-log-core/api`: the request log
  * with a logger that drops the lines — core's own share of the first pair. `api-otel/api`:
  * @api/otel with no SDK registered vs no otel. `fastify-log/fastify`: Fastify's own logger on
- * (pino to /dev/null, its two lines per request) vs off, for scale.
+ * (pino to /dev/null, its two lines per request) vs off, for scale. Issue 42: `api-signal/api`
+ * (every operation binds `signal`), `api-deadline/api` (an app-wide deadline), `api-shed/api`
+ * (load shedding on), `api-otel/api-otel-nometrics` (metrics on without an SDK: the target is no
+ * measurable cost) and `api-metrics/api-otel-nometrics` (the metrics SDK recording: ≤ 1.05).
  */
 export const OPS_PAIRS = [
   ['api-log', 'api-pino'],
   ['api-log-core', 'api'],
   ['api-otel', 'api'],
   ['fastify-log', 'fastify'],
+  ['api-signal', 'api'],
+  ['api-deadline', 'api'],
+  ['api-shed', 'api'],
+  ['api-otel', 'api-otel-nometrics'],
+  ['api-metrics', 'api-otel-nometrics'],
 ];
 
 /**

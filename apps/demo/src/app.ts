@@ -4,6 +4,8 @@ import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
 import { otel, taskContext } from '@api/otel';
+import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { prometheusRoute } from './metrics';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
@@ -55,17 +57,23 @@ export interface DemoOptions extends AppOptions<Factory> {
   readonly reindexDelayMs?: number;
   /** Pause between the words of a streamed answer in ms (default 20; tests pass 0). */
   readonly answerDelayMs?: number;
+  /** The Prometheus reader `GET /metrics` serves (`startMetrics` in `metrics.ts`); none: no route. */
+  readonly metrics?: PrometheusExporter | undefined;
 }
 
 /**
  * The `AppOptions` part of the demo's options (BaseApp refuses keys it does not know, so the
  * demo's own stay here), with the request log on unless a caller turns it off.
  */
-function appOptions({ logger, requestLog, limits, env, factory }: DemoOptions): AppOptions<Factory> {
+function appOptions(options: DemoOptions): AppOptions<Factory> {
+  const { logger, requestLog, limits, env, factory, health, loadShedding, trustProxy } = options;
   return {
     requestLog: requestLog ?? true,
+    health: health ?? true,
+    limits: { deadlineMs: 10_000, ...limits },
     ...(logger && { logger }),
-    ...(limits && { limits }),
+    ...(loadShedding && { loadShedding }),
+    ...(trustProxy !== undefined && { trustProxy }),
     ...(env && { env }),
     ...(factory && { factory }),
   };
@@ -84,6 +92,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
 
   constructor(options: DemoOptions = {}) {
     // The request log is on unless a caller turns it off: one line per request, with its id.
+    // Probes at /livez and /readyz; every operation has 10 s to the head of its answer.
     super(appOptions(options));
     // DEMO_CORS_ORIGINS and DEMO_REDIS_URL come from `env` (default process.env), like APP_BASE_URL;
     // DEMO_DB is read by the factory when the store opens.
@@ -122,6 +131,7 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     // flushed per item), a Server-Timing header, error translation, the background queue. The
     // request log is core's (`requestLog`).
     this.include(otel());
+    if (this.#options.metrics) this.include(prometheusRoute(this.#options.metrics));
     this.include(cors(this.#cors));
     this.include(compress());
     this.include(serverTiming());

@@ -243,8 +243,9 @@ describe('system routes', () => {
     const none = await client.get('/featured-widget');
     expect(none.status).toBe(404);
     expect(none.json()).toMatchObject({ type: 'widget-not-found', params: { widgetId: 'featured' } });
-    const first = (await client.post('/widgets', { json: { name: 'Featured', priceCents: 1 }, headers: AUTH }))
-      .json() as { id: string };
+    const first = (
+      await client.post('/widgets', { json: { name: 'Featured', priceCents: 1 }, headers: AUTH })
+    ).json() as { id: string };
     await client.post('/widgets', { json: { name: 'Second', priceCents: 2 }, headers: AUTH });
     const res = await client.get('/featured-widget');
     expect(res.json()).toMatchObject({ id: first.id, name: 'Featured' });

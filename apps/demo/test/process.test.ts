@@ -77,6 +77,9 @@ describe('the built demo in its own process', () => {
       `http://localhost:${port}/openapi.json`,
       `http://localhost:${port}/assets/notifications.html`,
       `http://localhost:${port}/healthz`,
+      `http://localhost:${port}/livez`,
+      `http://localhost:${port}/readyz`,
+      `http://localhost:${port}/metrics`,
       `ws://localhost:${port}/chat`,
     ]);
     for (const url of urls.filter((u) => u.startsWith('http:'))) {
@@ -114,6 +117,38 @@ describe('the built demo in its own process', () => {
     // No exporter asked for: nothing printed.
     await fetch(`${b.url}/healthz`);
     expect(b.output()).not.toContain("name: 'GET /healthz'");
+  });
+
+  it('answers the probes and serves Prometheus text at /metrics (a scrape, as Prometheus does it)', async () => {
+    expect(await (await fetch(`${a.url}/livez`)).text()).toBe('{"status":"ok"}');
+    const ready = await fetch(`${a.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${a.url}/healthz`)).status).toBe(200);
+    const scrape = await fetch(`${a.url}/metrics`, { headers: { accept: 'text/plain;version=0.0.4' } });
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await scrape.text();
+    expect(text).toContain('# TYPE http_server_request_duration histogram');
+    expect(text).toContain('# UNIT http_server_request_duration s');
+    // By route template, method, scheme and status; the semconv buckets (0.005 … 10 s).
+    const bucket = text
+      .split('\n')
+      .find(
+        (l) =>
+          l.startsWith('http_server_request_duration_bucket{') &&
+          l.includes('http_route="/healthz"') &&
+          l.includes('le="0.005"'),
+      );
+    expect(bucket).toMatch(/http_request_method="GET"/);
+    expect(bucket).toMatch(/http_response_status_code="200"/);
+    expect(bucket).toMatch(/url_scheme="http"/);
+    expect(text).toMatch(
+      /http_server_request_duration_bucket\{[^}]*http_route="\/healthz"[^}]*le="10"\} \d+/,
+    );
+    expect(text).toMatch(/# TYPE http_server_active_requests gauge/);
+    // Probes are answered before routing: no metrics, no request-log lines for them.
+    expect(text).not.toContain('http_route="/livez"');
   });
 
   it('refuses an OTEL_TRACES_EXPORTER it does not ship: exit 2 before listening, naming the fix', async () => {

@@ -45,7 +45,11 @@ async function readEvents(
 }
 
 /** A GET on a plain socket, read as it arrives (framing included): for a stream that never ends. */
-function rawGet(url: string, path: string, headers: Record<string, string>): { text: () => string; close: () => void } {
+function rawGet(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+): { text: () => string; close: () => void } {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   let received = '';

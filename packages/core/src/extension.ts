@@ -63,6 +63,7 @@ export { nameRouteClass, routeClassName } from './contract/route-name';
 export type { MountOptions } from './app/app-options';
 export type { Middleware } from './middleware/middleware';
 export type { Limits } from './contract/limits';
+export type { HealthOptions, LoadSheddingOptions, TrustProxy } from './contract/serving-options';
 export type { ErrorBodyAdapter, ProblemView, RenderedError } from './errors';
 export {
   describeValue,

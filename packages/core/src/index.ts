@@ -15,6 +15,7 @@ export {
 export type { ShutdownOptions } from './lifecycle/shutdown';
 export { consoleLogger, type StructuredLogger } from './logging/logger';
 export { defaultLimits, type Limits, type LimitsOptions, type MountLimits } from './contract/limits';
+export type { HealthOptions, LoadSheddingOptions, TrustProxy } from './contract/serving-options';
 export {
   defineExceptionHandler,
   type ExceptionHandler,
@@ -104,6 +105,7 @@ export {
   ConflictError,
   DataclassHTTPError,
   AcceptedMediaTypes,
+  DeadlineExceededError,
   ErrorReason,
   PayloadLimit,
   ForbiddenError,
@@ -113,6 +115,7 @@ export {
   MalformedRequestError,
   MethodNotAllowedError,
   NotFoundError,
+  OverloadedError,
   PayloadTooLargeError,
   RequestHeaderFieldsTooLargeError,
   RequestTimeoutError,

@@ -85,7 +85,7 @@ describe('new App(options)', () => {
     [
       'options that are not an object',
       'quiet',
-      'new App(options): options must be an object, got a string. Fix: pass { logger, requestLog, limits, env, factory } or nothing.',
+      'new App(options): options must be an object, got a string. Fix: pass { logger, requestLog, limits, env, health, loadShedding, trustProxy, factory } or nothing.',
       'API_WIRING_INVALID_ARGUMENT',
     ],
     [
@@ -140,7 +140,7 @@ describe('mounts, enter and the wiring surface', () => {
     [
       'an app-only limit on a mount (was silently ignored)',
       (d: Door) => d.mount(new H(), { limits: { shutdownTimeoutMs: 1 } }),
-      'H mount limits: unknown limit "shutdownTimeoutMs". Fix: use only maxBodyBytes, maxJsonDepth, multipart.',
+      'H mount limits: unknown limit "shutdownTimeoutMs". Fix: use only maxBodyBytes, maxJsonDepth, multipart, deadlineMs.',
       'API_WIRING_UNKNOWN_OPTION',
     ],
     [
@@ -256,7 +256,7 @@ describe('serve(app, options)', () => {
     [
       'a misspelt option',
       () => serve(new App(), any({ prot: 8000 })),
-      'serve(App, options): unknown option "prot". Fix: use only port, host, signals, quiet.',
+      'serve(App, options): unknown option "prot". Fix: use only port, host, signals, quiet, drainDelayMs.',
       'API_WIRING_UNKNOWN_OPTION',
     ],
     [

@@ -1,4 +1,4 @@
-// @api/otel — OpenTelemetry traces for @api apps, on core's extension point. The app owns the SDK.
+// @api/otel — OpenTelemetry traces and metrics for @api apps, on core's extension point. The app owns the SDK.
 export { otel, type OtelOptions } from './http/otel';
 export { TRACER_NAME } from './tracer';
 export {
@@ -8,3 +8,13 @@ export {
   type TaskRunInfo,
   type TaskTraceContext,
 } from './tasks/task-context';
+export { taskQueueMetrics, type QueueStats, type TaskQueueMetricsOptions } from './metrics/task-metrics';
+export {
+  HTTP_DURATION_BUCKETS,
+  METRIC_HTTP_SERVER_ACTIVE_REQUESTS,
+  METRIC_HTTP_SERVER_REQUEST_DURATION,
+  METRIC_TASK_PROCESS_DURATION,
+  METRIC_TASK_QUEUE_DEPTH,
+  METRIC_WEBSOCKET_ACTIVE_SESSIONS,
+  METRIC_WEBSOCKET_SESSION_DURATION,
+} from './metrics/meter';

@@ -11,8 +11,14 @@ const NOTE = 'both default to the globally registered ones';
  * @param where - The call, e.g. `otel(options)`.
  * @param options - What the app passed.
  * @param propagates - The propagator methods used: `['extract']` or `['inject', 'extract']`.
+ * @param moreKeys - Further keys the caller accepts (`otel()`'s metric options).
  */
-export function checkTracingOptions(where: string, options: unknown, propagates: readonly string[]): void {
+export function checkTracingOptions(
+  where: string,
+  options: unknown,
+  propagates: readonly string[],
+  moreKeys: readonly string[] = [],
+): void {
   if (!isPlainObject(options))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
@@ -20,7 +26,7 @@ export function checkTracingOptions(where: string, options: unknown, propagates:
       `options must be an object, got ${describeValue(options)}`,
       'pass { tracerProvider, propagator } or nothing',
     );
-  checkKnownKeys(where, options, KEYS, NOTE);
+  checkKnownKeys(where, options, [...KEYS, ...moreKeys], NOTE);
   const provider = options.tracerProvider as { getTracer?: unknown } | undefined;
   if (provider !== undefined && typeof provider?.getTracer !== 'function')
     throw wiringError(
@@ -36,5 +42,33 @@ export function checkTracingOptions(where: string, options: unknown, propagates:
       where,
       `propagator has no ${propagates.map((m) => `${m}()`).join(' and ')}, got ${describeValue(propagator)}`,
       'pass a TextMapPropagator (e.g. W3CTraceContextPropagator), or leave it out for the global one',
+    );
+}
+
+/** The metric options `otel()` takes beside the tracing ones. */
+export const METRIC_KEYS: readonly string[] = ['meterProvider', 'metrics'];
+
+/**
+ * Checks `otel()`'s metric options: `meterProvider` (with `getMeter`) and `metrics` (a boolean).
+ *
+ * @param where - The call, e.g. `otel(options)`.
+ * @param options - What the app passed (already known to be an object).
+ */
+export function checkMetricOptions(where: string, options: object): void {
+  const o = options as Record<string, unknown>;
+  const provider = o.meterProvider as { getMeter?: unknown } | undefined;
+  if (provider !== undefined && typeof provider?.getMeter !== 'function')
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `meterProvider has no getMeter(name), got ${describeValue(provider)}`,
+      "pass a MeterProvider (e.g. the SDK's MeterProvider), or leave it out for the global one",
+    );
+  if (o.metrics !== undefined && typeof o.metrics !== 'boolean')
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `metrics must be true or false, got ${describeValue(o.metrics)}`,
+      'metrics: false to record no metrics, or leave it out',
     );
 }

@@ -103,6 +103,8 @@ describe('server spans', () => {
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(client.url).port),
       'client.address': '127.0.0.1',
+      'network.peer.address': '127.0.0.1',
+      'network.peer.port': expect.any(Number) as number,
       'user_agent.original': 'probe/1',
       'http.response.status_code': 200,
     });
@@ -193,7 +195,7 @@ describe('otel(options)', () => {
     };
     const any = (value: unknown) => value as Parameters<typeof otel>[0];
     expect(thrown(() => otel(any({ tracer: {} })))).toBe(
-      'otel(options): unknown option "tracer". Fix: use only tracerProvider, propagator (both default to the globally registered ones).',
+      'otel(options): unknown option "tracer". Fix: use only tracerProvider, propagator, meterProvider, metrics (both default to the globally registered ones).',
     );
     expect(thrown(() => otel(any({ tracerProvider: {} })))).toBe(
       'otel(options): tracerProvider has no getTracer(name), got an object. Fix: pass a TracerProvider (e.g. a NodeTracerProvider), or leave it out for the global one.',

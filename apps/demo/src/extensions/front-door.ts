@@ -32,7 +32,7 @@ export function frontDoor(): Extension<void> {
  *
  * @param url - The listening address, e.g. `http://127.0.0.1:8000`.
  */
-export function operatorUrls(url: string): string[] {
+export function operatorUrls(url: string, options: { readonly metrics: boolean }): string[] {
   const base = url.replace(/^http:\/\/(127\.0\.0\.1|\[::1\])(?=:)/, 'http://localhost');
   const ws = base.replace(/^http/, 'ws');
   return [
@@ -41,6 +41,9 @@ export function operatorUrls(url: string): string[] {
     `OpenAPI document:    ${base}/openapi.json`,
     `notifications (SSE): ${base}/assets/notifications.html`,
     `health:              ${base}/healthz`,
+    `liveness probe:      ${base}/livez`,
+    `readiness probe:     ${base}/readyz`,
+    ...(options.metrics ? [`metrics (Prometheus): ${base}/metrics`] : []),
     `chat (WebSocket):    ${ws}/chat`,
   ];
 }

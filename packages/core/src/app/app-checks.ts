@@ -3,21 +3,39 @@ import { describeValue, WiringError, wiringError } from '../contract/wiring-erro
 import { closestName } from '../checks/closest-name';
 
 /** The keys `new App(options)` reads (`AppOptions`). */
-const APP_OPTIONS = ['logger', 'requestLog', 'limits', 'env', 'factory'] as const;
+const APP_OPTIONS = [
+  'logger',
+  'requestLog',
+  'limits',
+  'env',
+  'factory',
+  'health',
+  'loadShedding',
+  'trustProxy',
+] as const;
+import { checkHealth, checkLoadShedding, checkTrustProxy } from './serving-checks';
+import type { HealthPaths, LoadSheddingOptions, TrustProxy } from '../contract/serving-options';
+
+/** The checked options for running behind a load balancer. */
+export interface ServingOptions {
+  readonly health: HealthPaths | undefined;
+  readonly loadShedding: LoadSheddingOptions | undefined;
+  readonly trustProxy: TrustProxy | undefined;
+}
 
 /**
  * Checks `new App(options)`: an object with only the `AppOptions` keys (a misspelled
  * `requestlog` would otherwise turn nothing on), each of the right kind; `limits` is checked by
  * `mergeLimits`. A subclass with options of its own takes them out before `super(options)`.
  */
-export function checkAppOptions(appName: string, options: unknown): void {
+export function checkAppOptions(appName: string, options: unknown): ServingOptions {
   const where = `new ${appName}(options)`;
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
       where,
       `options must be an object, got ${describeValue(options)}`,
-      'pass { logger, requestLog, limits, env, factory } or nothing',
+      'pass { logger, requestLog, limits, env, health, loadShedding, trustProxy, factory } or nothing',
     );
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {
@@ -31,6 +49,11 @@ export function checkAppOptions(appName: string, options: unknown): void {
         'first: const { mine, ...appOptions } = options; super(appOptions)',
     );
   }
+  const serving: ServingOptions = {
+    health: checkHealth(where, o.health),
+    loadShedding: checkLoadShedding(where, o.loadShedding),
+    trustProxy: checkTrustProxy(where, o.trustProxy),
+  };
   const logger = o.logger;
   if (logger !== undefined) {
     const l = logger as Record<string, unknown> | null;
@@ -77,6 +100,7 @@ export function checkAppOptions(appName: string, options: unknown): void {
           'pass strings, as process.env holds them',
         );
   }
+  return serving;
 }
 
 /** True for a promise or any other thenable (what an async `setup` returns). */

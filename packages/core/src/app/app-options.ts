@@ -5,6 +5,7 @@ import type { Middleware } from '../middleware/middleware';
 import type { Transport } from '../contract/exchange';
 import type { LimitsOptions, MountLimits } from '../contract/limits';
 import type { MountRequirements, NeedsOptions } from './mount-requirements';
+import type { HealthOptions, LoadSheddingOptions, TrustProxy } from '../contract/serving-options';
 
 /**
  * Options every mount accepts. Packages add typed options by declaration merging (e.g.
@@ -56,6 +57,22 @@ export interface AppOptions<TFactory = undefined> {
   readonly requestLog?: boolean;
   /** Environment to read `APP_BASE_URL` / `APP_TRUST_FORWARDED` from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Liveness and readiness answers for probes: `true` for `GET /livez` and `GET /readyz`, or
+   * `{ livePath, readyPath }`. Answered before anything else (never behind auth, never
+   * shed); readiness is `503` while the app starts and from SIGTERM on. Default off.
+   */
+  readonly health?: boolean | HealthOptions;
+  /**
+   * Load shedding: limits on event-loop delay, heap and RSS past which new requests get a `503`
+   * with `retry-after` before routing. Default off (nothing measured).
+   */
+  readonly loadShedding?: LoadSheddingOptions;
+  /**
+   * Whether the app trusts the proxy in front of it (`true`, or how many hops): forwarded headers
+   * then build public URLs and tell the client's address. Default: `APP_TRUST_FORWARDED`, else false.
+   */
+  readonly trustProxy?: TrustProxy;
 }
 
 /** Options of `app.start()`. */

@@ -58,6 +58,7 @@ export abstract class BaseApp<TFactory = undefined> {
     start: (options) => this.start(options),
     starting: () => this.#starting !== undefined,
     log: () => this.#log,
+    health: () => this.#wiring.health,
   });
   #factory: TFactory | undefined;
   #state: AppState = 'new';
@@ -69,7 +70,7 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #includeFailures: { readonly where: string; readonly error: unknown }[] = [];
 
   constructor(options: AppOptions<TFactory> = {}) {
-    checkAppOptions(this.constructor.name, options);
+    const serving = checkAppOptions(this.constructor.name, options);
     this.#log = adaptLogger(options.logger);
     this.#limits = mergeLimits(`new ${this.constructor.name}({ limits })`, defaultLimits, options.limits);
     this.#wiring = new AppWiring({
@@ -78,6 +79,7 @@ export abstract class BaseApp<TFactory = undefined> {
       log: this.#log,
       requestLog: options.requestLog === true,
       env: options.env ?? process.env,
+      ...serving,
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
     });
@@ -361,9 +363,19 @@ export abstract class BaseApp<TFactory = undefined> {
     return runtime.whenIdle();
   }
 
+  /** Readiness probes answer 503 from now on while the app still serves (`serve()` calls it on SIGTERM). */
+  markUnready(): void {
+    this.#host.runtime?.markUnready();
+  }
+
+  /** True when the app answers liveness and readiness probes (its `health` option). */
+  get answersProbes(): boolean {
+    return this.#wiring.health !== undefined;
+  }
+
   /**
    * The node:http request listener: `http.createServer(app.listener)`. Starts the app on the
-   * first request if nobody did.
+   * first request if nobody did (a probe meanwhile: live, not ready).
    */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void = nodeListener(this.#host);
 
@@ -394,6 +406,7 @@ function hostOf(
     readonly start: AppHost['start'];
     readonly starting: () => boolean;
     readonly log: () => Logger;
+    readonly health: () => AppHost['health'];
   },
 ): AppHost {
   return {
@@ -404,6 +417,9 @@ function hostOf(
     },
     get log() {
       return parts.log();
+    },
+    get health() {
+      return parts.health();
     },
     name: app.constructor.name,
   };

@@ -22,7 +22,21 @@ export interface RequestHead {
    * The connection the request came on, for its peer's address (node:http's socket). Absent on
    * the fetch transport: a fetch server does not tell the app which connection a request came on.
    */
-  readonly socket?: { readonly remoteAddress?: string | undefined } | null | undefined;
+  readonly socket?:
+    | {
+        readonly remoteAddress?: string | undefined;
+        readonly remotePort?: number | undefined;
+        /** True on a TLS connection (node's `TLSSocket`). */
+        readonly encrypted?: boolean | undefined;
+      }
+    | null
+    | undefined;
+  /**
+   * The scheme of the request's URL when the transport knows it without a socket: `app.fetch`
+   * reads it from the `Request` (a Worker behind TLS says `https`). Absent on node:http (its
+   * socket's `encrypted` tells).
+   */
+  readonly scheme?: 'http' | 'https' | undefined;
   /** Lower-case names; repeats joined with `, ` (`set-cookie`: an array), as node:http does. */
   readonly headers: IncomingHttpHeaders;
   /** Names and values alternating, in the order sent, repeats included. */

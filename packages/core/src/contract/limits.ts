@@ -61,10 +61,17 @@ export interface Limits {
   readonly lingerTimeoutMs: number;
   /** Multipart limits: 10 MiB per file, 100 fields, 1000 parts, 20 MiB in all. */
   readonly multipart: MultipartLimits;
+  /**
+   * The deadline of an operation, ms: the time from routing to the head of its answer. Past it the
+   * request's `signal` aborts, the client gets a `503` Problem, and the handler's late result is
+   * dropped (logged once). A stream whose head went out is not cut. Default: none (no timer runs);
+   * at most 2147483647 (node's longest timer). Set app-wide or per mount.
+   */
+  readonly deadlineMs?: number | undefined;
 }
 
 /** Limits a mount may override for its routes. */
-export type MountLimits = Partial<Pick<Limits, 'maxBodyBytes' | 'maxJsonDepth'>> & {
+export type MountLimits = Partial<Pick<Limits, 'maxBodyBytes' | 'maxJsonDepth' | 'deadlineMs'>> & {
   readonly multipart?: Partial<MultipartLimits>;
 };
 
@@ -97,16 +104,40 @@ function positive(where: string, name: string, value: unknown): number {
   return value;
 }
 
+/** A deadline: a positive whole number of ms a timer can hold. */
+function deadline(where: string, value: unknown): number {
+  positive(where, 'deadlineMs', value);
+  if (!Number.isInteger(value) || (value as number) > MAX_TIMER_MS)
+    throw wiringError(
+      'API_WIRING_LIMIT',
+      where,
+      `limit "deadlineMs" must be a whole number of milliseconds up to ${MAX_TIMER_MS}, got ${value as number}`,
+      'e.g. deadlineMs: 5000 (five seconds to the head of each answer), or leave it out for none',
+    );
+  return value as number;
+}
+
 function exampleOf(name: string): number {
   const key = name.startsWith('multipart.') ? name.slice('multipart.'.length) : name;
   const value =
     (defaultLimits as unknown as Record<string, unknown>)[key] ??
     (defaultMultipartLimits as unknown as Record<string, unknown>)[key];
-  return typeof value === 'number' ? value : 1;
+  return typeof value === 'number' ? value : key === 'deadlineMs' ? 5000 : 1;
 }
 
 /** The limits a mount may override (`{ limits }` on `includeResource`/`includeEndpoint`). */
-export const MOUNT_LIMIT_KEYS: readonly string[] = ['maxBodyBytes', 'maxJsonDepth', 'multipart'];
+export const MOUNT_LIMIT_KEYS: readonly string[] = [
+  'maxBodyBytes',
+  'maxJsonDepth',
+  'multipart',
+  'deadlineMs',
+];
+
+/** Every limit an app may set (`deadlineMs` has no default, so it is not a key of `defaultLimits`). */
+const APP_LIMIT_KEYS: readonly string[] = [...Object.keys(defaultLimits), 'deadlineMs'];
+
+/** node's longest timer (2^31 - 1 ms): a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Merges overrides onto a base, rejecting zero, negative and non-finite values and unknown keys
@@ -116,7 +147,7 @@ export function mergeLimits(
   where: string,
   base: Limits,
   over: LimitsOptions | MountLimits | undefined,
-  keys: readonly string[] = Object.keys(base),
+  keys: readonly string[] = APP_LIMIT_KEYS,
 ): Limits {
   if (over === undefined) return base;
   if (typeof over !== 'object' || over === null || Array.isArray(over))
@@ -155,7 +186,8 @@ export function mergeLimits(
           );
         (out.multipart as Record<string, number>)[mk] = positive(where, `multipart.${mk}`, mv);
       }
-    } else out[key] = positive(where, key, value);
+    } else if (key === 'deadlineMs') out[key] = deadline(where, value);
+    else out[key] = positive(where, key, value);
   }
   return out as unknown as Limits;
 }

@@ -48,6 +48,14 @@ export interface CoreOperationSpec {
   readonly form?: ObjectSchemaLike;
   /** The request's id (`x-request-id` when well-formed, else generated), echoed on the response. */
   readonly requestId?: true;
+  /**
+   * The request's `AbortSignal`: aborted when the client goes away before the answer is complete,
+   * when the route's deadline (`limits.deadlineMs`) passes, and at the shutdown cap. Pass it on to
+   * what the handler starts (a query, a `fetch`, a stream's producer). Its `reason` is a
+   * `DOMException` named `AbortError` (client gone, shutdown cap) or `TimeoutError` (deadline).
+   * Routes that do not declare it pay nothing for it.
+   */
+  readonly signal?: true;
   /** The authenticated user, produced by a mount option (e.g. `auth` from @api/auth). */
   readonly user?: v.GenericSchema;
   /** The declared response(s); omitted means the handler returns nothing (204). */
@@ -66,4 +74,5 @@ export type SourceName =
   | 'rawHeaders'
   | 'form'
   | 'requestId'
+  | 'signal'
   | 'user';

@@ -114,6 +114,24 @@ export class ServiceUnavailableError extends HTTPError.define({
   title: 'Service unavailable',
   status: 503,
 }) {}
+/**
+ * 503: the operation did not produce the head of its answer within its deadline
+ * (`limits.deadlineMs`); its late result is dropped.
+ */
+export class DeadlineExceededError extends HTTPError.define({
+  type: 'deadline-exceeded',
+  title: 'The answer was not ready within its deadline',
+  status: 503,
+}) {}
+/**
+ * 503: the server sheds load (event-loop delay, heap or RSS past the app's `loadShedding` limits)
+ * before routing the request; `retry-after` says when to try again.
+ */
+export class OverloadedError extends HTTPError.define({
+  type: 'overloaded',
+  title: 'The server is overloaded',
+  status: 503,
+}) {}
 /** 414: the request target is longer than the server reads (8 KiB). */
 export class URITooLongError extends HTTPError.define({
   type: 'uri-too-long',

@@ -19,6 +19,8 @@ export interface ShutdownWaiter {
   /** Requests still reading their body (what `refuseReading` answers 503). */
   readonly reading: { readonly size: number };
   whenIdle(): Promise<void>;
+  /** The cap was reached: the requests' own signals abort. */
+  reachCap(): void;
   refuseReading(): void;
   destroyUpgraded(): void;
 }
@@ -104,6 +106,7 @@ export async function runShutdown(p: {
       // connections at once could reset them before that answer is out, so they get a short
       // grace. Without such uploads nothing waits: the drain phase starts now, and the worst case
       // of a shutdown stays cap + drain deadline.
+      runtime.reachCap();
       const refused = runtime.reading.size;
       runtime.refuseReading();
       if (refused > 0) {

@@ -18,6 +18,7 @@ import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
 import { hookFailure } from './hook-failure';
+import type { RequestControl } from './request-control';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
 
@@ -44,6 +45,10 @@ export interface ExchangeRuntime {
   readonly requestIds: boolean;
   /** Aborted when shutdown begins (one signal for the app). */
   readonly shutdownSignal: AbortSignal;
+  /** True once the shutdown cap was reached (a request's own `signal` then aborts). */
+  readonly capped: boolean;
+  /** Requests whose `signal` is live, aborted at the shutdown cap. */
+  readonly signalled: Set<RequestControl>;
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
   /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
   readonly reading: Uploads<BindingExchange>;
@@ -82,6 +87,8 @@ export class CoreExchange implements WriterExchange {
   bytesBefore = -1;
   /** Set when a route's `around` chain reached the run inside it (checked by the outermost hook). */
   aroundReached = false;
+  /** The request's signal and deadline (routes that bind `signal` or have a deadline). */
+  control: RequestControl | undefined = undefined;
   #state: Record<string | symbol, unknown> | undefined = undefined;
   #requestId: string | undefined = undefined;
   #log: Logger | undefined = undefined;

@@ -30,15 +30,17 @@ type SourceValue<K, S> = K extends keyof ExtensionSources
     ? Buffer
     : K extends 'requestId'
       ? string
-      : K extends 'rawHeaders'
-        ? RawHeadersView
-        : K extends 'form'
-          ? S extends ObjectSchemaLike
-            ? FormInput<S>
-            : never
-          : S extends v.GenericSchema
-            ? v.InferOutput<S>
-            : never;
+      : K extends 'signal'
+        ? AbortSignal
+        : K extends 'rawHeaders'
+          ? RawHeadersView
+          : K extends 'form'
+            ? S extends ObjectSchemaLike
+              ? FormInput<S>
+              : never
+            : S extends v.GenericSchema
+              ? v.InferOutput<S>
+              : never;
 
 /** The single argument a handler receives: one key per declared binding source. */
 export type HandlerInput<S extends OperationSpec> = {

@@ -3,6 +3,7 @@ import { encodePathSegment } from '../http';
 import type { LocationTarget, PathValues, UrlResolver } from '../responses/location';
 import type { RouteInfo } from '../contract/route-info';
 import { routeClassName } from '../contract/route-name';
+import type { TrustProxy } from '../contract/serving-options';
 
 type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -16,15 +17,20 @@ function first(value: string | string[] | undefined): string | undefined {
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 const PREFIX = /^(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%]+)+$/;
 
-/** Reads `APP_BASE_URL` / `APP_TRUST_FORWARDED` once at wiring. */
+/**
+ * Reads `APP_BASE_URL` / `APP_TRUST_FORWARDED` once at wiring; the app's `trustProxy` option, when
+ * given, decides instead of `APP_TRUST_FORWARDED` whether forwarded headers rebuild the base.
+ */
 export function baseFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   appName: string,
+  trustProxy?: TrustProxy,
 ): (headers: HeaderBag) => string {
   const base = env.APP_BASE_URL?.trim();
   const trust = env.APP_TRUST_FORWARDED?.trim().toLowerCase();
-  const trusted = trust !== undefined && trust !== '' && trust !== '0' && trust !== 'false';
-  if (base && trusted) {
+  const envTrusted = trust !== undefined && trust !== '' && trust !== '0' && trust !== 'false';
+  const trusted = trustProxy === undefined ? envTrusted : trustProxy !== false && trustProxy !== 0;
+  if (base && envTrusted) {
     throw wiringError(
       'API_WIRING_ENV',
       appName,

@@ -24,6 +24,10 @@ export interface PlanSteps extends Omit<RoutePlan, 'constantOnce'> {
   readonly write: Writer | undefined;
   /** The route's run inside its `around` hooks (composed once at wiring): what the runner calls then. */
   readonly aroundRun: ((ex: Exchange) => void) | undefined;
+  /** The route's deadline to the head of its answer, ms (`limits.deadlineMs`; operations only). */
+  readonly deadlineMs: number | undefined;
+  /** True when the route binds the request's `signal`. */
+  readonly signal: boolean;
 }
 
 /**
@@ -54,6 +58,10 @@ export class Plan implements PlanSteps, RoutePlan {
    * …), checked against each answer's own head; undefined (most routes) costs nothing.
    */
   readonly constantOnce: readonly string[] | undefined;
+  readonly deadlineMs: number | undefined;
+  readonly signal: boolean;
+  /** True when each request gets a `RequestControl` (a `signal` bound, or a deadline). */
+  readonly controlled: boolean;
   /** True when nothing runs before binding and every binder is synchronous: no await until the handler. */
   readonly sync: boolean;
   /** True when a step reads `ex.receivedAt` (observers, close observers, dynamic headers, intercepts). */
@@ -87,6 +95,9 @@ export class Plan implements PlanSteps, RoutePlan {
     this.transform = steps.transform;
     const once = steps.constantHeaders.filter((name, i) => i % 2 === 0 && isSingletonHeader(name));
     this.constantOnce = once.length > 0 ? once : undefined;
+    this.deadlineMs = steps.deadlineMs;
+    this.signal = steps.signal;
+    this.controlled = steps.signal || steps.deadlineMs !== undefined;
     this.sync = !steps.asyncBinders && steps.intercepts === undefined && steps.before === undefined;
     this.timed =
       steps.observers !== undefined ||

@@ -7,6 +7,7 @@ import { Later, type Waiter } from '../binding/body';
 import { CoreExchange } from '../responses/core-exchange';
 import type { Plan } from './plan';
 import type { RoutePlan } from '../contract/route-plan';
+import { RequestControl } from '../responses/request-control';
 
 /**
  * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
@@ -25,6 +26,7 @@ export function runPlan(plan: Plan, ex: CoreExchange, resolver: UrlResolver): vo
 export function runRoute(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
   if (plan.timed) ex.receivedAt = performance.now();
   if (plan.observers) observeWhenFinished(plan, ex);
+  if (plan.controlled) ex.control = new RequestControl(ex, plan.deadlineMs);
   if (!plan.sync) {
     runSteps(plan, ex, resolver);
     return;

@@ -3,6 +3,9 @@ import type { Duplex } from 'node:stream';
 import { MethodNotAllowedError, NotFoundError, ServiceUnavailableError, type BaseHTTPError } from '../errors';
 import type { BindingExchange } from '../binding/binders';
 import { Uploads } from '../binding/body';
+import type { Health } from './health';
+import type { LoadMonitor } from './load-monitor';
+import type { RequestControl } from '../responses/request-control';
 import type { AroundHook, Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { Limits } from '../contract/limits';
@@ -25,6 +28,12 @@ export class InFlight {
   /** True once shutdown began: responses carry `connection: close`. */
   draining = false;
   readonly #shutdown = new AbortController();
+  /** Requests whose `signal` is live: aborted at the shutdown cap. */
+  readonly signalled = new Set<RequestControl>();
+  /** True once the shutdown cap was reached. */
+  capped = false;
+  /** Set by `markUnready()` (SIGTERM under `serve()`): readiness answers 503 before draining begins. */
+  #unready = false;
   /** Requests whose response has not closed yet. */
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
@@ -36,6 +45,23 @@ export class InFlight {
   constructor() {
     // One listener per open stream: thousands of SSE clients are normal, not a leak.
     setMaxListeners(0, this.#shutdown.signal);
+  }
+
+  /** True while the app serves and neither shutdown nor `markUnready()` began: readiness answers 200. */
+  get ready(): boolean {
+    return !this.draining && !this.#unready;
+  }
+
+  /** Readiness answers 503 from now on (the app still serves: a load balancer takes it out first). */
+  markUnready(): void {
+    this.#unready = true;
+  }
+
+  /** The shutdown cap was reached: the requests' own signals abort. */
+  reachCap(): void {
+    this.capped = true;
+    for (const control of this.signalled) control.capReached();
+    this.signalled.clear();
   }
 
   /** Aborted by `beginShutdown()`; every open stream may listen (no listener cap). */
@@ -130,6 +156,8 @@ export type RuntimeParts = Pick<
   | 'log'
   | 'requestIds'
   | 'connections'
+  | 'health'
+  | 'shedding'
 >;
 
 /** The request path, built once when wiring finishes: route → plan → runner, errors → funnel. */
@@ -155,6 +183,12 @@ export class Runtime extends InFlight implements ExchangeRuntime {
   readonly requestIds: boolean;
   /** The transport's control of connections (given when the app starts). */
   readonly connections: ConnectionControl;
+  /** Liveness and readiness answers (the app's `health` option), before anything else. */
+  readonly health: Health | undefined;
+  /** Load shedding (the app's `loadShedding` option), before routing. */
+  readonly shedding: LoadMonitor | undefined;
+  /** True when `health` or `shedding` is set: without them dispatch checks nothing more. */
+  readonly #gated: boolean;
   constructor(parts: RuntimeParts) {
     super();
     this.router = parts.router;
@@ -166,6 +200,9 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.log = parts.log;
     this.requestIds = parts.requestIds;
     this.connections = parts.connections;
+    this.health = parts.health;
+    this.shedding = parts.shedding;
+    this.#gated = parts.health !== undefined || parts.shedding !== undefined;
   }
 
   /**
@@ -180,6 +217,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       this.#unrouted(ex, refusal);
       return;
     }
+    if (this.#gated && this.#gate(ex)) return;
     if (this.appIntercepts.length > 0) {
       this.#interceptThenRoute(ex).catch((error: unknown) => ex.fail(error));
       return;
@@ -187,9 +225,26 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.route(ex);
   }
 
-  /** Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry). */
+  /**
+   * Renders `error` as the exchange's answer through the funnel (`extra`: headers it must carry);
+   * once a deadline answered, a late failure is dropped (logged once).
+   */
   fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void {
+    const control = ex.control;
+    if (control !== undefined && control.expired) {
+      control.late(error);
+      return;
+    }
     this.funnel.fail(ex, error, extra);
+  }
+
+  /** Health probes, then load shedding: true when one of them answered. */
+  #gate(ex: CoreExchange): boolean {
+    if (this.health !== undefined && this.health.answer(ex, this.ready)) return true;
+    const shedding = this.shedding;
+    if (shedding === undefined || !shedding.overloaded) return false;
+    this.#unrouted(ex, shedding.error);
+    return true;
   }
 
   async #interceptThenRoute(ex: CoreExchange): Promise<void> {

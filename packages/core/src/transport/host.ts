@@ -1,6 +1,7 @@
 // What a transport's entry points (node's listeners, `app.fetch`) need of the app: the app keeps
 // one host and hands it to each entry when it is built, so no transport imports the app layer.
 import type { Transport } from '../contract/exchange';
+import type { HealthPaths } from '../contract/serving-options';
 import type { Logger } from '../logging/logger';
 import type { Runtime } from '../runtime/runtime';
 
@@ -16,4 +17,6 @@ export interface AppHost {
   readonly log: Logger;
   /** The app's class name, for log lines. */
   readonly name: string;
+  /** The app's probe paths when it answers liveness and readiness probes (its `health` option). */
+  readonly health: HealthPaths | undefined;
 }

@@ -17,10 +17,12 @@ import type { Transport } from '../contract/exchange';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
 import { duplicateRouteError, parseTemplate } from '../routing/router';
+import { resolveTrustProxy } from '../routing/proxy-trust';
 import { checkExceptionHandler } from './compile-exception-handlers';
 import { checkExtensionRoute } from './extension-route';
 import { checkMiddleware } from '../middleware/check';
 import { newRouteInfo, type RouteRecord } from './records';
+import type { HealthPaths, LoadSheddingOptions, TrustProxy } from '../contract/serving-options';
 
 /**
  * Everything `wire()` and extensions declare, collected until wiring finishes: the one internal
@@ -33,6 +35,14 @@ export class AppWiring {
   readonly log: Logger;
   readonly requestLog: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The app's probe paths (`health`), if any. */
+  readonly health: HealthPaths | undefined;
+  /** The app's load-shedding limits, if any. */
+  readonly loadShedding: LoadSheddingOptions | undefined;
+  /** The app's `trustProxy` as resolved (`APP_TRUST_FORWARDED` when the option is absent). */
+  readonly trustProxy: TrustProxy;
+  /** The `trustProxy` option as given (URL building tells it from the environment's flag). */
+  readonly trustProxyOption: TrustProxy | undefined;
   readonly records: RouteRecord[] = [];
   readonly contributors: RouteContributor[] = [];
   readonly intercepts: AppIntercept[] = [];
@@ -59,6 +69,9 @@ export class AppWiring {
     /** The app's `requestLog` option. */
     readonly requestLog: boolean;
     readonly env: Readonly<Record<string, string | undefined>>;
+    readonly health?: HealthPaths | undefined;
+    readonly loadShedding?: LoadSheddingOptions | undefined;
+    readonly trustProxy?: TrustProxy | undefined;
     readonly stacks: ExitStacks;
     /** Throws unless `wire()` is running. */
     readonly assertWiring: (method: string) => void;
@@ -68,6 +81,10 @@ export class AppWiring {
     this.log = fields.log;
     this.requestLog = fields.requestLog;
     this.env = fields.env;
+    this.health = fields.health;
+    this.loadShedding = fields.loadShedding;
+    this.trustProxyOption = fields.trustProxy;
+    this.trustProxy = resolveTrustProxy(fields.trustProxy, fields.env);
     this.stacks = fields.stacks;
     this.assertWiring = fields.assertWiring;
   }

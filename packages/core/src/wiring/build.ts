@@ -18,6 +18,7 @@ import { compileHandlerWriters } from './compile-exception-handlers';
 import { CORE_MOUNT_OPTIONS } from './mount';
 import { compilePlan, type PlanContext } from './plan-compiler';
 import { newRouteInfo, type RouteRecord } from './records';
+import { compileHealth, compileShedding } from './serving';
 
 /**
  * Ends wiring: compiles every record into a plan, builds the runtime and the catalogue, then runs
@@ -43,6 +44,8 @@ export function buildRuntime(
 ): { runtime: Runtime; catalogue: RouteCatalogue } {
   const appName = wiring.appName;
   const log = wiring.log;
+  // Before the catalogue: the probe paths are routes too (duplicates fail, other methods get 405).
+  const health = compileHealth(wiring);
   const adapter = wiring.adapter ? compileAdapter(wiring.adapter, (m, e) => log.error(m, e)) : undefined;
   const routes = wiring.records.map((r) => r.info);
   const catalogue: RouteCatalogue = {
@@ -51,7 +54,7 @@ export function buildRuntime(
     errorAdapter: wiring.adapter,
     exceptionHandlers: [...wiring.handlers.values()],
   };
-  const resolver = new CatalogueResolver(routes, baseFromEnv(wiring.env, appName));
+  const resolver = new CatalogueResolver(routes, baseFromEnv(wiring.env, appName, wiring.trustProxyOption));
   const ctx: PlanContext = { resolver, sources: wiring.sources };
   const appMiddleware = compileMiddlewareList(
     `${appName}.includeMiddleware`,
@@ -113,6 +116,8 @@ export function buildRuntime(
     log,
     requestIds,
     connections,
+    health,
+    shedding: compileShedding(wiring),
   });
   return { runtime, catalogue };
 }

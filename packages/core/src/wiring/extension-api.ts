@@ -9,6 +9,7 @@ import type { RouteInfo, RouteLookup } from '../contract/route-info';
 import type { RouteCatalogue } from './route-catalogue';
 import type { RequestHead, Transport } from '../contract/exchange';
 import type { ObjectSchemaLike } from '../contract/object-schema';
+import type { TrustProxy } from '../contract/serving-options';
 import type {
   AppIntercept,
   CustomRoute,
@@ -34,6 +35,21 @@ export interface Wiring {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Logs through the app's logger. */
   readonly log: Logger;
+  /**
+   * The app's one trust-proxy setting (`new App({ trustProxy })`, else `APP_TRUST_FORWARDED`):
+   * `false`, `true`, or how many proxy hops are trusted. URL building reads the same setting.
+   */
+  readonly trustProxy: TrustProxy;
+  /**
+   * The client's address under the app's `trustProxy`: the connection's peer, or what a trusted
+   * proxy's `X-Forwarded-For` says. Key rate limits and logs by this, never by the raw header.
+   *
+   * @example
+   * const key = wiring.clientAddress(ex.req) ?? 'unknown';
+   */
+  clientAddress(req: RequestHead): string | undefined;
+  /** The scheme the client used (`https` over TLS, a `https:` fetch `Request`, or a trusted `X-Forwarded-Proto`). */
+  requestScheme(req: RequestHead): 'http' | 'https';
   /** Opens a sync resource on the app's exit stack (torn down in exact reverse order of opening). */
   enter<T extends Closeable>(resource: T): T;
   /** Opens an async resource on the app's exit stack. */

@@ -349,7 +349,7 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
         `${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema)`,
       );
   }
-  for (const source of ['content', 'rawHeaders', 'requestId'] as const) {
+  for (const source of ['content', 'rawHeaders', 'requestId', 'signal'] as const) {
     const flag: unknown = spec[source];
     if (flag !== undefined && flag !== true)
       throw wiringError(

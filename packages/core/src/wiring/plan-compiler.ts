@@ -22,6 +22,7 @@ import { ResponseShapeError } from '../schema/response-shape-error';
 import type { OperationSpec } from '../route-class/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
+import { dropWhenExpired, signalOf, skipWhenExpired } from '../responses/request-control';
 import type { RouteRecord } from './records';
 
 /**
@@ -38,6 +39,7 @@ const CORE_SOURCES: readonly (keyof OperationSpec)[] = [
   'content',
   'form',
   'requestId',
+  'signal',
 ];
 const CORE_SOURCE_SET: ReadonlySet<string> = new Set<string>(CORE_SOURCES);
 
@@ -121,7 +123,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
         where,
         `unknown operation key "${key}"`,
         'use path, params, headers, cookies, json, content, rawHeaders, ' +
-          'form, requestId, user, returns or ' +
+          'form, requestId, signal, user, returns or ' +
           `meta${installed.length ? `, or an installed extension source (${installed.join(', ')})` : ''}`,
       );
     }
@@ -153,6 +155,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     form: () => formBinder(spec.form!, limits, where),
     // Declared with `true`: checked with the other flag sources when the operation is mounted.
     requestId: () => (ex) => ex.requestId,
+    signal: () => signalOf,
   };
   for (const key of CORE_SOURCES) {
     if (spec[key] === undefined) continue;
@@ -162,17 +165,25 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   }
 
   const target = record.target;
+  // Operations only: an extension route (a file, a document, an upgrade) answers on its own terms.
+  const deadlineMs = target.kind === 'operation' ? limits.deadlineMs : undefined;
+  let invoke: PlanSteps['invoke'] =
+    target.kind === 'operation'
+      ? target.handler
+      : (input: Record<string, unknown>, ex: Exchange) => target.handle(ex, input);
+  let write = target.kind === 'operation' ? compileResponses(record, where, ctx.resolver) : undefined;
+  if (deadlineMs !== undefined && write !== undefined) {
+    invoke = skipWhenExpired(invoke);
+    write = dropWhenExpired(write);
+  }
   const steps: Mutable<PlanSteps> = {
     info,
     intercepts,
     before: before.length ? before : undefined,
     keys,
     binders,
-    invoke:
-      target.kind === 'operation'
-        ? target.handler
-        : (input: Record<string, unknown>, ex: Exchange) => target.handle(ex, input),
-    write: target.kind === 'operation' ? compileResponses(record, where, ctx.resolver) : undefined,
+    invoke,
+    write,
     constantHeaders,
     dynamicHeaders,
     observers,
@@ -184,6 +195,8 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     optionsConstantHeaders,
     optionsDynamicHeaders: collect(onOptions, (c) => c.dynamicHeaders),
     transform: oneTransform(where, contributions),
+    deadlineMs,
+    signal: spec.signal !== undefined,
   };
   // The route's run inside its around hooks, composed once here (the closure reads `plan` per request).
   const plan: Plan = new Plan({

@@ -9,6 +9,7 @@ import { checkMethodNames, checkMiddleware } from '../middleware/check';
 import { compileMiddlewareList } from '../middleware/compile';
 import { toErrorReason } from '../schema/issues';
 import { isCoreSource } from './plan-compiler';
+import { clientAddressOf, schemeOf } from '../routing/proxy-trust';
 
 /** Each app's wiring surface, built on first use. */
 const surfaces = new WeakMap<AppWiring, Wiring>();
@@ -77,6 +78,9 @@ function createWiringApi(target: AppWiring): Wiring {
     limits: target.limits,
     log: target.log,
     env: target.env,
+    trustProxy: target.trustProxy,
+    clientAddress: (req) => clientAddressOf(req, target.trustProxy),
+    requestScheme: (req) => schemeOf(req, target.trustProxy),
     get transport() {
       return target.transport;
     },

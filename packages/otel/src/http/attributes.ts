@@ -1,7 +1,15 @@
 // The stable HTTP semantic conventions of a server span (semconv 1.45, checked against
 // @opentelemetry/semantic-conventions in the tests), computed from core's exchange.
 import type { Attributes } from '@opentelemetry/api';
-import type { Exchange } from '@api/core/extension';
+import type { Exchange, RequestHead } from '@api/core/extension';
+
+/** What the attributes read of the app: its one trust-proxy setting, applied (`Wiring` is one). */
+export interface RequestFacts {
+  /** The client's address under the app's `trustProxy` (a trusted proxy's `X-Forwarded-For`). */
+  clientAddress(req: RequestHead): string | undefined;
+  /** `https` over TLS, for a `https:` fetch `Request`, or from a trusted `X-Forwarded-Proto`. */
+  requestScheme(req: RequestHead): 'http' | 'https';
+}
 
 export const ATTR_HTTP_REQUEST_METHOD = 'http.request.method';
 export const ATTR_HTTP_REQUEST_METHOD_ORIGINAL = 'http.request.method_original';
@@ -13,6 +21,8 @@ export const ATTR_URL_SCHEME = 'url.scheme';
 export const ATTR_SERVER_ADDRESS = 'server.address';
 export const ATTR_SERVER_PORT = 'server.port';
 export const ATTR_CLIENT_ADDRESS = 'client.address';
+export const ATTR_NETWORK_PEER_ADDRESS = 'network.peer.address';
+export const ATTR_NETWORK_PEER_PORT = 'network.peer.port';
 export const ATTR_NETWORK_PROTOCOL_VERSION = 'network.protocol.version';
 export const ATTR_USER_AGENT_ORIGINAL = 'user_agent.original';
 export const ATTR_ERROR_TYPE = 'error.type';
@@ -50,19 +60,24 @@ export function spanName(method: string, route: string | undefined): string {
   return route === undefined ? known : `${known} ${route}`;
 }
 
+/** The `http.request.method` of a method: itself when the conventions know it, else `_OTHER`. */
+export function methodAttribute(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : '_OTHER';
+}
+
 /** What a sampler may read: given at the span's start. */
-export function startAttributes(ex: Exchange, route: string | undefined): Attributes {
+export function startAttributes(ex: Exchange, route: string | undefined, facts: RequestFacts): Attributes {
   const attributes: Attributes = {
-    [ATTR_HTTP_REQUEST_METHOD]: KNOWN_METHODS.has(ex.method) ? ex.method : '_OTHER',
+    [ATTR_HTTP_REQUEST_METHOD]: methodAttribute(ex.method),
     [ATTR_URL_PATH]: ex.path,
-    [ATTR_URL_SCHEME]: 'http',
+    [ATTR_URL_SCHEME]: facts.requestScheme(ex.req),
   };
   if (route !== undefined) attributes[ATTR_HTTP_ROUTE] = route;
   return attributes;
 }
 
 /** The rest, set only on a recording span (a no-op tracer pays none of it). */
-export function requestAttributes(ex: Exchange): Attributes {
+export function requestAttributes(ex: Exchange, facts: RequestFacts): Attributes {
   const req = ex.req;
   const attributes: Attributes = { [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion };
   if (!KNOWN_METHODS.has(ex.method)) attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = ex.method;
@@ -73,8 +88,12 @@ export function requestAttributes(ex: Exchange): Attributes {
     attributes[ATTR_SERVER_ADDRESS] = address;
     if (port !== undefined) attributes[ATTR_SERVER_PORT] = port;
   }
-  const client = req.socket?.remoteAddress;
+  const client = facts.clientAddress(req);
   if (client !== undefined) attributes[ATTR_CLIENT_ADDRESS] = client;
+  // The connection's peer (the proxy, behind one): absent on the fetch transport.
+  const socket = req.socket;
+  if (socket?.remoteAddress !== undefined) attributes[ATTR_NETWORK_PEER_ADDRESS] = socket.remoteAddress;
+  if (socket?.remotePort !== undefined) attributes[ATTR_NETWORK_PEER_PORT] = socket.remotePort;
   const agent = req.headers['user-agent'];
   if (agent !== undefined) attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
   return attributes;

@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
   trace,
   type Span,
+  type MeterProvider,
   type TextMapPropagator,
   type Tracer,
   type TracerProvider,
@@ -17,8 +18,10 @@ import {
   type Extension,
   type RouteContribution,
 } from '@api/core/extension';
-import { checkTracingOptions } from '../options';
+import { checkMetricOptions, checkTracingOptions, METRIC_KEYS } from '../options';
 import { tracerOf } from '../tracer';
+import { instrumentsOf, type Instruments } from '../metrics/meter';
+import { requestEnded, requestStarted, sessionEnded } from '../metrics/http-metrics';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -26,6 +29,7 @@ import {
   requestAttributes,
   spanName,
   startAttributes,
+  type RequestFacts,
 } from './attributes';
 
 /** Options of `otel(options)`. Every one defaults to what the app registered with the OpenTelemetry API. */
@@ -34,6 +38,13 @@ export interface OtelOptions {
   readonly tracerProvider?: TracerProvider | undefined;
   /** Reads `traceparent`/`tracestate` from requests (default: the global propagator). */
   readonly propagator?: TextMapPropagator | undefined;
+  /** Where metrics go (default: the global provider, looked up again when it changes). */
+  readonly meterProvider?: MeterProvider | undefined;
+  /**
+   * Record the HTTP server metrics (`http.server.request.duration`, `http.server.active_requests`)
+   * and WebSocket sessions. Default true; false leaves no metrics step on any request.
+   */
+  readonly metrics?: boolean | undefined;
 }
 
 const kSpan = Symbol('@api/otel.span');
@@ -52,7 +63,8 @@ const kSpan = Symbol('@api/otel.span');
  * this.include(otel());
  */
 export function otel(options: OtelOptions = {}): Extension<void> {
-  checkTracingOptions('otel(options)', options, ['extract']);
+  checkTracingOptions('otel(options)', options, ['extract'], METRIC_KEYS);
+  checkMetricOptions('otel(options)', options);
   return defineExtension({
     name: 'otel',
     setup(wiring) {
@@ -62,10 +74,9 @@ export function otel(options: OtelOptions = {}): Extension<void> {
         duplicate: 'otel is already included, so every request would get two server spans',
         duplicateFix: 'include otel() once',
         contribute: () => {
-          const contribution = serverSpans(
-            tracerOf(options.tracerProvider),
-            options.propagator ?? propagation,
-          );
+          const tracer = tracerOf(options.tracerProvider);
+          const instruments = options.metrics === false ? undefined : instrumentsOf(options.meterProvider);
+          const contribution = serverSpans(tracer, options.propagator ?? propagation, wiring, instruments);
           return () => contribution;
         },
       });
@@ -77,9 +88,15 @@ export function otel(options: OtelOptions = {}): Extension<void> {
 function serverSpans(
   tracer: () => Tracer | undefined,
   propagator: Pick<TextMapPropagator, 'extract'>,
+  facts: RequestFacts,
+  instruments: (() => Instruments | undefined) | undefined,
 ): RouteContribution {
   return {
     around: (ex, next) => {
+      if (instruments !== undefined) {
+        const meters = instruments();
+        if (meters !== undefined) requestStarted(ex, meters, facts);
+      }
       const active = tracer();
       if (active === undefined) {
         next(ex);
@@ -89,20 +106,22 @@ function serverSpans(
       const route = ex.route?.path;
       const span = active.startSpan(
         spanName(ex.method, route),
-        { kind: SpanKind.SERVER, attributes: startAttributes(ex, route) },
+        { kind: SpanKind.SERVER, attributes: startAttributes(ex, route, facts) },
         parent,
       );
-      if (span.isRecording()) span.setAttributes(requestAttributes(ex));
+      if (span.isRecording()) span.setAttributes(requestAttributes(ex, facts));
       ex.state[kSpan] = span;
       context.with(trace.setSpan(parent, span), next, undefined, ex);
     },
-    observe: (ex, status) => {
+    observe: (ex, status, durationMs) => {
+      if (instruments !== undefined) requestEnded(ex, status, durationMs);
       const span = ex.state[kSpan] as Span | undefined;
       // A taken-over connection (a WebSocket) is one span until it closes: ended below.
       if (span === undefined || (status === 101 && ex.upgrade !== undefined)) return;
       endHttp(span, status);
     },
     observeClose: (ex, closed) => {
+      if (instruments !== undefined) sessionEnded(ex, closed);
       const span = ex.state[kSpan] as Span | undefined;
       if (span === undefined) return;
       if (closed.code !== undefined) span.setAttribute(ATTR_WEBSOCKET_CLOSE_CODE, closed.code);

@@ -12,6 +12,8 @@ import {
 } from '@opentelemetry/api';
 import { checkTracingOptions } from '../options';
 import { tracerOf } from '../tracer';
+import { instrumentsOf } from '../metrics/meter';
+import { runMeasured } from '../metrics/task-metrics';
 
 /** How one run of a task item ended (what @api/tasks passes back from `run`). */
 export type TaskOutcomeName = 'processed' | 'failed' | 'interrupted' | 'dropped';
@@ -67,6 +69,7 @@ export const ATTR_TASK_OUTCOME = 'api.task.outcome';
 export function taskContext(options: TaskContextOptions = {}): TaskTraceContext {
   checkTracingOptions('taskContext(options)', options, ['inject', 'extract']);
   const tracer = tracerOf(options.tracerProvider);
+  const instruments = instrumentsOf(undefined);
   const propagator: Pick<TextMapPropagator, 'inject' | 'extract'> = options.propagator ?? propagation;
   const setter = {
     set: (carrier: Record<string, string>, key: string, value: string) => void (carrier[key] = value),
@@ -83,51 +86,63 @@ export function taskContext(options: TaskContextOptions = {}): TaskTraceContext 
       return Object.keys(carrier).length > 0 ? carrier : undefined;
     },
     restore(carried, task, run) {
-      const active = tracer();
-      if (active === undefined) return run();
-      const from =
-        carried === undefined
-          ? undefined
-          : trace.getSpanContext(propagator.extract(ROOT_CONTEXT, carried, getter));
-      const links: Link[] = from !== undefined && isSpanContextValid(from) ? [{ context: from }] : [];
-      const span = active.startSpan(
-        `process ${task.name}`,
-        {
-          kind: SpanKind.CONSUMER,
-          root: true,
-          links,
-          attributes: {
-            [ATTR_MESSAGING_SYSTEM]: task.backend === 'bullmq' ? 'bullmq' : 'api.tasks',
-            [ATTR_MESSAGING_OPERATION_TYPE]: 'process',
-            [ATTR_MESSAGING_OPERATION_NAME]: 'process',
-            [ATTR_MESSAGING_DESTINATION_NAME]: task.queue ?? task.name,
-            [ATTR_TASK_NAME]: task.name,
-            [ATTR_TASK_ATTEMPT]: task.attempt,
-          },
-        },
-        ROOT_CONTEXT,
-      );
-      const end = (outcome: TaskOutcomeName): TaskOutcomeName => {
-        span.setAttribute(ATTR_TASK_OUTCOME, outcome);
-        if (outcome === 'failed') {
-          span.setAttribute('error.type', '_OTHER');
-          span.setStatus({ code: SpanStatusCode.ERROR, message: 'a handler failed' });
-        }
-        span.end();
-        return outcome;
-      };
-      let result: TaskOutcomeName | Promise<TaskOutcomeName>;
-      try {
-        result = context.with(trace.setSpan(ROOT_CONTEXT, span), run);
-      } catch (error) {
-        span.end();
-        throw error;
-      }
-      if (typeof result === 'string') return end(result);
-      return result.then(end, (error: unknown) => {
-        span.end();
-        throw error;
-      });
+      const meters = instruments();
+      return meters === undefined
+        ? traced(carried, task, run)
+        : runMeasured(meters, task, () => traced(carried, task, run));
     },
   };
+
+  /** One run inside a CONSUMER span linked to the request that added the item (when an SDK is registered). */
+  function traced(
+    carried: Readonly<Record<string, string>> | undefined,
+    task: TaskRunInfo,
+    run: () => TaskOutcomeName | Promise<TaskOutcomeName>,
+  ): TaskOutcomeName | Promise<TaskOutcomeName> {
+    const active = tracer();
+    if (active === undefined) return run();
+    const from =
+      carried === undefined
+        ? undefined
+        : trace.getSpanContext(propagator.extract(ROOT_CONTEXT, carried, getter));
+    const links: Link[] = from !== undefined && isSpanContextValid(from) ? [{ context: from }] : [];
+    const span = active.startSpan(
+      `process ${task.name}`,
+      {
+        kind: SpanKind.CONSUMER,
+        root: true,
+        links,
+        attributes: {
+          [ATTR_MESSAGING_SYSTEM]: task.backend === 'bullmq' ? 'bullmq' : 'api.tasks',
+          [ATTR_MESSAGING_OPERATION_TYPE]: 'process',
+          [ATTR_MESSAGING_OPERATION_NAME]: 'process',
+          [ATTR_MESSAGING_DESTINATION_NAME]: task.queue ?? task.name,
+          [ATTR_TASK_NAME]: task.name,
+          [ATTR_TASK_ATTEMPT]: task.attempt,
+        },
+      },
+      ROOT_CONTEXT,
+    );
+    const end = (outcome: TaskOutcomeName): TaskOutcomeName => {
+      span.setAttribute(ATTR_TASK_OUTCOME, outcome);
+      if (outcome === 'failed') {
+        span.setAttribute('error.type', '_OTHER');
+        span.setStatus({ code: SpanStatusCode.ERROR, message: 'a handler failed' });
+      }
+      span.end();
+      return outcome;
+    };
+    let result: TaskOutcomeName | Promise<TaskOutcomeName>;
+    try {
+      result = context.with(trace.setSpan(ROOT_CONTEXT, span), run);
+    } catch (error) {
+      span.end();
+      throw error;
+    }
+    if (typeof result === 'string') return end(result);
+    return result.then(end, (error: unknown) => {
+      span.end();
+      throw error;
+    });
+  }
 }

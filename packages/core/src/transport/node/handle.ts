@@ -16,6 +16,8 @@ import {
 import type { AppHost } from '../host';
 import { MAX_TARGET, NOT_STARTED_BODY } from '../request-checks';
 import { isClosing } from './linger';
+import { probeHeaders, STARTING } from '../../runtime/health';
+import type { HealthPaths } from '../../contract/serving-options';
 
 /**
  * The node:http request listener of an app (`app.listener`): starts the app on the first request if
@@ -30,6 +32,8 @@ export function nodeListener(host: AppHost): (req: IncomingMessage, res: ServerR
       handleRequest(runtime, req, res);
       return;
     }
+    // A probe while the app starts: live, not ready.
+    if (answerProbeWhileStarting(host.health, req, res)) return;
     host.start().then(
       () => handleRequest(host.runtime!, req, res),
       (error: unknown) => {
@@ -157,4 +161,29 @@ function refuseNodeRequest(req: IncomingMessage, url: string, maxHeaders: number
   if (te !== undefined && te.toLowerCase() !== 'chunked')
     return badRequest('transfer-encoding must be exactly "chunked"');
   return undefined;
+}
+
+/**
+ * A probe that arrives while the app starts (node:http listener): liveness `200`, readiness
+ * `503 {"status":"starting"}`. False when `req` is not a probe (it waits for the start).
+ *
+ * @param health - the app's probe paths, if it answers probes
+ * @param req - node's request
+ * @param res - node's response
+ */
+function answerProbeWhileStarting(
+  health: HealthPaths | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  if (health === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const live = path === health.livePath;
+  if (!live && path !== health.readyPath) return false;
+  const body = live ? '{"status":"ok"}' : STARTING;
+  res.writeHead(live ? 200 : 503, [...probeHeaders(), 'content-length', String(body.length)]);
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }

@@ -32,6 +32,10 @@ export interface ServableApp {
   readonly hasUpgradeRoutes: boolean;
   /** Request ids and the request log, for the answers `serve()` writes itself (BaseApp has it). */
   readonly requestTracing?: { readonly ids: boolean; readonly log: boolean };
+  /** Readiness answers 503 from now on (older copies of core lack it). */
+  markUnready?(): void;
+  /** True when the app answers health probes (its `health` option). */
+  readonly answersProbes?: boolean;
 }
 
 export interface ServeOptions {
@@ -43,6 +47,13 @@ export interface ServeOptions {
   readonly signals?: boolean;
   /** Do not log the listening address and shutdown progress. Default false. */
   readonly quiet?: boolean;
+  /**
+   * On SIGTERM, how long the server goes on accepting and answering after readiness turned `503`,
+   * before it stops accepting (ms): a load balancer's probe sees the 503 and takes the instance
+   * out first (Kubernetes' preStop pattern). Default 500 when the app answers health probes
+   * (`health`), else 0. SIGINT (Ctrl-C) and `close()` do not wait.
+   */
+  readonly drainDelayMs?: number;
 }
 
 /** A running server. */
@@ -54,7 +65,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const SERVE_KEYS: readonly string[] = ['port', 'host', 'signals', 'quiet'];
+const SERVE_KEYS: readonly string[] = ['port', 'host', 'signals', 'quiet', 'drainDelayMs'];
+
+/** The default `drainDelayMs` of an app that answers health probes. */
+export const DEFAULT_DRAIN_DELAY_MS = 500;
 
 /** `serve(app, options)`: an app instance and known options of the right kinds, before anything starts. */
 function checkServeArguments(app: unknown, options: unknown): void {
@@ -107,6 +121,18 @@ function checkServeArguments(app: unknown, options: unknown): void {
       where,
       `host must be a non-empty string, got ${describeValue(o.host)}`,
       "e.g. host: '0.0.0.0' (every interface) or '127.0.0.1'",
+    );
+  const delay = o.drainDelayMs;
+  if (
+    delay !== undefined &&
+    !(typeof delay === 'number' && Number.isInteger(delay) && delay >= 0 && delay <= 600_000)
+  )
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      'drainDelayMs must be a whole number of ms from 0 to 600000, ' +
+        `got ${typeof delay === 'number' ? delay : describeValue(delay)}`,
+      'e.g. drainDelayMs: 5000 (longer than the readiness probe period), 0 for none',
     );
   for (const key of ['signals', 'quiet'])
     if (o[key] !== undefined && typeof o[key] !== 'boolean')
@@ -243,6 +269,7 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
     })());
 
   if (options.signals ?? true) {
+    const drainDelay = options.drainDelayMs ?? (app.answersProbes === true ? DEFAULT_DRAIN_DELAY_MS : 0);
     let signalled = false;
     const onSignal = (signal: NodeJS.Signals): void => {
       // A second signal (a terminal's Ctrl-C reaches the package manager too, which forwards it)
@@ -253,7 +280,12 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
       }
       signalled = true;
       log(`${signal} received`);
-      close().then(
+      const delay = signal === 'SIGTERM' ? drainDelay : 0;
+      if (delay > 0) {
+        app.markUnready?.();
+        log(`readiness answers 503; still accepting for ${delay} ms before shutting down`);
+      }
+      new Promise((resolve) => setTimeout(resolve, delay)).then(close).then(
         () => {
           process.off('SIGTERM', onSignal);
           process.off('SIGINT', onSignal);
