@@ -97,19 +97,19 @@ describe('new App(options)', () => {
     [
       'a misspelled requestLog (was silently ignored: no request log)',
       { requestlog: true },
-      'new App(options): unknown option "requestlog" (did you mean requestLog?). Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'new App(options): unknown option "requestlog" (did you mean requestLog?). Fix: use only logger, requestLog, limits, env, factory, health, loadShedding, trustProxy; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
       'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       'a misspelled limits (was silently ignored: the defaults applied)',
       { limts: {} },
-      'new App(options): unknown option "limts" (did you mean limits?). Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'new App(options): unknown option "limts" (did you mean limits?). Fix: use only logger, requestLog, limits, env, factory, health, loadShedding, trustProxy; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
       'API_WIRING_UNKNOWN_OPTION',
     ],
     [
       "a subclass's own option passed through super(options)",
       { database: 'db' },
-      'new App(options): unknown option "database". Fix: use only logger, requestLog, limits, env, factory; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
+      'new App(options): unknown option "database". Fix: use only logger, requestLog, limits, env, factory, health, loadShedding, trustProxy; a subclass with options of its own takes them out first: const { mine, ...appOptions } = options; super(appOptions).',
       'API_WIRING_UNKNOWN_OPTION',
     ],
   ] as const)('%s', (_what, options, message, code) => {
