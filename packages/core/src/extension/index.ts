@@ -6,6 +6,7 @@ export { defineExtension, type Extension } from './define-extension';
 export type { Wiring } from './wiring';
 export { mountOption, type MountContext, type MountOptionValue } from '../wiring/mount-option';
 export type {
+  AfterSourcesStep,
   AppIntercept,
   BeforeStep,
   CustomRoute,

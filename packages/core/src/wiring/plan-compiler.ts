@@ -22,6 +22,7 @@ import type { OperationSpec } from '../routes/route-class';
 import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
 import type { RouteRecord } from './records';
+import { resolveSourcesFirst } from './after-sources';
 
 /**
  * Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path →
@@ -93,6 +94,10 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     }
   }
 
+  // A step that reads the mount's sources (afterSources) makes them resolve first, as a pre-handler step.
+  const afterSources = collect(contributions, (c) => c.afterSources);
+  if (afterSources) resolveSourcesFirst(provided, afterSources, before);
+
   const spec: OperationSpec = info.spec ?? {};
   const keys: string[] = [];
   const binders: Binder[] = [];
@@ -132,7 +137,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     // Still run it (a gating authenticator on a handler that does not read `user`), as a step
     // before binding, so the handler's argument holds exactly the declared sources.
     // Its value is dropped: the runner awaits a returned promise (a failure answers), nothing else.
-    if (!(key in spec)) before.push(resolve as BeforeStep);
+    if (!afterSources && !(key in spec)) before.push(resolve as BeforeStep);
   }
   const limits = record.limits;
   const make: Record<string, () => Binder> = {
