@@ -1,6 +1,7 @@
 // Startup mistakes: coded WiringErrors naming the place and the fix.
 import { describe, expect, it } from 'vitest';
 import { BaseApp, WiringError } from '@api/core';
+import type { Extension } from '@api/core/extension';
 import { TestClient } from '@api/testing';
 import {
   memoryStore,
@@ -14,10 +15,21 @@ import {
 import { Notes, perAddress, tokenAuth, Widgets } from './fixtures/app';
 import { memoryLogger } from './fixtures/logger';
 
-async function startFails(wire: (app: BaseApp) => void): Promise<WiringError> {
+/** What a test's `wire()` may call (BaseApp's mount methods are protected). */
+interface Wire {
+  include(extension: Extension<unknown>): void;
+  includeEndpoint(endpoint: object, options?: Record<string, unknown>): void;
+  includeResource(resource: object, options?: Record<string, unknown>): void;
+}
+
+async function startFails(wire: (app: Wire) => void): Promise<WiringError> {
   class App extends BaseApp {
     protected override async wire(): Promise<void> {
-      wire(this);
+      wire({
+        include: (extension) => void this.include(extension),
+        includeEndpoint: (endpoint, options) => this.includeEndpoint(endpoint as never, options as never),
+        includeResource: (resource, options) => this.includeResource(resource as never, options as never),
+      });
     }
   }
   const client = new TestClient(new App({ logger: memoryLogger() }));
@@ -121,7 +133,7 @@ describe('rateLimit()', () => {
   it('refuses a perOperation name that no mounted operation has', async () => {
     const error = await startFails((app) => {
       app.include(rateLimit({ store: memoryStore() }));
-      // @ts-expect-error -- "crate" is not an operation of Widgets (the type check says so too)
+      // The type check refuses this too (mount-option.test-d.ts).
       app.includeResource(new Widgets(), { auth: tokenAuth, rateLimit: perOperation({ crate: perAddress }) });
     });
     expect(error.message).toBe(
