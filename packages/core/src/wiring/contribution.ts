@@ -136,6 +136,12 @@ export interface CustomRoute extends ExtensionRouteBase {
   readonly operation: string;
   /** Declared responses (for documents); optional. */
   readonly responses?: readonly ResponseKindFacts[];
+  /**
+   * Header names every answer of this route sets itself (a page with its own
+   * `content-security-policy`): contributions' constant headers of those names are left out on
+   * this route, decided at wiring, so the answer never carries two. [none]
+   */
+  readonly ownHeaders?: readonly string[];
   /** Answers the request; use `ex.send` so the route headers are applied. */
   handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
 }

@@ -65,12 +65,14 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   const info = record.info;
   const where = `${info.owner}.${info.operation}`;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
-  const constantHeaders = compileConstantHeaders(where, contributions);
+  const constantHeaders = compileConstantHeaders(where, contributions, info.ownHeaders);
   recordFacts(contributions, info.facts);
   recordErrors(where, contributions, info.errors);
   const onOptions = contributions.filter((c) => c.headersOnOptions !== false);
   const optionsConstantHeaders = onOptions.flatMap((c) =>
-    (c.headers ?? []).flatMap(([name, value]) => [name.toLowerCase(), value]),
+    (c.headers ?? []).flatMap(([name, value]) =>
+      info.ownHeaders?.includes(name.toLowerCase()) ? [] : [name.toLowerCase(), value],
+    ),
   );
   const dynamicHeaders = collect(contributions, (c) => c.dynamicHeaders);
   const observers = collect(contributions, (c) => c.observe);
@@ -228,12 +230,18 @@ function oneTransform(
 }
 
 /** The route's constant headers (flat), checked for duplicates and framing headers. */
-function compileConstantHeaders(where: string, contributions: readonly RouteContribution[]): string[] {
+function compileConstantHeaders(
+  where: string,
+  contributions: readonly RouteContribution[],
+  ownHeaders: readonly string[] = [],
+): string[] {
   const headers: string[] = [];
   const names = new Set<string>();
   for (const c of contributions) {
     for (const [name, value] of c.headers ?? []) {
       const lower = name.toLowerCase();
+      // The route's answers set this one themselves (e.g. a page's own CSP).
+      if (ownHeaders.includes(lower)) continue;
       if (isFramingHeader(lower, undefined))
         throw wiringError(
           'API_WIRING_FRAMING_HEADER',
