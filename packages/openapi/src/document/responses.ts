@@ -19,6 +19,7 @@ import { examplesOf, type ExampleMap } from './examples';
 import { fail } from './fail';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
+import { factHeaders, withFactHeaders } from './route-headers';
 
 const BUILT_IN_KINDS = new Set(['json', 'text', 'bytes', 'empty']);
 
@@ -164,6 +165,15 @@ export class ResponseDocs {
       }
       out[String(status)] = response;
     }
+    // Headers extensions' answers carry on this route (their facts' `responseHeaders`).
+    const headers = factHeaders(route);
+    if (headers.length > 0)
+      for (const status of statuses)
+        out[String(status)] = withFactHeaders(
+          out[String(status)] as Record<string, unknown>,
+          status,
+          headers,
+        );
     return out;
   }
 

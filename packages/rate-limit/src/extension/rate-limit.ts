@@ -101,10 +101,11 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
       for (const policy of defaults) names.set(policy.name, policy);
       // perOperation options seen on routes: the operations of their mounts, for the name check.
       const operationsUnder = new Map<PerOperation, Set<string>>();
-      const raises: readonly ErrorClass[] =
-        checked.onStoreDown === 'refuse'
-          ? [TooManyRequestsError, ServiceUnavailableError]
-          : [TooManyRequestsError];
+      // A store that cannot fail never makes a route refuse for being down.
+      const refuses = store.mayFail && checked.onStoreDown === 'refuse';
+      const raises: readonly ErrorClass[] = refuses
+        ? [TooManyRequestsError, ServiceUnavailableError]
+        : [TooManyRequestsError];
 
       const contribution = (route: RouteInfo, limit: RateLimit | RateLimitGroup): RouteContribution => {
         const policies = limit instanceof RateLimit ? [limit] : limit.policies;
@@ -129,9 +130,7 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
           headersOnOptions: false,
           dynamicHeaders: headers,
           raises,
-          facts: {
-            rateLimit: { policies: policies.map(({ name, limit, window }) => ({ name, limit, window })) },
-          },
+          facts: { rateLimit: rateLimitFact(policies, refuses) },
         };
       };
 
@@ -176,6 +175,40 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
       return { store, stats: () => health.stats() };
     },
   });
+}
+
+/**
+ * The route fact (`route.facts.get('rateLimit')`): the policies, and the headers limited answers
+ * carry, as documents list them (@api/openapi reads any fact's `responseHeaders`).
+ */
+function rateLimitFact(policies: readonly RateLimit[], refuses: boolean) {
+  return {
+    policies: policies.map(({ name, limit, window }) => ({ name, limit, window })),
+    responseHeaders: [
+      {
+        name: 'ratelimit-policy',
+        description: 'The quota policies of this operation (IETF draft-ietf-httpapi-ratelimit-headers).',
+        schema: { type: 'string', examples: [policyField(policies)] },
+        statuses: 'all',
+      },
+      {
+        name: 'ratelimit',
+        description:
+          'Remaining quota units (r) and seconds until more are available (t), per policy (IETF draft-ietf-httpapi-ratelimit-headers).',
+        schema: {
+          type: 'string',
+          examples: [policies.map((p) => `"${p.name}";r=${p.limit - 1};t=0`).join(', ')],
+        },
+        statuses: 'all',
+      },
+      {
+        name: 'retry-after',
+        description: 'Seconds to wait before the request can be admitted.',
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+        statuses: refuses ? [429, 503] : [429],
+      },
+    ],
+  } as const;
 }
 
 interface CheckedSetup {
