@@ -18,9 +18,9 @@ describe('rateLimit mount option', () => {
           auth: tokenAuth,
           rateLimit: perOperation({ create: perAddress }),
         });
-        // @ts-expect-error -- "crate" is not an operation of Widgets
         this.includeResource(new Widgets(), {
           auth: tokenAuth,
+          // @ts-expect-error -- "crate" is not an operation of Widgets
           rateLimit: perOperation({ crate: perAddress }),
         });
         // @ts-expect-error -- a bare object is not a policy

@@ -28,7 +28,7 @@ type Doc = {
 describe('the OpenAPI document', () => {
   it('shows the 429 and the rate-limit headers on limited operations only', async () => {
     await using c = await TestClient.start(new Documented({ logger: memoryLogger() }));
-    const doc = (await (await c.get('/openapi.json')).json()) as Doc;
+    const doc = (await c.get('/openapi.json')).json<Doc>();
     const notes = doc.paths['/notes']!.get!.responses;
     expect(Object.keys(notes)).toEqual(['200', '429', '500']);
     expect(notes['200']!.headers).toEqual({
@@ -71,7 +71,7 @@ describe('the OpenAPI document', () => {
       setup: { store: failingStore, onStoreDown: 'refuse' },
     });
     await using c = await TestClient.start(app);
-    const doc = (await (await c.get('/openapi.json')).json()) as Doc;
+    const doc = (await c.get('/openapi.json')).json<Doc>();
     const notes = doc.paths['/notes']!.get!.responses;
     expect(Object.keys(notes)).toEqual(['200', '429', '500', '503']);
     expect(Object.keys(notes['503']!.headers!)).toEqual(['ratelimit-policy', 'ratelimit', 'retry-after']);

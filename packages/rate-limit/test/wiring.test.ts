@@ -49,6 +49,8 @@ const fakeRedis: RedisClient = {
   evalsha: () => Promise.resolve([1, 0]),
   eval: () => Promise.resolve([1, 0]),
   on: () => undefined,
+  once: () => undefined,
+  off: () => undefined,
   quit: () => Promise.resolve(),
   disconnect: () => undefined,
 };

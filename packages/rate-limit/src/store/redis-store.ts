@@ -12,6 +12,8 @@ export interface RedisClient {
   evalsha(sha: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  once(event: 'ready', listener: () => void): unknown;
+  off(event: 'ready', listener: () => void): unknown;
   quit(): Promise<unknown>;
   disconnect(): void;
 }
@@ -56,6 +58,8 @@ end
 return out
 `;
 const SHA = createHash('sha1').update(SCRIPT).digest('hex');
+/** ioredis' statuses before its first connection is up. */
+const CONNECTING: ReadonlySet<string> = new Set(['wait', 'connecting', 'connect']);
 
 /** Raised when Redis does not answer in time. */
 class RedisTimeoutError extends Error {
@@ -91,6 +95,24 @@ export function redisStore(
       `redisStore: timeoutMs must be a whole number of milliseconds ≥ 1, got ${String(timeoutMs)}`,
     );
 
+  let everReady = client.status === 'ready';
+  let connecting: Promise<void> | undefined;
+  /** Resolves at the client's first 'ready', rejects after timeoutMs (one wait shared by every request). */
+  const firstReady = (): Promise<void> =>
+    (connecting ??= new Promise<void>((resolve, reject) => {
+      const ready = (): void => {
+        clearTimeout(timer);
+        everReady = true;
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        client.off('ready', ready);
+        connecting = undefined;
+        reject(new RedisTimeoutError(`Redis did not connect within ${timeoutMs} ms`));
+      }, timeoutMs);
+      client.once('ready', ready);
+    }));
+
   const run = async (numKeys: number, args: (string | number)[]): Promise<unknown> => {
     try {
       return await client.evalsha(SHA, numKeys, ...args);
@@ -102,7 +124,7 @@ export function redisStore(
     }
   };
 
-  return {
+  const store = {
     kind: 'redis',
     mayFail: true,
     prefix,
@@ -112,7 +134,14 @@ export function redisStore(
       client.on('error', () => undefined);
     },
     take(buckets: readonly Bucket[]): Promise<Taken> {
-      if (client.status !== 'ready') return Promise.reject(new Error(`Redis is ${client.status}`));
+      if (client.status !== 'ready') {
+        // The first connection is not an outage: wait for it (up to timeoutMs). Later, a client
+        // that is not ready is down, and requests never wait in ioredis' offline queue.
+        if (everReady || !CONNECTING.has(client.status))
+          return Promise.reject(new Error(`Redis is ${client.status}`));
+        return firstReady().then(() => store.take(buckets));
+      }
+      everReady = true;
       const args: (string | number)[] = [];
       for (const b of buckets) args.push(prefix + b.key);
       for (const b of buckets) args.push(b.cost, b.rate.interval, b.rate.tolerance);
@@ -141,4 +170,5 @@ export function redisStore(
       else await client.quit().catch(() => client.disconnect());
     },
   };
+  return store;
 }
