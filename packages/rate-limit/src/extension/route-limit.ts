@@ -27,19 +27,21 @@ export interface RouteLimitParts {
 }
 
 /** Builds the partition function of `policy` (`a:` address, `u:` user, `k:` custom key). */
+/** Builds the bucket key function of `policy`: `<name>:a:<address>`, `<name>:u:<user>`, `<name>:k:<key>`. */
 function partitionOf(policy: RateLimit, address: RouteLimitParts['address']): Partition {
-  const byAddress = (ex: Exchange): string => `a:${address(ex.req) ?? 'unknown'}`;
+  const prefix = `${policy.name}:`;
+  const byAddress = (ex: Exchange): string => `${prefix}a:${address(ex.req) ?? 'unknown'}`;
   const key = policy.key;
   if (key === 'address') return byAddress;
   if (typeof key === 'function')
     return (ex) => {
       const value = key(ex);
-      return value === undefined ? undefined : `k:${value}`;
+      return value === undefined ? undefined : `${prefix}k:${value}`;
     };
   const identify = key.user as (user: unknown) => string | number;
   return (ex, sources) => {
     const user = sources?.user;
-    return user === null || user === undefined ? byAddress(ex) : `u:${identify(user)}`;
+    return user === null || user === undefined ? byAddress(ex) : `${prefix}u:${identify(user)}`;
   };
 }
 
@@ -99,7 +101,7 @@ export function compileRouteLimit(parts: RouteLimitParts): {
       const partition = partitions[i]!(ex, sources);
       if (partition === undefined) continue;
       counted.push(policy);
-      buckets.push({ key: `${policy.name}:${partition}`, rate: policy.rate, cost: costOf(policy, ex) });
+      buckets.push({ key: partition, rate: policy.rate, cost: costOf(policy, ex) });
     }
     if (buckets.length === 0) return;
     let taken: Taken | Promise<Taken>;

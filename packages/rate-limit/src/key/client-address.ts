@@ -51,9 +51,21 @@ function expand(address: string): string[] {
  * @returns undefined when no address is known (the fetch transport without trusted proxies)
  */
 export function clientAddressReader(hops: number): (req: RequestHead) => string | undefined {
+  // Partitions of recent addresses: a keep-alive client sends many requests from one address, so
+  // its partition is parsed once (bounded: cleared past 4096 addresses).
+  const known = new Map<string, string | undefined>();
+  const partition = (address: string): string | undefined => {
+    let found = known.get(address);
+    if (found === undefined && !known.has(address)) {
+      if (known.size >= 4096) known.clear();
+      found = addressPartition(address);
+      known.set(address, found);
+    }
+    return found;
+  };
   const peer = (req: RequestHead): string | undefined => {
     const address = req.socket?.remoteAddress;
-    return address === undefined ? undefined : addressPartition(address);
+    return address === undefined ? undefined : partition(address);
   };
   if (hops === 0) return peer;
   return (req) => {
@@ -62,6 +74,6 @@ export function clientAddressReader(hops: number): (req: RequestHead) => string 
     const entries = (Array.isArray(header) ? header.join(',') : header).split(',');
     // Fewer entries than proxies: the leftmost is the best anyone in the chain knows.
     const entry = entries[Math.max(0, entries.length - hops)]!.trim();
-    return addressPartition(entry) ?? peer(req);
+    return partition(entry) ?? peer(req);
   };
 }
