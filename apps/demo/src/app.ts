@@ -189,7 +189,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   }
 }
 
-const EXPOSED = ['location', 'link', 'x-request-id'];
+// Readable by scripts on other origins: where a created widget is, and how much of its rate limit is left.
+const EXPOSED = ['location', 'link', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'retry-after'];
 
 /** `DEMO_CORS_ORIGINS=https://a.example, https://b.example` → `['https://a.example', 'https://b.example']`. */
 export function originsFromEnv(origins: string | undefined): string[] {
