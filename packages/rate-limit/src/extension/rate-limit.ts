@@ -113,7 +113,7 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
         if (
           wiring.transport === 'fetch' &&
           checked.proxyHops === 0 &&
-          policies.some((p) => (p.key !== 'address' ? typeof p.key !== 'function' : true))
+          policies.some((p) => p.key === 'address')
         )
           wiring.fail(
             routeWhere(route),
