@@ -15,4 +15,6 @@ export const PUBLISHED = [
   'streaming',
   'otel',
   'compress',
+  'rate-limit',
+  'secure-headers',
 ];

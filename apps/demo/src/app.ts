@@ -1,11 +1,14 @@
 import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
+import { csrf } from '@api/auth';
 import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
 import { openapi } from '@api/openapi';
 import { otel, taskContext } from '@api/otel';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { prometheusRoute } from './metrics';
+import { byUser, perOperation, RateLimit, rateLimit } from '@api/rate-limit';
+import { secureHeaders } from '@api/secure-headers';
 import { backgroundTasks, type BackgroundTasks, type BackgroundTasksOptions } from '@api/tasks';
 import { type Channel, websocket } from '@api/ws';
 import { authenticators } from './auth';
@@ -59,6 +62,8 @@ export interface DemoOptions extends AppOptions<Factory> {
   readonly answerDelayMs?: number;
   /** The Prometheus reader `GET /metrics` serves (`startMetrics` in `metrics.ts`); none: no route. */
   readonly metrics?: PrometheusExporter | undefined;
+  /** `POST /widgets` per user per minute (default 30: reachable by hand). */
+  readonly widgetWritesPerMinute?: number;
 }
 
 /**
@@ -125,7 +130,11 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     // Opened first, closed last: the queue drains (below) before the store closes.
     const store = this.factory.createWidgetStore();
     const chat = (this.#chat = await this.factory.createChatChannel(this.#redisUrl, log));
-    const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS);
+    // Pages that may send unsafe cookie-session requests from another origin: the ones CORS lets
+    // send credentials. Every other cross-origin POST/PUT/PATCH/DELETE with the cookie is a 403.
+    const trustedOrigins =
+      this.#cors.allowCredentials && Array.isArray(this.#cors.allowOrigins) ? this.#cors.allowOrigins : [];
+    const { tokenAuth, optionalTokenAuth, sessionAuth } = authenticators(USERS, trustedOrigins);
 
     // App-wide: traces (a no-op until main.ts registers an SDK), CORS, compression (br/gzip; streams
     // flushed per item), a Server-Timing header, error translation, the background queue. The
@@ -135,6 +144,24 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.include(cors(this.#cors));
     this.include(compress());
     this.include(serverTiming());
+    // Security headers on every answer (HSTS, nosniff, referrer-policy, COOP, CORP, x-frame-options);
+    // the docs page keeps its own CSP.
+    this.include(secureHeaders());
+    // Rate limits: on Redis with DEMO_REDIS_URL (one limit for every demo process; while Redis is
+    // down, requests are served unlimited), else in this process's memory.
+    this.include(
+      rateLimit({ store: this.factory.createRateLimitStore(this.#redisUrl), onStoreDown: 'allow' }),
+    );
+    const perMinute = this.#options.widgetWritesPerMinute ?? 30;
+    const widgetWrites = new RateLimit({
+      name: 'widget-writes',
+      limit: perMinute,
+      window: 60,
+      key: byUser((user: User) => user.id),
+    });
+    log.info(
+      `rate limits: POST /widgets ${perMinute} per minute per user, ${this.#redisUrl ? `shared through Redis (DEMO_REDIS_URL, fail open)` : "in this process's memory (set DEMO_REDIS_URL to share them between processes)"}`,
+    );
     this.includeExceptionHandler(duplicateName);
     // Each background item carries the trace context of the request that enqueued it.
     const tasks = (this.#tasks = this.include(
@@ -144,16 +171,21 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     tasks.register(ReindexRequested, this.recorder.reindex);
 
     // Widgets (bearer).
-    this.includeResource(new WidgetResource(store, tasks), { auth: tokenAuth });
+    this.includeResource(new WidgetResource(store, tasks), {
+      auth: tokenAuth,
+      rateLimit: perOperation({ create: widgetWrites }),
+    });
     this.includeEndpoint(new ReindexEndpoint(tasks), { auth: tokenAuth });
     this.includeEndpoint(new FeaturedWidgetEndpoint(store));
 
     // Users and sessions.
     this.includeEndpoint(new MeEndpoint(), { auth: tokenAuth });
     this.includeEndpoint(new SpotlightEndpoint(), { auth: optionalTokenAuth });
+    // Cookie-session routes: unsafe methods are refused from other origins (@api/auth, on by default).
     this.includeEndpoint(new ProfileEndpoint(), { auth: sessionAuth });
-    // Sets the session cookie: never compressed (BREACH: secrets beside reflected input).
-    this.includeEndpoint(new SessionEndpoint(USERS), { compress: false });
+    // Sets the session cookie: never compressed (BREACH: secrets beside reflected input), and
+    // refused from other origins (login CSRF: another site must not log a visitor into its account).
+    this.includeEndpoint(new SessionEndpoint(USERS), { compress: false, csrf: csrf({ trustedOrigins }) });
 
     // Streams.
     this.includeEndpoint(new QuestionsEndpoint(this.#options.answerDelayMs ?? 20));
@@ -183,7 +215,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   }
 }
 
-const EXPOSED = ['location', 'link', 'x-request-id'];
+// Readable by scripts on other origins: where a created widget is, and how much of its rate limit is left.
+const EXPOSED = ['location', 'link', 'x-request-id', 'ratelimit', 'ratelimit-policy', 'retry-after'];
 
 /** `DEMO_CORS_ORIGINS=https://a.example, https://b.example` → `['https://a.example', 'https://b.example']`. */
 export function originsFromEnv(origins: string | undefined): string[] {

@@ -17,8 +17,11 @@ function bearerToken(header: string): string {
   return token;
 }
 
-/** Builds the demo's authenticators over a token → user map. */
-export function authenticators(users: Users) {
+/**
+ * Builds the demo's authenticators over a token → user map. `trustedOrigins`: pages that may send
+ * unsafe cookie-session requests from another origin (the CORS origins allowed credentials).
+ */
+export function authenticators(users: Users, trustedOrigins: readonly string[] = []) {
   const lookup = (token: string): v.InferOutput<typeof User> => {
     const user = users.get(token);
     if (!user) throw new InvalidTokenError();
@@ -45,6 +48,7 @@ export function authenticators(users: Users) {
     sessionAuth: cookieAuth({
       cookies: SessionCookies,
       user: User,
+      trustedOrigins,
       authenticate: ({ cookies }) =>
         users.get(cookies.session_id) ?? raise(new AuthenticationRequiredError()),
     }),

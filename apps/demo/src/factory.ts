@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { BaseFactory, type Logger } from '@api/core';
+import { memoryStore, redisStore, type RateLimitStore } from '@api/rate-limit';
 import { Channel, redisBackplane } from '@api/ws';
 import { ChatMessage } from './models';
 import { WidgetStore } from './services/widget-store';
@@ -9,6 +10,16 @@ export class Factory extends BaseFactory {
   /** The widget store; `DEMO_DB` picks the file (`:memory:` for tests), default `./data/widgets.db`. */
   createWidgetStore(file = process.env.DEMO_DB ?? './data/widgets.db'): WidgetStore {
     return this.enter(new WidgetStore(file));
+  }
+
+  /**
+   * Where rate-limit buckets live: Redis when `redisUrl` is set (every demo process shares one
+   * limit; the store quits its connection when the app closes), else this process's memory.
+   */
+  createRateLimitStore(redisUrl: string | undefined): RateLimitStore {
+    return redisUrl
+      ? redisStore(new Redis(redisUrl, { maxRetriesPerRequest: 1 }), { prefix: 'demo:rl:' })
+      : memoryStore();
   }
 
   /**

@@ -19,7 +19,7 @@ let client: TestClient;
 let origin: string;
 
 beforeAll(async () => {
-  ({ client } = await startDemo({ exchanges, answerDelayMs: WORD_MS }));
+  ({ client } = await startDemo({ exchanges, answerDelayMs: WORD_MS, widgetWritesPerMinute: 100 }));
   origin = localhost(client.url);
   browser = await launchChromium();
   for (let i = 0; i < 40; i++)

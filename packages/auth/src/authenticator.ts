@@ -5,15 +5,28 @@
 import { AuthenticationRequiredError, MalformedRequestError, type ErrorClass } from '@api/core';
 import {
   mountOption,
+  objectEntries,
+  toHeaderName,
   type Exchange,
   type MountContext,
+  describeValue,
+  wiringError,
   type ObjectSchemaLike,
   type RouteContribution,
+  type RouteInfo,
 } from '@api/core/extension';
 import { advertised, checkRaises } from './advertised';
 import { challengeOf } from './challenge';
 import { duplicateCheck, singleHeaderNames } from './credential-headers';
 import { checkOptions, type Definition } from './definition';
+import {
+  compileCrossOriginCheck,
+  CrossOriginProtection,
+  CrossOriginRequestError,
+  crossOriginStep,
+  isUnsafe,
+  type CrossOriginCheck,
+} from './cross-origin';
 import { SecurityScheme } from './security-scheme';
 import type {
   AuthFacts,
@@ -72,17 +85,20 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     return user instanceof Promise ? user.then(settle) : settle(user);
   };
   const resolve = async (ex: Pick<Exchange, 'req'>): Promise<unknown> => resolveNow(ex);
+  const crossOrigin = crossOriginOf(def);
 
   const compile = ({ route, wiring }: MountContext): RouteContribution => {
     bindHeaders ??= def.headers ? wiring.headerBinder(def.headers, def.label, unauthenticated) : undefined;
     bindCookies ??= def.cookies ? wiring.cookieBinder(def.cookies, def.label, unauthenticated) : undefined;
     checkUserTable(route, def.user);
     const facts: AuthFacts = { kind: def.kind, security, undescribed, anonymous, userSchema: def.user };
+    const before = crossOrigin?.(route);
     const contribution: RouteContribution = {
       order: 50,
       sources: { user: resolveNow },
       facts: { auth: facts },
-      raises,
+      raises: before ? [CrossOriginRequestError, ...raises] : raises,
+      ...(before ? { before } : {}),
       ...(errorHeaders ? { errorHeaders } : {}),
     };
     return contribution;
@@ -95,6 +111,38 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     security,
     resolve,
     [mountOption]: compile,
+  };
+}
+
+/**
+ * The cross-origin protection a cookie or hybrid authenticator applies on a route: on unsafe
+ * methods, unless the mount says `csrf: false`; the mount's own `csrf(…)` replaces the
+ * authenticator's trusted origins. A hybrid request presenting a header credential is not checked.
+ */
+function crossOriginOf(
+  def: Definition,
+): ((route: RouteInfo) => ((ex: Exchange) => void) | undefined) | undefined {
+  if (def.kind === 'headers') return undefined;
+  const trusted = def.trustedOrigins ?? [];
+  if (!Array.isArray(trusted))
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      def.label,
+      `trustedOrigins must be a list of origins, got ${describeValue(trusted)}`,
+      "trustedOrigins: ['https://app.example']",
+    );
+  const own: CrossOriginCheck = compileCrossOriginCheck(def.label, trusted as readonly string[]);
+  const headerNames =
+    def.kind === 'hybrid' && def.headers
+      ? Object.keys(objectEntries(def.headers) ?? {}).map(toHeaderName)
+      : [];
+  const presentsHeader = headerNames.length
+    ? (ex: Exchange) => headerNames.some((name) => ex.req.headers[name] !== undefined)
+    : undefined;
+  return (route) => {
+    const option: unknown = route.mountOptions.csrf;
+    if (!isUnsafe(route) || option === false) return undefined;
+    return crossOriginStep(option instanceof CrossOriginProtection ? option.check : own, presentsHeader);
   };
 }
 
@@ -120,6 +168,7 @@ function headerAuth<THeaders extends ObjectSchemaLike, TUser extends UserSchema>
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: options.realm,
+    trustedOrigins: undefined,
   });
 }
 
@@ -188,6 +237,7 @@ export function cookieAuth<TCookies extends ObjectSchemaLike, TUser extends User
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: undefined,
+    trustedOrigins: options.trustedOrigins,
   });
 }
 
@@ -218,5 +268,6 @@ export function hybridAuth<
     challengeGiven: 'wwwAuthenticate' in options,
     challenge: options.wwwAuthenticate,
     realm: undefined,
+    trustedOrigins: options.trustedOrigins,
   });
 }

@@ -30,14 +30,16 @@ export interface Definition {
   readonly challenge: unknown;
   /** The `realm` of a basic challenge (`basicAuth({ realm })`). */
   readonly realm: unknown;
+  /** Origins the default cross-origin protection trusts (cookie and hybrid authenticators). */
+  readonly trustedOrigins: unknown;
 }
 
 const COMMON = ['user', 'authenticate', 'openapiSecurity', 'wwwAuthenticate', 'raises'];
 /** The option keys of each factory. */
 export const OPTION_KEYS = {
   headers: [...COMMON, 'headers', 'realm'],
-  cookies: [...COMMON, 'cookies'],
-  hybrid: [...COMMON, 'headers', 'cookies'],
+  cookies: [...COMMON, 'cookies', 'trustedOrigins'],
+  hybrid: [...COMMON, 'headers', 'cookies', 'trustedOrigins'],
 } as const satisfies Record<AuthKind, readonly string[]>;
 
 function isSchema(value: unknown): value is { readonly kind: 'schema'; readonly type: string } {

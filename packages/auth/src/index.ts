@@ -1,5 +1,6 @@
 // @api/auth — authenticators as a typed mount option, through core's public extension point only.
 import type { MountRequirement } from '@api/core';
+import type { CrossOriginProtection } from './cross-origin';
 import type { AuthFor, DeclaredUsers } from './types';
 import './wiring-codes';
 
@@ -17,6 +18,14 @@ export type {
   UserSchema,
 } from './types';
 export { SecurityScheme, type ApiKeyLocation, type SecuritySchemeObject } from './security-scheme';
+export {
+  compileCrossOriginCheck,
+  CrossOriginProtection,
+  CrossOriginRequestError,
+  csrf,
+  type CrossOriginCheck,
+  type CsrfOptions,
+} from './cross-origin';
 
 declare module '@api/core' {
   interface MountOptions<TRoute extends object> {
@@ -25,6 +34,12 @@ declare module '@api/core' {
      * Its user schema must match every operation's `user` declaration.
      */
     readonly auth?: AuthFor<TRoute>;
+    /**
+     * Cross-origin request protection for the mount's unsafe methods: on by default where a
+     * cookie or hybrid authenticator guards them; `csrf(…)` puts it on any mount (a login route)
+     * or trusts extra origins; `false` turns it off.
+     */
+    readonly csrf?: CrossOriginProtection | false;
   }
   interface MountRequirementRegistry<TRoute extends object> {
     /** A mount whose operations declare `user` needs `auth` (a type error without it). */

@@ -107,6 +107,12 @@ export interface CookieAuthOptions<TCookies extends ObjectSchemaLike, TUser exte
   /** Cookies bound by verbatim, case-sensitive name. */
   readonly cookies: TCookies;
   authenticate(input: { cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+  /**
+   * Origins whose pages may send unsafe requests (POST, PUT, PATCH, DELETE) to the mounts this
+   * authenticator guards: exact `scheme://host[:port]`. Every other cross-origin unsafe request a
+   * browser sends is refused with 403 `cross-origin-request` (see `csrf`). [none: same origin only]
+   */
+  readonly trustedOrigins?: readonly string[];
 }
 
 /** Options of a hybrid authenticator (`HybridAuth[THeaders, TCookies, TUser]`). */
@@ -118,6 +124,12 @@ export interface HybridAuthOptions<
   readonly headers: THeaders;
   readonly cookies: TCookies;
   authenticate(input: { headers: Out<THeaders>; cookies: Out<TCookies> }): MaybePromise<UserResult<TUser>>;
+  /**
+   * Origins whose pages may send unsafe requests with the cookie (see `CookieAuthOptions`). A
+   * request presenting one of the authenticator's headers is never checked: a page on another
+   * origin cannot attach the credential without having it. [none: same origin only]
+   */
+  readonly trustedOrigins?: readonly string[];
 }
 
 // ------------------------------------------------------------------ mount option typing

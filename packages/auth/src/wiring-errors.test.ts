@@ -46,7 +46,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'cookieAuth: realm is for Basic',
     call(cookieAuth, { cookies: Session, user: User, authenticate, realm: 'x' }),
-    'cookieAuth({ cookies }): unknown option "realm". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, cookies (realm is for basicAuth and header authenticators advertised as HTTP basic).',
+    'cookieAuth({ cookies }): unknown option "realm". Fix: use only user, authenticate, openapiSecurity, wwwAuthenticate, raises, cookies, trustedOrigins (realm is for basicAuth and header authenticators advertised as HTTP basic).',
   ],
   [
     'hybridAuth: headers missing',

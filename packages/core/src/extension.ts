@@ -6,6 +6,7 @@ export { defineExtension, type Extension } from './wiring/define-extension';
 export type { Wiring } from './wiring/extension-api';
 export { mountOption, type MountContext, type MountOptionValue } from './wiring/mount-option';
 export type {
+  AfterSourcesStep,
   AppIntercept,
   BeforeStep,
   CustomRoute,

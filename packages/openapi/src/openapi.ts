@@ -62,8 +62,23 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
       const env = baseUrl(wiring.env);
       const servers: readonly (string | OpenAPIServer)[] | undefined =
         o.servers ?? (env ? [{ url: env }] : undefined);
-      const route = (path: string, operation: string, handle: (ex: Exchange) => void): void =>
-        wiring.addRoute({ method: 'GET', path, owner: 'openapi', operation, hidden: true, handle });
+      // `ownHeaders`: what each answer sets itself, so an app-wide header block (e.g. @api/secure-headers)
+      // never sends a second CSP, nosniff or referrer-policy beside the page's own.
+      const route = (
+        path: string,
+        operation: string,
+        handle: (ex: Exchange) => void,
+        ownHeaders: readonly string[] = [NOSNIFF[0]],
+      ): void =>
+        wiring.addRoute({
+          method: 'GET',
+          path,
+          owner: 'openapi',
+          operation,
+          hidden: true,
+          handle,
+          ownHeaders,
+        });
 
       let document: Precomputed | undefined;
       route(o.openapiPath, 'document', (ex) => sendPrecomputed(ex, document!));
@@ -82,7 +97,10 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
           headers,
           compress: faviconFile.contentType === 'image/svg+xml',
         });
-        route('/favicon.ico', 'favicon', (ex) => sendPrecomputed(ex, icon));
+        route('/favicon.ico', 'favicon', (ex) => sendPrecomputed(ex, icon), [
+          NOSNIFF[0],
+          'content-security-policy',
+        ]);
       }
 
       if (o.docsPath !== null) {
@@ -138,7 +156,11 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
             headers: [['content-security-policy', csp], [...NOSNIFF], ['referrer-policy', 'no-referrer']],
           });
         }
-        route(docsPath, 'docs', (ex) => sendPrecomputed(ex, page));
+        route(docsPath, 'docs', (ex) => sendPrecomputed(ex, page), [
+          'content-security-policy',
+          NOSNIFF[0],
+          'referrer-policy',
+        ]);
       }
 
       wiring.onWired((catalogue: RouteCatalogue) => {

@@ -13,6 +13,16 @@ export type SourceResolver = (ex: Exchange) => unknown;
 /** A step that runs after route resolution, before binding; throw an `HTTPError` to reject. */
 export type BeforeStep = (ex: Exchange) => void | Promise<void>;
 
+/**
+ * A pre-handler step that reads the values of the route's mount-provided sources (the `user` of
+ * `auth`), by name; it runs after every `before` step and before core binds anything (path,
+ * headers, query, body). Throw an `HTTPError` to reject (e.g. a 429 keyed by the user).
+ */
+export type AfterSourcesStep = (
+  ex: Exchange,
+  sources: Readonly<Record<string, unknown>>,
+) => void | Promise<void>;
+
 /** What an extension adds to one route. Every part is decided at wiring. */
 export interface RouteContribution {
   /** Position in the route headers: CORS uses 10, app-wide middleware 20, scoped middleware 30. */
@@ -38,6 +48,12 @@ export interface RouteContribution {
   readonly intercept?: (ex: Exchange) => unknown;
   /** Steps after intercepts and before binding (authenticate, rate-limit, …). */
   readonly before?: BeforeStep;
+  /**
+   * A step that needs the mount-provided sources' values (a limit per authenticated `user`): on a
+   * route with one, those sources are resolved once, after the `before` steps, then this step runs
+   * with them (`sources.user`), then core binds. Absent, sources resolve as binders as usual.
+   */
+  readonly afterSources?: AfterSourcesStep;
   /** Binding sources this contribution provides (e.g. `{ user }`), resolved before core's sources. */
   readonly sources?: Readonly<Record<string, SourceResolver>>;
   /** Extra headers for the automatic OPTIONS answer at this route's path (e.g. a CORS preflight). */
@@ -120,6 +136,12 @@ export interface CustomRoute extends ExtensionRouteBase {
   readonly operation: string;
   /** Declared responses (for documents); optional. */
   readonly responses?: readonly ResponseKindFacts[];
+  /**
+   * Header names every answer of this route sets itself (a page with its own
+   * `content-security-policy`): contributions' constant headers of those names are left out on
+   * this route, decided at wiring, so the answer never carries two. [none]
+   */
+  readonly ownHeaders?: readonly string[];
   /** Answers the request; use `ex.send` so the route headers are applied. */
   handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
 }

@@ -35,6 +35,11 @@ export interface RouteInfo {
    */
   readonly literal?: boolean;
   /**
+   * Header names the route's answers set themselves (`addRoute({ ownHeaders })`, lower case):
+   * constant contribution headers of those names are left out on this route.
+   */
+  readonly ownHeaders?: readonly string[];
+  /**
    * Route facts: what contributions recorded on this route at wiring (their `facts`), keyed by
    * extension, for other extensions to read (e.g. `auth`: the policy @api/openapi documents).
    */

@@ -1,6 +1,6 @@
 import { compileAdapter, type ErrorBodyAdapter } from '../errors';
 import type { ShutdownHook } from '../lifecycle/shutdown';
-import { WiringError, wiringError } from '../contract/wiring-error';
+import { describeValue, WiringError, wiringError } from '../contract/wiring-error';
 import type { Limits } from '../contract/limits';
 import type { ExceptionHandler } from '../responses/exception-handler';
 import type {
@@ -174,6 +174,7 @@ export class AppWiring {
         mountOptions,
         hidden: route.hidden ?? false,
         ...(literal ? { literal } : {}),
+        ...ownHeadersOf(kind, route, where),
       }),
       slots,
       limits: this.limits,
@@ -183,6 +184,27 @@ export class AppWiring {
     this.#routes.set(key, record);
     this.records.push(record);
   }
+}
+
+/** A custom route's `ownHeaders`, checked (header names) and lower-cased. */
+function ownHeadersOf(
+  kind: 'custom' | 'upgrade',
+  route: CustomRoute | UpgradeRoute,
+  where: string,
+): { ownHeaders?: readonly string[] } {
+  const given: unknown = kind === 'custom' ? (route as CustomRoute).ownHeaders : undefined;
+  if (given === undefined) return {};
+  if (
+    !Array.isArray(given) ||
+    !given.every((n) => typeof n === 'string' && /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(n))
+  )
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `ownHeaders must be a list of header names, got ${describeValue(given)}`,
+      "ownHeaders: ['content-security-policy']",
+    );
+  return { ownHeaders: (given as string[]).map((n) => n.toLowerCase()) };
 }
 
 /**

@@ -24,6 +24,7 @@ import { Plan, type HeaderPairs, type PlanSteps } from '../runtime/plan';
 import { composeAround, runRoute } from '../runtime/runner';
 import { dropWhenExpired, signalOf, skipWhenExpired } from '../responses/request-control';
 import type { RouteRecord } from './records';
+import { resolveSourcesFirst } from './after-sources';
 
 /**
  * Core's own binding sources, in binding order after extension sources (DECISIONS: auth → path →
@@ -67,12 +68,14 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
   const info = record.info;
   const where = `${info.owner}.${info.operation}`;
   contributions.sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
-  const constantHeaders = compileConstantHeaders(where, contributions);
+  const constantHeaders = compileConstantHeaders(where, contributions, info.ownHeaders);
   recordFacts(contributions, info.facts);
   recordErrors(where, contributions, info.errors);
   const onOptions = contributions.filter((c) => c.headersOnOptions !== false);
   const optionsConstantHeaders = onOptions.flatMap((c) =>
-    (c.headers ?? []).flatMap(([name, value]) => [name.toLowerCase(), value]),
+    (c.headers ?? []).flatMap(([name, value]) =>
+      info.ownHeaders?.includes(name.toLowerCase()) ? [] : [name.toLowerCase(), value],
+    ),
   );
   const dynamicHeaders = collect(contributions, (c) => c.dynamicHeaders);
   const observers = collect(contributions, (c) => c.observe);
@@ -95,6 +98,10 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
       provided.set(key, resolve);
     }
   }
+
+  // A step that reads the mount's sources (afterSources) makes them resolve first, as a pre-handler step.
+  const afterSources = collect(contributions, (c) => c.afterSources);
+  if (afterSources) resolveSourcesFirst(provided, afterSources, before);
 
   const spec: OperationSpec = info.spec ?? {};
   const keys: string[] = [];
@@ -135,7 +142,7 @@ export function compilePlan(record: RouteRecord, contributions: RouteContributio
     // Still run it (a gating authenticator on a handler that does not read `user`), as a step
     // before binding, so the handler's argument holds exactly the declared sources.
     // Its value is dropped: the runner awaits a returned promise (a failure answers), nothing else.
-    if (!(key in spec)) before.push(resolve as BeforeStep);
+    if (!afterSources && !(key in spec)) before.push(resolve as BeforeStep);
   }
   const limits = record.limits;
   const make: Record<string, () => Binder> = {
@@ -237,12 +244,18 @@ function oneTransform(
 }
 
 /** The route's constant headers (flat), checked for duplicates, framing headers and owned fields. */
-function compileConstantHeaders(where: string, contributions: readonly RouteContribution[]): string[] {
+function compileConstantHeaders(
+  where: string,
+  contributions: readonly RouteContribution[],
+  ownHeaders: readonly string[] = [],
+): string[] {
   const headers: string[] = [];
   const names = new Set<string>();
   for (const c of contributions) {
     for (const [name, value] of c.headers ?? []) {
       const lower = name.toLowerCase();
+      // The route's answers set this one themselves (e.g. a page's own CSP).
+      if (ownHeaders.includes(lower)) continue;
       if (isFramingHeader(lower, undefined))
         throw wiringError(
           'API_WIRING_FRAMING_HEADER',

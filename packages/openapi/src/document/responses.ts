@@ -18,6 +18,7 @@ import type { ErrorDoc, ErrorDocs } from './errors';
 import { examplesOf, type ExampleMap } from './examples';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
+import { factHeaders, withFactHeaders } from './route-headers';
 
 const BUILT_IN_KINDS = new Set(['json', 'text', 'bytes', 'empty']);
 
@@ -168,6 +169,15 @@ export class ResponseDocs {
       }
       out[String(status)] = response;
     }
+    // Headers extensions' answers carry on this route (their facts' `responseHeaders`).
+    const headers = factHeaders(route);
+    if (headers.length > 0)
+      for (const status of statuses)
+        out[String(status)] = withFactHeaders(
+          out[String(status)] as Record<string, unknown>,
+          status,
+          headers,
+        );
     return out;
   }
 

@@ -1,0 +1,340 @@
+#!/usr/bin/env node
+// Rate limiting: @api/rate-limit against @fastify/rate-limit 11 on Fastify, side by side, on the
+// same small JSON route (`GET /limited`), each without a limit (the baseline), with its memory
+// store and with its Redis store (one redis-server, pinned to the load core, shared by both). The
+// limit is never reached (10^9 per hour, one client address): what is timed is the cost of
+// counting — server CPU per request over the framework's own baseline — not refusals. Both send
+// their headers (@api: RateLimit-Policy + RateLimit; Fastify: x-ratelimit-limit/-remaining/-reset).
+// Interleaved rounds; servers pinned to core 0, wrk and this harness to core 1; server CPU per
+// request from /proc. Every server's answer is checked (status, body, its rate-limit headers)
+// before timing. Writes results/rate-limit-<timestamp>.{md,json}.
+// Usage: pnpm --filter @api/bench rate-limit [options]
+//   [--rounds 5] [--duration 4] [--warmup 2] [--connections 50]
+//   [--servers fastify-none,fastify-memory,fastify-redis,api-none,api-memory,api-redis]
+//   [--quiet-wait 60] [--no-build] [--source] [--out DIR]
+//   --source runs the @api servers from TypeScript sources through tsx (no build): for smoke runs
+//   only, never for numbers.
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './report.mjs';
+import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
+import {
+  BENCH,
+  ensureWrk,
+  fileStamp,
+  freePort,
+  int,
+  LOAD_CORE,
+  packageVersion,
+  parseFlags,
+  pinSelf,
+  r2,
+  runMeta,
+  requireLinuxTwoCores,
+  rotated,
+  SERVER_CORE,
+  socketErrors,
+  startServer,
+  stopAll,
+  turboBuild,
+  waitQuietMachine,
+  wrk,
+  writeResults,
+} from './harness/index.mjs';
+
+const SELF = fileURLToPath(import.meta.url);
+const ALL_SERVERS = [
+  'fastify-none',
+  'fastify-memory',
+  'fastify-redis',
+  'api-none',
+  'api-memory',
+  'api-redis',
+];
+const BODY = { ok: true, name: 'limited' };
+/** Never reached: one client address, 10^9 per hour. */
+const LIMIT = 1_000_000_000;
+const WINDOW_S = 3600;
+
+// ---------------------------------------------------------------- child mode: one server
+async function fastify(port, store) {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  if (store !== 'none') {
+    const { default: rateLimit } = await import('@fastify/rate-limit');
+    const options = { max: LIMIT, timeWindow: WINDOW_S * 1000 };
+    if (store === 'redis') {
+      const { Redis } = await import('ioredis');
+      options.redis = new Redis(process.env.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 });
+      options.nameSpace = `bench-fastify-${process.pid}-`;
+      options.skipOnError = true;
+    }
+    await app.register(rateLimit, options);
+  }
+  const schema = {
+    response: {
+      200: { type: 'object', properties: { ok: { type: 'boolean' }, name: { type: 'string' } } },
+    },
+  };
+  app.get('/limited', { schema }, async () => BODY);
+  await app.listen({ port, host: '127.0.0.1' });
+}
+
+async function api(port, store) {
+  const v = await import('valibot');
+  const { BaseApp, Endpoint, Struct, serve } = await import('@api/core');
+  const { memoryStore, RateLimit, rateLimit, redisStore } = await import('@api/rate-limit');
+  const Answer = Struct('Answer', { ok: v.boolean(), name: v.string() });
+  class Limited extends Endpoint('/limited') {
+    get = this.operation({ returns: Answer }, () => BODY);
+  }
+  let client;
+  if (store === 'redis') {
+    const { Redis } = await import('ioredis');
+    client = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 });
+    await new Promise((resolve) => client.once('ready', resolve));
+  }
+  class App extends BaseApp {
+    async wire() {
+      if (store !== 'none')
+        this.include(
+          rateLimit({
+            store:
+              store === 'redis' ? redisStore(client, { prefix: `bench-api-${process.pid}:` }) : memoryStore(),
+            onStoreDown: 'allow',
+            policy: new RateLimit({ name: 'bench', limit: LIMIT, window: WINDOW_S }),
+          }),
+        );
+      this.includeEndpoint(new Limited());
+    }
+  }
+  const quiet = { info() {}, warn: (m, e) => console.error(m, e), error: (m, e) => console.error(m, e) };
+  await serve(new App({ logger: quiet }), { port, host: '127.0.0.1', quiet: true, signals: false });
+}
+
+// ---------------------------------------------------------------- harness
+function parseArgs(argv) {
+  return {
+    rounds: 5,
+    duration: 4,
+    warmup: 2,
+    connections: 50,
+    servers: ALL_SERVERS,
+    quietWaitMs: 60_000,
+    build: true,
+    source: false,
+    out: join(BENCH, 'results'),
+    ...parseFlags(argv, {
+      '--source': ['source', true],
+      '--rounds': ['rounds', 'number'],
+      '--duration': ['duration', 'number'],
+      '--warmup': ['warmup', 'number'],
+      '--connections': ['connections', 'number'],
+      '--servers': ['servers', 'list'],
+      '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000],
+      '--no-build': ['build', false],
+      '--out': ['out', 'string'],
+    }),
+  };
+}
+
+/** A throwaway redis-server (no persistence) pinned to the load core; resolves once it accepts connections. */
+async function startRedis() {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  if (found.status !== 0) throw new Error('redis-server is not installed (apt-get install redis-server)');
+  const port = await freePort();
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      LOAD_CORE,
+      found.stdout.trim(),
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        child.stdout.resume();
+        resolve();
+      }
+    });
+  });
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
+
+/** Every server answers 200 with the body, and the limited ones with their rate-limit headers. */
+async function check(server) {
+  const res = await fetch(`${server.url}/limited`);
+  const body = await res.json();
+  if (res.status !== 200 || JSON.stringify(body) !== JSON.stringify(BODY))
+    throw new Error(`${server.name}: GET /limited answered ${res.status} ${JSON.stringify(body)}`);
+  const [framework, store] = server.name.split('-');
+  const header =
+    framework === 'api' ? res.headers.get('ratelimit') : res.headers.get('x-ratelimit-remaining');
+  if (store === 'none' ? header !== null : header === null)
+    throw new Error(`${server.name}: rate-limit header ${JSON.stringify(header)}`);
+}
+
+async function timed(server, opts) {
+  resetPeakRss(server.pid);
+  const before = readProcTicks(server.pid).self;
+  const w = await wrk({
+    url: `${server.url}/limited`,
+    seconds: opts.duration,
+    connections: opts.connections,
+  });
+  const ticks = readProcTicks(server.pid).self - before;
+  const seconds = w.duration_us / 1e6;
+  return {
+    server: server.name,
+    requests: w.requests,
+    rps: w.requests / seconds,
+    cpuUsPerReq: ((ticks / CLK_TCK) * 1e6) / w.requests,
+    cpuUtil: ticks / CLK_TCK / seconds,
+    p99Us: w.latency_us.p99,
+    peakRssKb: readMem(server.pid).hwmKb,
+    errors: w.errors.status + socketErrors(w),
+  };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  requireLinuxTwoCores();
+  ensureWrk();
+  if (opts.build && !opts.source && opts.servers.some((s) => s.startsWith('api')))
+    turboBuild(['@api/rate-limit...'], '@api/core and @api/rate-limit');
+  pinSelf();
+  const loadBefore = os.loadavg();
+  const redis = opts.servers.some((s) => s.endsWith('-redis')) ? await startRedis() : undefined;
+  const servers = [];
+  try {
+    for (const name of opts.servers) {
+      const s = await startServer({
+        name,
+        script: SELF,
+        args: ['--child', name],
+        nodeArgs:
+          opts.source && name.startsWith('api') ? ['--conditions=@api/source', '--import', 'tsx'] : [],
+        env: redis ? { REDIS_URL: redis.url } : {},
+      });
+      servers.push(s);
+      await check(s);
+    }
+    for (const s of servers)
+      await wrk({ url: `${s.url}/limited`, seconds: opts.warmup, connections: opts.connections });
+    const samples = [];
+    for (let round = 0; round < opts.rounds; round++) {
+      for (const s of rotated(servers, round)) {
+        const machine = await waitQuietMachine(
+          servers.map((x) => x.pid),
+          opts.quietWaitMs,
+        );
+        const sample = {
+          round,
+          quietBefore: machine.quiet,
+          otherLoadBefore: machine.other,
+          ...(await timed(s, opts)),
+        };
+        samples.push(sample);
+        console.log(
+          `r${round + 1} ${s.name.padEnd(15)} ${int(sample.rps).padStart(7)} req/s  cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req ` +
+            `(${(sample.cpuUtil * 100).toFixed(0)}%)  p99 ${(sample.p99Us / 1000).toFixed(2)} ms` +
+            (sample.errors ? `  [errors ${sample.errors}]` : '') +
+            (sample.quietBefore
+              ? ''
+              : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
+        );
+        await sleep(200);
+      }
+    }
+    const rows = servers.map((s) => {
+      const mine = samples.filter((x) => x.server === s.name);
+      return {
+        server: s.name,
+        rps: median(mine.map((x) => x.rps)),
+        cpuUsPerReq: median(mine.map((x) => x.cpuUsPerReq)),
+        p99Us: median(mine.map((x) => x.p99Us)),
+        peakRssKb: Math.max(...mine.map((x) => x.peakRssKb)),
+        errors: mine.reduce((t, x) => t + x.errors, 0),
+      };
+    });
+    const row = (name) => rows.find((r) => r.server === name);
+    /** Server CPU a store adds per request over the same framework without a limit. */
+    const overhead = {};
+    for (const store of ['memory', 'redis'])
+      for (const framework of ['api', 'fastify']) {
+        const limited = row(`${framework}-${store}`);
+        const none = row(`${framework}-none`);
+        if (limited && none) overhead[`${framework}-${store}`] = limited.cpuUsPerReq - none.cpuUsPerReq;
+      }
+    const ratios = {};
+    for (const store of ['memory', 'redis'])
+      if (overhead[`api-${store}`] !== undefined && overhead[`fastify-${store}`] !== undefined)
+        ratios[store] = {
+          overhead: overhead[`api-${store}`] / overhead[`fastify-${store}`],
+          rps: row(`api-${store}`).rps / row(`fastify-${store}`).rps,
+        };
+    const meta = {
+      ...runMeta(loadBefore),
+      rounds: opts.rounds,
+      duration: opts.duration,
+      connections: opts.connections,
+      fastifyRateLimit: packageVersion('@fastify/rate-limit'),
+    };
+    const base = join(opts.out, `rate-limit-${fileStamp(meta.date)}`);
+    const md = [
+      `# Rate limiting: @api/rate-limit vs @fastify/rate-limit ${meta.fastifyRateLimit} on Fastify (${meta.date})`,
+      '',
+      '`GET /limited` (a small JSON object), never refused (10^9 per hour, one client address); each framework without a',
+      'limit, with its memory store and with its Redis store (one redis-server on the load core, shared).',
+      `wrk -t1 -c${opts.connections}, ${opts.rounds} interleaved rounds × ${opts.duration} s; servers on core ${SERVER_CORE}, wrk and redis-server on core ${LOAD_CORE}.`,
+      `Node ${meta.node}, ${meta.cpu}. Load average before: ${loadBefore.map((x) => x.toFixed(2)).join(' ')};`,
+      `${samples.filter((x) => x.quietBefore).length}/${samples.length} samples started on a quiet machine (other load ≤ 10%).`,
+      '',
+      '| server | req/s | server CPU µs/req | over its baseline µs/req | p99 ms | peak RSS MB | errors |',
+      '|---|---|---|---|---|---|---|',
+      ...rows.map(
+        (r) =>
+          `| ${r.server} | ${int(r.rps)} | ${r.cpuUsPerReq.toFixed(1)} | ${overhead[r.server] === undefined ? '—' : overhead[r.server].toFixed(1)} | ${(r.p99Us / 1000).toFixed(2)} | ${(r.peakRssKb / 1024).toFixed(0)} | ${r.errors} |`,
+      ),
+      '',
+      'Ratios @api/Fastify (overhead per request: lower is better; req/s: higher is better): ' +
+        Object.entries(ratios)
+          .map(([store, r]) => `${store} overhead **${r2(r.overhead)}**, req/s **${r2(r.rps)}**`)
+          .join('; ') +
+        '.',
+      '',
+    ].join('\n');
+    writeResults(base, { meta, rows, overhead, ratios, samples }, md);
+    console.log(
+      `rate-limit: ${Object.entries(ratios)
+        .map(([store, r]) => `${store} api/fastify overhead ${r2(r.overhead)} req/s ${r2(r.rps)}`)
+        .join('; ')} → ${base}.md`,
+    );
+  } finally {
+    stopAll();
+    redis?.stop();
+  }
+}
+
+// ---------------------------------------------------------------- entry
+if (process.argv[2] === '--child') {
+  const [framework, store] = process.argv[3].split('-');
+  await (framework === 'api' ? api : fastify)(Number(process.env.PORT), store);
+  console.log('ready');
+} else await main();

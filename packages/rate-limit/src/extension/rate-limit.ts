@@ -1,0 +1,307 @@
+// `rateLimit()`: the app's store, what it does when the store is down, and the app-default policy;
+// a contributor that compiles each route's policies (app default, the mount's, the operation's).
+import { ServiceUnavailableError, TooManyRequestsError } from '@api/core';
+import {
+  defineExtension,
+  describeValue,
+  type ErrorClass,
+  type Extension,
+  type RouteContribution,
+  type RouteInfo,
+  type Wiring,
+} from '@api/core/extension';
+import { policyField } from '../headers/headers';
+import { clientAddressReader } from '../key/client-address';
+import { RateLimit } from '../policy/policy';
+import { PerOperation, RateLimitGroup, type OperationLimit } from '../policy/mount-option';
+import type { RateLimitStore } from '../store/store';
+import { installed, routeWhere } from './installed';
+import { compileRouteLimit } from './route-limit';
+import { StoreHealth, type RateLimitStats, type StoreDownMode } from './store-health';
+
+/** The options of `rateLimit(…)`. */
+export interface RateLimitSetup {
+  /** Where buckets live: `memoryStore()` (one process) or `redisStore(client)` (shared). */
+  readonly store: RateLimitStore;
+  /**
+   * What limited routes do while the store cannot answer (Redis down, a timeout): `'allow'` lets
+   * requests through unlimited (fail open), `'refuse'` answers 503 with `retry-after: 1` (fail
+   * closed). Required with a store that can fail; there is no default.
+   */
+  readonly onStoreDown?: StoreDownMode;
+  /** The app-default policy (or `rateLimits(a, b)`) for every route a mount does not set. [none] */
+  readonly policy?: RateLimit | RateLimitGroup;
+  /**
+   * Routes the app default leaves out (mount and operation policies always apply). [health
+   * probes (`/healthz`, `/health`, `/livez`, `/readyz`), and hidden extension routes: static
+   * assets, the docs page and the OpenAPI document]
+   */
+  readonly skip?: (route: RouteInfo) => boolean;
+  /**
+   * How many proxies in front of the app append to `X-Forwarded-For`; the client address is the
+   * entry that many from the right. [1 when the app trusts forwarded headers
+   * (`APP_TRUST_FORWARDED`), else 0: the connection's peer]
+   */
+  readonly proxyHops?: number;
+}
+
+/** What `this.include(rateLimit(…))` returns. */
+export interface RateLimiter {
+  /** The store the app charges. */
+  readonly store: RateLimitStore;
+  /** Counters: admitted, refused, decided while the store was down, outages and recoveries. */
+  stats(): RateLimitStats;
+}
+
+const OPTION_KEYS = new Set(['store', 'onStoreDown', 'policy', 'skip', 'proxyHops']);
+const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/health', '/livez', '/readyz']);
+
+/** The default `skip`: health probes and hidden extension routes (assets, docs). */
+export function defaultSkip(route: RouteInfo): boolean {
+  return HEALTH_PATHS.has(route.path) || (route.kind === 'custom' && route.hidden);
+}
+
+/**
+ * Installs rate limiting (at most once per app): the store, the outage mode and an optional
+ * app-default policy. Mounts set or replace policies with the `rateLimit` mount option (a
+ * policy, `rateLimits(…)`, `perOperation({ … })`, or `false`). Limited routes answer 429
+ * `too-many-requests` with `retry-after`, and carry `RateLimit-Policy` and `RateLimit` on every
+ * answer; automatic OPTIONS answers (preflights) are never counted.
+ *
+ * @param setup - `store`, `onStoreDown`, `policy`, `skip`, `proxyHops`
+ * @example
+ * const limiter = this.include(rateLimit({ store: memoryStore(), policy: new RateLimit({ name: 'api', limit: 100, window: 60 }) }));
+ */
+export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
+  return defineExtension({
+    name: 'rate-limit',
+    setup(wiring) {
+      const where = `${wiring.appName}.include(rateLimit())`;
+      if (installed.has(wiring))
+        wiring.fail(
+          where,
+          'rate limiting is already installed',
+          'include rateLimit() once; set per-mount policies with the rateLimit mount option',
+          'API_WIRING_DUPLICATE',
+        );
+      const checked = checkSetup(wiring, where, setup);
+      installed.add(wiring);
+      const { store } = checked;
+      const health = new StoreHealth(store.kind, checked.onStoreDown, wiring.log);
+      store.open?.();
+      if (store.close) wiring.enter({ close: () => store.close?.() });
+      const address = clientAddressReader(checked.proxyHops);
+      const names = new Map<string, RateLimit>();
+      const defaults =
+        checked.policy instanceof RateLimitGroup
+          ? checked.policy.policies
+          : checked.policy
+            ? [checked.policy]
+            : [];
+      for (const policy of defaults) names.set(policy.name, policy);
+      // perOperation options seen on routes: the operations of their mounts, for the name check.
+      const operationsUnder = new Map<PerOperation, Set<string>>();
+      // A store that cannot fail never makes a route refuse for being down.
+      const refuses = store.mayFail && checked.onStoreDown === 'refuse';
+      const raises: readonly ErrorClass[] = refuses
+        ? [TooManyRequestsError, ServiceUnavailableError]
+        : [TooManyRequestsError];
+
+      const contribution = (route: RouteInfo, limit: RateLimit | RateLimitGroup): RouteContribution => {
+        const policies = limit instanceof RateLimit ? [limit] : limit.policies;
+        for (const policy of policies) claimName(wiring, names, policy, route);
+        if (
+          wiring.transport === 'fetch' &&
+          checked.proxyHops === 0 &&
+          policies.some((p) => p.key === 'address')
+        )
+          wiring.fail(
+            routeWhere(route),
+            'a policy partitions by client address, but on the fetch transport the app is not told the peer',
+            'set APP_TRUST_FORWARDED (or proxyHops) behind a proxy that writes X-Forwarded-For, or partition with a key function',
+          );
+        const { step, headers } = compileRouteLimit({ policies, store, health, address });
+        const byUser = policies.some((p) => typeof p.key === 'object');
+        return {
+          // After @api/auth's own pre-handler step (order 50): a cross-site refusal is not counted.
+          order: 60,
+          ...(byUser ? { afterSources: step } : { before: step }),
+          headers: [['ratelimit-policy', policyField(policies)]],
+          headersOnOptions: false,
+          dynamicHeaders: headers,
+          raises,
+          facts: { rateLimit: rateLimitFact(policies, refuses) },
+        };
+      };
+
+      wiring.addContributor((route) => {
+        if (route.method === '*') return undefined; // unrouted answers (404, 405, OPTIONS)
+        const own: unknown = route.mountOptions.rateLimit;
+        let limit: OperationLimit | undefined;
+        if (own instanceof PerOperation) {
+          const option: PerOperation = own as PerOperation;
+          limit = option.limitFor(route);
+          operationsUnder.set(
+            option,
+            (operationsUnder.get(option) ?? new Set<string>()).add(route.operation),
+          );
+        } else if (own === false || own instanceof RateLimit || own instanceof RateLimitGroup) limit = own;
+        else if (own !== undefined)
+          wiring.fail(
+            routeWhere(route),
+            `the "rateLimit" mount option is ${describeValue(own)}, not a rate-limit policy`,
+            'pass a RateLimit, rateLimits(a, b), perOperation({ … }), or false',
+            'API_WIRING_MOUNT_OPTION',
+          );
+        if (limit === undefined) {
+          if (checked.policy === undefined || checked.skip(route)) return undefined;
+          limit = checked.policy;
+        }
+        return limit === false ? undefined : contribution(route, limit);
+      });
+
+      wiring.onWired(() => {
+        for (const [option, operations] of operationsUnder)
+          for (const operation of Object.keys(option.byOperation))
+            if (!operations.has(operation))
+              wiring.fail(
+                `perOperation({ ${operation}: … })`,
+                `no operation "${operation}" is mounted with this option`,
+                `name an operation of the mount: ${[...operations].join(', ')}`,
+                'API_WIRING_MOUNT_OPTION',
+              );
+      });
+
+      return { store, stats: () => health.stats() };
+    },
+  });
+}
+
+/**
+ * The route fact (`route.facts.get('rateLimit')`): the policies, and the headers limited answers
+ * carry, as documents list them (@api/openapi reads any fact's `responseHeaders`).
+ */
+function rateLimitFact(policies: readonly RateLimit[], refuses: boolean) {
+  return {
+    policies: policies.map(({ name, limit, window }) => ({ name, limit, window })),
+    responseHeaders: [
+      {
+        name: 'ratelimit-policy',
+        description: 'The quota policies of this operation (IETF draft-ietf-httpapi-ratelimit-headers).',
+        schema: { type: 'string', examples: [policyField(policies)] },
+        statuses: 'all',
+      },
+      {
+        name: 'ratelimit',
+        description:
+          'Remaining quota units (r) and seconds until more are available (t), per policy (IETF draft-ietf-httpapi-ratelimit-headers).',
+        schema: {
+          type: 'string',
+          examples: [policies.map((p) => `"${p.name}";r=${p.limit - 1};t=0`).join(', ')],
+        },
+        statuses: 'all',
+      },
+      {
+        name: 'retry-after',
+        description: 'Seconds to wait before the request can be admitted.',
+        schema: { type: 'string', pattern: '^[0-9]+$' },
+        statuses: refuses ? [429, 503] : [429],
+      },
+    ],
+  } as const;
+}
+
+interface CheckedSetup {
+  readonly store: RateLimitStore;
+  readonly onStoreDown: StoreDownMode;
+  readonly policy: RateLimit | RateLimitGroup | undefined;
+  readonly skip: (route: RouteInfo) => boolean;
+  readonly proxyHops: number;
+}
+
+function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup {
+  if (typeof setup !== 'object' || setup === null || Array.isArray(setup))
+    wiring.fail(
+      where,
+      `the options must be an object, got ${describeValue(setup)}`,
+      'rateLimit({ store: memoryStore() })',
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  const o = setup as Record<string, unknown>;
+  for (const key of Object.keys(o))
+    if (!OPTION_KEYS.has(key))
+      wiring.fail(
+        where,
+        `unknown option "${key}"`,
+        `use only ${[...OPTION_KEYS].join(', ')}`,
+        'API_WIRING_UNKNOWN_OPTION',
+      );
+  const store = o.store as RateLimitStore | undefined;
+  if (typeof store !== 'object' || store === null || typeof store.take !== 'function')
+    wiring.fail(
+      where,
+      `store must be a rate-limit store, got ${describeValue(store)}`,
+      'store: memoryStore() for one process, or store: redisStore(new Redis(url)) shared by every process',
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  const mode = o.onStoreDown;
+  if (mode === undefined && store.mayFail)
+    wiring.fail(
+      where,
+      `the ${store.kind} store can be unreachable, and onStoreDown does not say what limited routes do then`,
+      "choose onStoreDown: 'allow' (fail open: serve unlimited) or onStoreDown: 'refuse' (fail closed: answer 503)",
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  if (mode !== undefined && mode !== 'allow' && mode !== 'refuse')
+    wiring.fail(
+      where,
+      `onStoreDown must be 'allow' or 'refuse', got ${describeValue(mode)}`,
+      "onStoreDown: 'allow' or 'refuse'",
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  const policy = o.policy;
+  if (policy !== undefined && !(policy instanceof RateLimit) && !(policy instanceof RateLimitGroup))
+    wiring.fail(
+      where,
+      `policy must be a RateLimit or rateLimits(…), got ${describeValue(policy)}`,
+      "policy: new RateLimit({ name: 'api', limit: 100, window: 60 })",
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  const skip = o.skip ?? defaultSkip;
+  if (typeof skip !== 'function')
+    wiring.fail(
+      where,
+      `skip must be a function of the route, got ${describeValue(skip)}`,
+      "skip: (route) => route.path === '/healthz'",
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  const trusted = /^(?!0$|false$)./i.test(wiring.env.APP_TRUST_FORWARDED?.trim() ?? '');
+  const hops = o.proxyHops ?? (trusted ? 1 : 0);
+  if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > 16)
+    wiring.fail(
+      where,
+      `proxyHops must be a whole number from 0 to 16, got ${describeValue(hops)}`,
+      'proxyHops: 1 behind one proxy',
+      'API_WIRING_INVALID_ARGUMENT',
+    );
+  return {
+    store,
+    onStoreDown: mode ?? 'refuse',
+    policy: policy,
+    skip: skip as (route: RouteInfo) => boolean,
+    proxyHops: hops,
+  };
+}
+
+/** One name, one policy per app: two policies sharing a name would share buckets unawares. */
+function claimName(wiring: Wiring, names: Map<string, RateLimit>, policy: RateLimit, route: RouteInfo): void {
+  const held = names.get(policy.name);
+  if (held === undefined) names.set(policy.name, policy);
+  else if (held !== policy)
+    wiring.fail(
+      routeWhere(route),
+      `two different policies are named "${policy.name}" (their buckets would be shared)`,
+      'give each policy its own name, or reuse the same RateLimit object where one budget is meant',
+      'API_WIRING_DUPLICATE',
+    );
+}
