@@ -51,6 +51,7 @@ export {
   type CoreOperationSpec,
   type ExtensionSources,
   type RouteClassOptions,
+  type RouteClassFacts,
   type SourceName,
 } from './routes/route-class';
 export {
