@@ -17,12 +17,11 @@ export const METHODS: Readonly<Record<string, string>> = {
 type Values = Readonly<Record<string, unknown>>;
 
 /** A value as text on the wire: strings as they are, objects as JSON, the rest through `String`. */
-const text = (value: unknown): string =>
-  typeof value === 'string'
-    ? value
-    : typeof value === 'object'
-      ? JSON.stringify(value)
-      : String(value);
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
+}
 
 /**
  * The request target: the mount path with its `{slots}` filled, then (item operations) the other

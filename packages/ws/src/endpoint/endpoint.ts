@@ -111,7 +111,7 @@ export type SocketSpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>]
  * Type-only: every endpoint instance carries its path and message types per direction (what the
  * client sends, what the server sends), read by `@api/client` through `import type`.
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the class below
 export interface WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing>
   extends RouteClassFacts<
     TPath,
@@ -119,7 +119,6 @@ export interface WebSocketEndpointBase<TPath extends string, TIn extends Framing
   > {}
 
 /** The base class `WebSocketEndpoint(...)` returns. */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export abstract class WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing> {
   /**
    * Declares the handler: the handshake sources it binds, and the function that runs for the
