@@ -15,4 +15,5 @@ export const PUBLISHED = [
   'streaming',
   'otel',
   'compress',
+  'client',
 ];

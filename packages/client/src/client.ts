@@ -2,7 +2,7 @@ import { readAnswer, type RawAnswer } from './call/answer';
 import { ResponseError } from './call/errors';
 import { METHODS, requestBody, setDeclaredHeaders, target } from './call/request';
 import type { RouteRef } from './routes/route';
-import { typedSocket, type WebSocketFactory } from './socket/socket';
+import { typedSocket, type WebSocketFactory, type WebSocketLike } from './socket/socket';
 import type { Client, ClientCall } from './types/client';
 
 /** A value, or a function returning it (called per request: e.g. a token that refreshes). */
@@ -19,7 +19,7 @@ export interface ClientOptions<TRoutes extends Readonly<Record<string, RouteRef>
   /** Headers sent on every request (before declared ones and `bearer`). [none] */
   readonly headers?: Lazy<Readonly<Record<string, string>>>;
   /** `'include'` sends cookies cross-origin (cookie auth); the platform default otherwise. */
-  readonly credentials?: RequestCredentials;
+  readonly credentials?: 'omit' | 'same-origin' | 'include';
   /** The fetch to call (tests, Bun, Deno, workerd, a wrapper that logs). [globalThis.fetch] */
   readonly fetch?: (request: Request) => Promise<Response>;
   /** Opens WebSockets. [the platform `WebSocket`, which cannot send headers] */
@@ -31,7 +31,19 @@ export interface ClientOptions<TRoutes extends Readonly<Record<string, RouteRef>
 type Input = Readonly<Record<string, unknown>> & {
   readonly signal?: AbortSignal;
   readonly reconnect?: boolean;
+  readonly requestHeaders?: Readonly<Record<string, string>>;
   readonly protocols?: string[];
+};
+
+/** The platform's `WebSocket` (browsers, Deno, Bun, Node 22+); it cannot send headers. */
+const platformSocket: WebSocketFactory = (url, protocols) => {
+  const Platform = (globalThis as { WebSocket?: new (url: string, protocols?: string[]) => WebSocketLike }).WebSocket;
+  if (!Platform)
+    throw new TypeError(
+      '@api/client: this platform has no WebSocket. Fix: pass webSocket: (url, protocols, headers) => ' +
+        "new WebSocket(url, protocols, { headers }) with WebSocket from the 'ws' package.",
+    );
+  return new Platform(url, protocols);
 };
 
 const resolve = async <T>(value: Lazy<T>): Promise<T> =>
@@ -71,6 +83,7 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
     const url = base + target(ref.path, input.path as Input | undefined, input.params as Input | undefined);
     const open = async (lastEventId?: string): Promise<Response> => {
       const headers = await commonHeaders();
+      for (const [name, value] of Object.entries(input.requestHeaders ?? {})) headers.set(name, value);
       setDeclaredHeaders(headers, input.headers as Input | undefined, input.cookies as Input | undefined);
       if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
       const body = requestBody(input, headers);
@@ -110,7 +123,7 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
     const common = await commonHeaders();
     setDeclaredHeaders(common, input.headers as Input | undefined, input.cookies as Input | undefined);
     common.forEach((value, name) => (headers[name] = value));
-    const open = options.webSocket ?? ((u: string, protocols: string[] | undefined) => new WebSocket(u, protocols));
+    const open = options.webSocket ?? platformSocket;
     const socket = typedSocket(open(url.href, input.protocols, headers), ref.text === true, input.signal);
     await socket.opened;
     return socket;

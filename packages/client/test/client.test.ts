@@ -195,6 +195,30 @@ describe('headers, cookies and defaults', () => {
   });
 });
 
+describe('base URL', () => {
+  it('keeps a path prefix, with or without a trailing slash, and adds per-call headers', async () => {
+    const seen: string[] = [];
+    for (const prefix of ['/api', '/api/']) {
+      const api = createClient({
+        baseUrl: `${baseUrl}${prefix}`,
+        routes,
+        headers: { 'x-custom': 'default' },
+        // A gateway in front of the app: strips the prefix.
+        fetch: (request) => {
+          seen.push(request.url);
+          return fetch(new Request(request.url.replace('/api/', '/'), request));
+        },
+      });
+      const answer = await api.echo.get({
+        headers: { xTraceId: 't', x_mode: 'slow' },
+        requestHeaders: { 'x-custom': 'per-call' },
+      });
+      expect(answer.ok && answer.data.custom).toBe('per-call');
+    }
+    expect(seen).toEqual([`${baseUrl}/api/echo`, `${baseUrl}/api/echo`]);
+  });
+});
+
 describe('bodies', () => {
   it('sends a multipart form from an object: text, numbers, JSON parts and files', async () => {
     const api = client();

@@ -49,8 +49,10 @@ type MayOmit<K, TSchema> = K extends 'cookies'
 export interface CallOptions {
   /** Aborts the request, and ends a stream or an SSE subscription. */
   readonly signal?: AbortSignal;
-  /** Extra request headers for this call (after the client's defaults). */
-  readonly init?: { readonly headers?: Record<string, string> };
+  /** Headers added to this request (after the client's defaults, before the declared ones). */
+  readonly requestHeaders?: Readonly<Record<string, string>>;
+  /** SSE: open a new connection (with `Last-Event-ID`) when one ends, as EventSource does. [true] */
+  readonly reconnect?: boolean;
 }
 
 /** The argument of a call: the declared request parts plus `signal`. */
