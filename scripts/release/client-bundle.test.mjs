@@ -27,7 +27,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('@api/client README client, bundled for the browser', () => {
   it('is at most 5 KB min+gzip and holds no server code', async () => {
     const markdown = readFileSync(join(root, 'packages', 'client', 'README.md'), 'utf8');
-    const source = codeBlocks(markdown).find((b) => b.lang === 'ts' && b.code.startsWith('// client.ts'))?.code;
+    const source = codeBlocks(markdown).find(
+      (b) => b.lang === 'ts' && b.code.startsWith('// client.ts'),
+    )?.code;
     expect(source, 'README: no ```ts block starting with `// client.ts`').toBeTruthy();
     expect(source).toMatch(/^import type \{ \w+ \} from '\.\/server';$/m);
     const entry = join(work, 'client.ts');
@@ -47,7 +49,9 @@ describe('@api/client README client, bundled for the browser', () => {
     });
     const inputs = Object.keys(result.metafile.inputs);
     // The entry and the client's one file: `import type` from './server' was erased unresolved.
-    expect(inputs.filter((input) => !input.endsWith('client.ts') && !input.includes('dist/index.js'))).toEqual([]);
+    expect(
+      inputs.filter((input) => !input.endsWith('client.ts') && !input.includes('dist/index.js')),
+    ).toEqual([]);
     const code = result.outputFiles[0].contents;
     const gzipped = gzipSync(code, { level: 9 }).length;
     console.log(`@api/client README client: ${code.length} B min, ${gzipped} B min+gzip (limit ${LIMIT})`);

@@ -37,7 +37,8 @@ type Input = Readonly<Record<string, unknown>> & {
 
 /** The platform's `WebSocket` (browsers, Deno, Bun, Node 22+); it cannot send headers. */
 const platformSocket: WebSocketFactory = (url, protocols) => {
-  const Platform = (globalThis as { WebSocket?: new (url: string, protocols?: string[]) => WebSocketLike }).WebSocket;
+  const Platform = (globalThis as { WebSocket?: new (url: string, protocols?: string[]) => WebSocketLike })
+    .WebSocket;
   if (!Platform)
     throw new TypeError(
       '@api/client: this platform has no WebSocket. Fix: pass webSocket: (url, protocols, headers) => ' +
@@ -132,7 +133,8 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
   const client: Record<string, Record<string, unknown>> = {};
   for (const [name, ref] of Object.entries(options.routes)) {
     const mount: Record<string, unknown> = { connect: (input?: Input) => connect(ref, input) };
-    for (const operation of Object.keys(METHODS)) mount[operation] = (input?: Input) => call(ref, operation, input);
+    for (const operation of Object.keys(METHODS))
+      mount[operation] = (input?: Input) => call(ref, operation, input);
     client[name] = mount;
   }
   return client as Client<TRoutes>;

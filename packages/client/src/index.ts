@@ -12,8 +12,25 @@ export {
   type WebSocketLike,
 } from './socket/socket';
 export type { SSEEvent } from './streams/sse';
-export type { Client, ClientCall, MountClient, OperationCall, OperationName, RouteClient, SocketClient } from './types/client';
-export type { Answer, AnswerHeaders, DataOf, Failure, FailureOf, Success, Successes, Unexpected } from './types/answer';
+export type {
+  Client,
+  ClientCall,
+  MountClient,
+  OperationCall,
+  OperationName,
+  RouteClient,
+  SocketClient,
+} from './types/client';
+export type {
+  Answer,
+  AnswerHeaders,
+  DataOf,
+  Failure,
+  FailureOf,
+  Success,
+  Successes,
+  Unexpected,
+} from './types/answer';
 export type { CallInput, CallOptions, FormIn, RawBody } from './types/input';
 export type {
   AuthenticationRequiredProblem,

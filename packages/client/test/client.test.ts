@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { createClient, ResponseError, route, type Authenticated, type WebSocketFactory } from '../src/index';
 import { start, TOKEN, type FixtureApp } from './fixture/app';
-import type { InvalidTokenError, } from './fixture/models';
+import type { InvalidTokenError } from './fixture/models';
 import type {
   AskEndpoint,
   EchoEndpoint,
@@ -46,7 +46,14 @@ const routes = {
 };
 
 function client(options: { bearer?: string; fetch?: (r: Request) => Promise<Response> } = {}) {
-  return createClient({ baseUrl, routes, bearer: options.bearer ?? TOKEN, webSocket: nodeSockets, sseRetryMs: 20, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  return createClient({
+    baseUrl,
+    routes,
+    bearer: options.bearer ?? TOKEN,
+    webSocket: nodeSockets,
+    sseRetryMs: 20,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 }
 
 describe('JSON operations', () => {
@@ -125,7 +132,11 @@ describe('JSON operations', () => {
     expect(none).toMatchObject({ ok: false, status: 401, error: { type: 'authentication-required' } });
     expect(none.response.headers.get('www-authenticate')).toBe('Bearer');
     const wrong = await client({ bearer: 'wrong' }).widgets.readMany();
-    expect(wrong).toMatchObject({ ok: false, status: 401, error: { type: 'invalid-token', title: 'Invalid token' } });
+    expect(wrong).toMatchObject({
+      ok: false,
+      status: 401,
+      error: { type: 'invalid-token', title: 'Invalid token' },
+    });
   });
 
   it('takes the bearer token from a function, per request', async () => {
@@ -139,7 +150,9 @@ describe('JSON operations', () => {
 
 describe('orThrow', () => {
   it('resolves to the data of a success', async () => {
-    const widget = await client().widgets.readOne({ path: { widget_id: '1' } }).orThrow();
+    const widget = await client()
+      .widgets.readOne({ path: { widget_id: '1' } })
+      .orThrow();
     expect(widget.name).toBe('sprocket');
   });
 
@@ -166,7 +179,13 @@ describe('headers, cookies and defaults', () => {
     });
     expect(answer.ok).toBe(true);
     if (!answer.ok) return;
-    expect(answer.data).toEqual({ trace: 't-1', mode: 'fast', session: 's-9', authorization: null, custom: 'default' });
+    expect(answer.data).toEqual({
+      trace: 't-1',
+      mode: 'fast',
+      session: 's-9',
+      authorization: null,
+      custom: 'default',
+    });
     expect(answer.headers.xTraceId).toBe('t-1-back');
     expect(answer.headers.x_mode).toBe('fast');
   });
@@ -191,7 +210,9 @@ describe('headers, cookies and defaults', () => {
       },
     });
     await api.misc.get();
-    expect(seen.map((r) => [r.method, r.url, r.credentials])).toEqual([['GET', `${baseUrl}/misc`, 'include']]);
+    expect(seen.map((r) => [r.method, r.url, r.credentials])).toEqual([
+      ['GET', `${baseUrl}/misc`, 'include'],
+    ]);
   });
 });
 
@@ -278,7 +299,8 @@ describe('other answers', () => {
     const api = createClient({
       baseUrl,
       routes,
-      fetch: async () => new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+      fetch: async () =>
+        new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
     });
     const answer = await api.misc.get();
     expect(answer).toMatchObject({ ok: false, status: 502, error: '<html>bad gateway</html>' });
@@ -287,7 +309,9 @@ describe('other answers', () => {
 
 describe('NDJSON', () => {
   it('iterates the items of a finite stream', async () => {
-    const chunks = await client().ask.post({ json: { text: 'w', words: 3 } }).orThrow();
+    const chunks = await client()
+      .ask.post({ json: { text: 'w', words: 3 } })
+      .orThrow();
     const texts: string[] = [];
     for await (const chunk of chunks) texts.push(chunk.text);
     expect(texts).toEqual(['w-0', 'w-1', 'w-2']);
@@ -295,7 +319,9 @@ describe('NDJSON', () => {
 
   it('ends when the caller aborts, and the server runs its teardown', async () => {
     const controller = new AbortController();
-    const chunks = await client().ask.post({ json: { text: 'endless' }, signal: controller.signal }).orThrow();
+    const chunks = await client()
+      .ask.post({ json: { text: 'endless' }, signal: controller.signal })
+      .orThrow();
     const texts: string[] = [];
     for await (const chunk of chunks) {
       texts.push(chunk.text);
@@ -306,7 +332,9 @@ describe('NDJSON', () => {
   });
 
   it('ends when the caller breaks out of the loop', async () => {
-    const chunks = await client().ask.post({ json: { text: 'broken' } }).orThrow();
+    const chunks = await client()
+      .ask.post({ json: { text: 'broken' } })
+      .orThrow();
     for await (const chunk of chunks) if (chunk.text === 'broken-1') break;
     await expect.poll(() => app.ask.closed.includes('broken'), { timeout: 5000 }).toBe(true);
   });
@@ -358,7 +386,9 @@ describe('WebSockets', () => {
 
   it('rejects connect when the handshake is refused (no credentials)', async () => {
     const anonymous = createClient({ baseUrl, routes, webSocket: nodeSockets });
-    await expect(anonymous.rooms.connect({ path: { room: 'x' } })).rejects.toThrow(/WebSocket closed|Unexpected server response: 401/);
+    await expect(anonymous.rooms.connect({ path: { room: 'x' } })).rejects.toThrow(
+      /WebSocket closed|Unexpected server response: 401/,
+    );
   });
 
   it('passes text frames through for a text endpoint, and closes on abort', async () => {

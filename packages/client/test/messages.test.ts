@@ -22,12 +22,16 @@ const api = createClient({
 `;
 
 function diagnostics(): Map<string, string> {
-  const config = ts.getParsedCommandLineOfConfigFile(`${dir}../tsconfig.json`, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    `${dir}../tsconfig.json`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  })!;
+  )!;
   const host = ts.createCompilerHost(config.options);
   const { fileExists, readFile } = host;
   host.fileExists = (name) => name === file || fileExists(name);
@@ -46,21 +50,21 @@ function diagnostics(): Map<string, string> {
 describe('calling mistakes', () => {
   it('fail tsc with messages that name the operation, the field or the path', () => {
     const messages = diagnostics();
-    expect([...messages.keys()].sort()).toEqual(
-      [
-        'missing header',
-        'missing path slot',
-        'unknown operation',
-        'wrong body field',
-        'wrong field type',
-        'wrong mount path',
-      ],
-    );
+    expect([...messages.keys()].sort()).toEqual([
+      'missing header',
+      'missing path slot',
+      'unknown operation',
+      'wrong body field',
+      'wrong field type',
+      'wrong mount path',
+    ]);
     expect(messages.get('unknown operation')).toMatch(/Property 'readAll' does not exist/);
     expect(messages.get('missing path slot')).toMatch(/Property 'widget_id' is missing/);
     expect(messages.get('wrong body field')).toMatch(/'nam' does not exist/);
     expect(messages.get('wrong field type')).toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(messages.get('missing header')).toMatch(/Property 'x_mode' is missing/);
-    expect(messages.get('wrong mount path')).toMatch(/'"\/widget"' is not assignable to parameter of type '"\/widgets"'/);
+    expect(messages.get('wrong mount path')).toMatch(
+      /'"\/widget"' is not assignable to parameter of type '"\/widgets"'/,
+    );
   }, 120_000);
 });

@@ -62,14 +62,31 @@ describe('the operations of a mount', () => {
 
 describe('call input', () => {
   it('types path, query, headers, cookies and bodies from the schemas (their input side)', () => {
-    expectTypeOf(api.widgets.readOne).parameter(0).toHaveProperty('path').toEqualTypeOf<{ widget_id: string }>();
-    expectTypeOf(api.widgets.create).parameter(0).toHaveProperty('json').toEqualTypeOf<{ name: string; priceCents: number }>();
-    expectTypeOf(api.widgets.readMany).parameter(0).exclude<undefined>().toHaveProperty('params').toEqualTypeOf<
-      { limit?: number | undefined; tag?: string[] | undefined } | undefined
-    >();
-    expectTypeOf(api.echo.get).parameter(0).toHaveProperty('headers').toEqualTypeOf<{ xTraceId: string; x_mode: 'fast' | 'slow' }>();
-    expectTypeOf(api.echo.get).parameter(0).toHaveProperty('cookies').toEqualTypeOf<{ session?: string | undefined } | undefined>();
-    expectTypeOf(api.shopWidgets.readOne).parameter(0).toHaveProperty('path').toEqualTypeOf<{ shop_id: string; widget_id: string }>();
+    expectTypeOf(api.widgets.readOne)
+      .parameter(0)
+      .toHaveProperty('path')
+      .toEqualTypeOf<{ widget_id: string }>();
+    expectTypeOf(api.widgets.create)
+      .parameter(0)
+      .toHaveProperty('json')
+      .toEqualTypeOf<{ name: string; priceCents: number }>();
+    expectTypeOf(api.widgets.readMany)
+      .parameter(0)
+      .exclude<undefined>()
+      .toHaveProperty('params')
+      .toEqualTypeOf<{ limit?: number | undefined; tag?: string[] | undefined } | undefined>();
+    expectTypeOf(api.echo.get)
+      .parameter(0)
+      .toHaveProperty('headers')
+      .toEqualTypeOf<{ xTraceId: string; x_mode: 'fast' | 'slow' }>();
+    expectTypeOf(api.echo.get)
+      .parameter(0)
+      .toHaveProperty('cookies')
+      .toEqualTypeOf<{ session?: string | undefined } | undefined>();
+    expectTypeOf(api.shopWidgets.readOne)
+      .parameter(0)
+      .toHaveProperty('path')
+      .toEqualTypeOf<{ shop_id: string; widget_id: string }>();
   });
 
   it('takes a multipart form as an object with Blobs for files, or a FormData', () => {
@@ -115,7 +132,8 @@ describe('answers', () => {
     } else if (answer.status === 404) {
       // The declared WidgetNotFoundError, or core's 404 for a path that fails conversion.
       expectTypeOf(answer.error.type).toEqualTypeOf<'widget-not-found' | 'not-found'>();
-      if (answer.error.type === 'widget-not-found') expectTypeOf(answer.error.params).toEqualTypeOf<{ widgetId: string }>();
+      if (answer.error.type === 'widget-not-found')
+        expectTypeOf(answer.error.params).toEqualTypeOf<{ widgetId: string }>();
     } else if (answer.status === 401) {
       expectTypeOf(answer.error.type).toEqualTypeOf<'authentication-required' | 'invalid-token'>();
     } else if (answer.status === 500) {
@@ -172,8 +190,12 @@ describe('answers', () => {
 
 describe('streams', () => {
   it('type NDJSON items, SSE events and byte streams', async () => {
-    expectTypeOf(await api.ask.post({ json: { text: 'q' } }).orThrow()).toEqualTypeOf<AsyncIterable<{ text: string }>>();
-    expectTypeOf(await api.notices.get().orThrow()).toEqualTypeOf<AsyncIterable<SSEEvent<{ message: string }>>>();
+    expectTypeOf(await api.ask.post({ json: { text: 'q' } }).orThrow()).toEqualTypeOf<
+      AsyncIterable<{ text: string }>
+    >();
+    expectTypeOf(await api.notices.get().orThrow()).toEqualTypeOf<
+      AsyncIterable<SSEEvent<{ message: string }>>
+    >();
     expectTypeOf(await api.misc.post().orThrow()).toEqualTypeOf<ReadableStream<Uint8Array>>();
   });
 });

@@ -15,10 +15,14 @@ export interface RawAnswer {
 
 /** Reads typed response headers by field name (`xTraceId` → `x-trace-id`), as sent. */
 function headerView(headers: Headers): Readonly<Record<string, string | undefined>> {
-  return new Proxy({}, {
-    get: (_, name) => (typeof name === 'string' ? (headers.get(toHeaderName(name)) ?? undefined) : undefined),
-    has: (_, name) => typeof name === 'string' && headers.has(toHeaderName(name)),
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_, name) =>
+        typeof name === 'string' ? (headers.get(toHeaderName(name)) ?? undefined) : undefined,
+      has: (_, name) => typeof name === 'string' && headers.has(toHeaderName(name)),
+    },
+  );
 }
 
 const mediaType = (response: Response): string =>
@@ -26,7 +30,10 @@ const mediaType = (response: Response): string =>
 const isJson = (type: string): boolean => type === 'application/json' || type.endsWith('+json');
 
 /** A byte body that ends (instead of erroring) when the caller aborts. */
-function bytes(body: ReadableStream<Uint8Array> | null, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+function bytes(
+  body: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
   const reader = body?.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -89,7 +96,10 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
  * the caller aborts or breaks, when a reconnect is answered 204, and throws a `ResponseError` when
  * a reconnect is answered with an error.
  */
-async function* subscription<T>(first: Response, options: ReadOptions): AsyncGenerator<SSEEvent<T>, void, undefined> {
+async function* subscription<T>(
+  first: Response,
+  options: ReadOptions,
+): AsyncGenerator<SSEEvent<T>, void, undefined> {
   const state: SSEState = { lastEventId: undefined, retry: undefined };
   let response = first;
   for (;;) {

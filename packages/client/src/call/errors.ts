@@ -6,11 +6,13 @@
  * try { await api.widgets.readOne({ path: { widget_id } }).orThrow(); }
  * catch (e) { if (e instanceof ResponseError && e.status === 404) … }
  */
-export class ResponseError<TFailure extends { readonly status: number; readonly error: unknown } = {
-  readonly status: number;
-  readonly error: unknown;
-  readonly response: Response;
-}> extends Error {
+export class ResponseError<
+  TFailure extends { readonly status: number; readonly error: unknown } = {
+    readonly status: number;
+    readonly error: unknown;
+    readonly response: Response;
+  },
+> extends Error {
   override readonly name = 'ResponseError';
   /** The failure as the call resolved it. */
   readonly answer: TFailure;

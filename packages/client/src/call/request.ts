@@ -19,7 +19,8 @@ type Values = Readonly<Record<string, unknown>>;
 /** A value as text on the wire: strings as they are, objects as JSON, the rest through `String`. */
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return JSON.stringify(value) ?? '';
 }
 
@@ -36,7 +37,9 @@ export function target(mount: string, path: Values | undefined, params: Values |
   let url = mount.replace(/\{([^}]*)\}/g, (_, slot: string) => {
     const value = path?.[slot];
     if (value === undefined || value === null)
-      throw new TypeError(`@api/client: path slot "${slot}" of ${mount} is missing. Fix: pass path: { ${slot} }.`);
+      throw new TypeError(
+        `@api/client: path slot "${slot}" of ${mount} is missing. Fix: pass path: { ${slot} }.`,
+      );
     used.add(slot);
     return encodeURIComponent(text(value));
   });
@@ -46,8 +49,7 @@ export function target(mount: string, path: Values | undefined, params: Values |
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(params ?? {})) {
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? (value as unknown[]) : [value])
-      query.append(name, text(item));
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) query.append(name, text(item));
   }
   const search = query.toString();
   return search ? `${url}?${search}` : url;
@@ -57,7 +59,11 @@ export function target(mount: string, path: Values | undefined, params: Values |
  * Sets the declared `headers` (field names mapped as core maps them) and `cookies` (one `cookie`
  * header: a browser ignores it and sends its own jar).
  */
-export function setDeclaredHeaders(into: Headers, headers: Values | undefined, cookies: Values | undefined): void {
+export function setDeclaredHeaders(
+  into: Headers,
+  headers: Values | undefined,
+  cookies: Values | undefined,
+): void {
   for (const [field, value] of Object.entries(headers ?? {}))
     if (value !== undefined && value !== null) into.set(toHeaderName(field), text(value));
   const pairs = Object.entries(cookies ?? {}).filter(([, value]) => value !== undefined && value !== null);

@@ -106,11 +106,7 @@ export function typedSocket<TSend, TReceive>(
     try {
       const data = event.data;
       message =
-        typeof data === 'string'
-          ? text
-            ? data
-            : JSON.parse(data)
-          : new Uint8Array(data as ArrayBuffer);
+        typeof data === 'string' ? (text ? data : JSON.parse(data)) : new Uint8Array(data as ArrayBuffer);
     } catch (error) {
       failure = error as Error;
       raw.close(1007, 'malformed JSON');
@@ -143,7 +139,7 @@ export function typedSocket<TSend, TReceive>(
     send(message) {
       raw.send(
         typeof message === 'string' || message instanceof ArrayBuffer || ArrayBuffer.isView(message)
-          ? (message)
+          ? message
           : JSON.stringify(message),
       );
     },

@@ -49,7 +49,8 @@ export async function* sseEvents<T>(
   let id: string | undefined;
   for await (const line of lines(body, signal)) {
     if (line === '') {
-      if (data.length > 0) yield { event: event || 'message', data: decodeData(data.join('\n')) as T | string, id };
+      if (data.length > 0)
+        yield { event: event || 'message', data: decodeData(data.join('\n')) as T | string, id };
       data = [];
       event = '';
       id = undefined;

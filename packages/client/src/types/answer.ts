@@ -12,13 +12,18 @@ import type {
   MalformedRequestProblem,
   NotFoundProblem,
   PayloadTooLargeProblem,
-
   UnsupportedMediaTypeProblem,
   ValidationFailedProblem,
 } from './problems';
 
 /** A typed response header as it travels: string literals stay literal, booleans are `'true' | 'false'`. */
-type WireValue<T> = T extends string ? T : T extends boolean ? 'true' | 'false' : T extends undefined ? T : string;
+type WireValue<T> = T extends string
+  ? T
+  : T extends boolean
+    ? 'true' | 'false'
+    : T extends undefined
+      ? T
+      : string;
 
 /**
  * The typed response headers of a success, by field name (`xTraceId` reads `x-trace-id`), with
@@ -73,7 +78,11 @@ type SuccessOfValue<V, TName> =
       : V extends JSONResponse<infer B, infer H>
         ? Success<DefaultStatus<TName>, B, H>
         : V extends { readonly keepalive: number | undefined; readonly stream: infer S }
-          ? Success<200, AsyncIterable<SSEEvent<Exclude<ItemsOf<S>, string | EventFields>>>, HeadersOfWrapper<V>>
+          ? Success<
+              200,
+              AsyncIterable<SSEEvent<Exclude<ItemsOf<S>, string | EventFields>>>,
+              HeadersOfWrapper<V>
+            >
           : V extends { readonly stream: infer S }
             ? [ItemsOf<S>] extends [Uint8Array | string]
               ? Success<DefaultStatus<TName>, ReadableStream<Uint8Array>, HeadersOfWrapper<V>>
@@ -87,7 +96,9 @@ type SuccessOfValue<V, TName> =
                   : V extends Uint8Array
                     ? Success<DefaultStatus<TName>, ReadableStream<Uint8Array>, undefined>
                     : Success<DefaultStatus<TName>, V, undefined>;
-type HeadersOfWrapper<V> = V extends { readonly headers: infer H } ? Exclude<H, undefined> | HeadersFallback<H> : undefined;
+type HeadersOfWrapper<V> = V extends { readonly headers: infer H }
+  ? Exclude<H, undefined> | HeadersFallback<H>
+  : undefined;
 type HeadersFallback<H> = [Exclude<H, undefined>] extends [never] ? undefined : never;
 
 type SuccessOf<E, TName> =
@@ -112,10 +123,17 @@ type FailureOfClass<C> = C extends unknown ? Failure<ErrorStatusOf<C>, ErrorBody
 
 /** The errors core derives from the declared sources (the same list the OpenAPI document carries). */
 type Derived<S> =
-  | (S extends { readonly json: unknown } | { readonly form: unknown } | { readonly params: unknown } | { readonly headers: unknown } | { readonly cookies: unknown }
+  | (S extends
+      | { readonly json: unknown }
+      | { readonly form: unknown }
+      | { readonly params: unknown }
+      | { readonly headers: unknown }
+      | { readonly cookies: unknown }
       ? Failure<400, MalformedRequestProblem>
       : never)
-  | (S extends { readonly json: unknown } | { readonly form: unknown } ? Failure<422, ValidationFailedProblem> : never)
+  | (S extends { readonly json: unknown } | { readonly form: unknown }
+      ? Failure<422, ValidationFailedProblem>
+      : never)
   | (S extends { readonly form: unknown } ? Failure<415, UnsupportedMediaTypeProblem> : never)
   | (S extends { readonly json: unknown } | { readonly form: unknown } | { readonly content: unknown }
       ? Failure<413, PayloadTooLargeProblem>

@@ -31,9 +31,10 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
 type SpecOf<TOp> = TOp extends { readonly spec: infer S } ? S : never;
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
-export type OperationCall<S, TName, TAuth> = object extends CallInput<S>
-  ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
-  : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
+export type OperationCall<S, TName, TAuth> =
+  object extends CallInput<S>
+    ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
+    : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
 
 /** The methods of one HTTP route class: its declared operations. */
 export type RouteClient<TRoute, TAuth> = {

@@ -57,9 +57,15 @@ export interface CallOptions {
 
 /** The argument of a call: the declared request parts plus `signal`. */
 export type CallInput<S> = {
-  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? never : K) : never]: SourceIn<K, S[K]>;
+  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? never : K) : never]: SourceIn<
+    K,
+    S[K]
+  >;
 } & {
-  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? K : never) : never]?: SourceIn<K, S[K]>;
+  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? K : never) : never]?: SourceIn<
+    K,
+    S[K]
+  >;
 } & CallOptions;
 
 /** True when a call may be made with no argument (nothing required). */

@@ -234,7 +234,9 @@ export interface RouteClassInfo {
   readonly meta: RouteMeta | undefined;
 }
 
-abstract class RouteBase<TPath extends string, TKind extends OperationKind> implements RouteClassFacts<TPath> {
+abstract class RouteBase<TPath extends string, TKind extends OperationKind>
+  implements RouteClassFacts<TPath>
+{
   declare readonly [routeClassFacts]?: { readonly path: TPath; readonly messages: unknown };
   /**
    * Declares an operation: its binding sources and responses, and its handler. The handler's
