@@ -116,7 +116,7 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
   async function connect(ref: RouteRef, input: Input = {}) {
     const url = new URL(
       base + target(ref.path, input.path as Input | undefined, input.params as Input | undefined),
-      globalThis.location?.href,
+      (globalThis as { location?: { href: string } }).location?.href,
     );
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     // The handshake's headers (credentials, defaults, declared) go to a factory that can send them.

@@ -15,6 +15,8 @@ export const METHODS: Readonly<Record<string, string>> = {
 };
 
 type Values = Readonly<Record<string, unknown>>;
+/** A fetch request body (`BodyInit` is a DOM-only name; this one resolves with Node's types too). */
+export type RequestBody = NonNullable<RequestInit['body']>;
 
 /** A value as text on the wire: strings as they are, objects as JSON, the rest through `String`. */
 function text(value: unknown): string {
@@ -85,7 +87,7 @@ export function formData(form: Values | FormData): FormData {
 }
 
 /** The body and its media type for the `json`, `form` and `content` inputs (none: no body). */
-export function requestBody(input: Values, headers: Headers): BodyInit | undefined {
+export function requestBody(input: Values, headers: Headers): RequestBody | undefined {
   if ('json' in input) {
     headers.set('content-type', 'application/json');
     return JSON.stringify(input.json);
@@ -94,7 +96,7 @@ export function requestBody(input: Values, headers: Headers): BodyInit | undefin
   if (input.form !== undefined) return formData(input.form as Values | FormData);
   if (input.content !== undefined) {
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
-    return input.content as BodyInit;
+    return input.content as RequestBody;
   }
   return undefined;
 }

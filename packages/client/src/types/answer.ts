@@ -121,30 +121,41 @@ type Declared<S> = S extends { readonly meta: { readonly exceptions: infer E ext
   : never;
 type FailureOfClass<C> = C extends unknown ? Failure<ErrorStatusOf<C>, ErrorBodyOf<C>> : never;
 
-/** The errors core derives from the declared sources (the same list the OpenAPI document carries). */
-type Derived<S> =
-  | (S extends
-      | { readonly json: unknown }
-      | { readonly form: unknown }
-      | { readonly params: unknown }
-      | { readonly headers: unknown }
-      | { readonly cookies: unknown }
-      ? Failure<400, MalformedRequestProblem>
-      : never)
-  | (S extends { readonly json: unknown } | { readonly form: unknown }
-      ? Failure<422, ValidationFailedProblem>
-      : never)
-  | (S extends { readonly form: unknown } ? Failure<415, UnsupportedMediaTypeProblem> : never)
-  | (S extends { readonly json: unknown } | { readonly form: unknown } | { readonly content: unknown }
-      ? Failure<413, PayloadTooLargeProblem>
-      : never)
-  | (S extends { readonly path: unknown } ? Failure<404, NotFoundProblem> : never)
-  | Failure<500, InternalServerErrorProblem>;
+/**
+ * The errors core derives from each declared source (the same list the OpenAPI document carries),
+ * as a table: an operation's derived errors are one indexed access by the sources it declares
+ * (cheap for tsc: no conditional type per operation).
+ */
+interface DerivedBySource {
+  path: Failure<404, NotFoundProblem>;
+  params: Failure<400, MalformedRequestProblem>;
+  headers: Failure<400, MalformedRequestProblem>;
+  cookies: Failure<400, MalformedRequestProblem>;
+  json: Failure<400, MalformedRequestProblem> | Failure<413, PayloadTooLargeProblem> | Failure<422, ValidationFailedProblem>;
+  form:
+    | Failure<400, MalformedRequestProblem>
+    | Failure<413, PayloadTooLargeProblem>
+    | Failure<415, UnsupportedMediaTypeProblem>
+    | Failure<422, ValidationFailedProblem>;
+  content: Failure<413, PayloadTooLargeProblem>;
+}
+/** The statuses of `DerivedBySource`, by source. */
+interface DerivedStatusBySource {
+  path: 404;
+  params: 400;
+  headers: 400;
+  cookies: 400;
+  json: 400 | 413 | 422;
+  form: 400 | 413 | 415 | 422;
+  content: 413;
+}
+type Sources<S> = keyof S & keyof DerivedBySource;
 
 /** What an authenticated mount adds: its 401, and the errors its authenticator raises. */
 type AuthFailures<TAuth> = [TAuth] extends [never]
   ? never
   : Failure<401, AuthenticationRequiredProblem> | FailureOfClass<TAuth>;
+type AuthStatus<TAuth> = [TAuth] extends [never] ? never : 401 | ErrorStatusOf<TAuth>;
 
 /**
  * Any other error status (a proxy's 502, a rate limit's 429 the route does not declare): the
@@ -152,13 +163,14 @@ type AuthFailures<TAuth> = [TAuth] extends [never]
  */
 export type Unexpected<TDeclared extends number> = Failure<Exclude<ErrorStatus, TDeclared>, unknown>;
 
-type Known<S, TAuth> = FailureOfClass<Declared<S>> | Derived<S> | AuthFailures<TAuth>;
-
 /** Every answer of a call, as a union: narrow on `ok`, then on `status` (and a Problem's `type`). */
 export type Answer<S, TName, TAuth = never> =
   | Successes<S, TName>
-  | Known<S, TAuth>
-  | Unexpected<Known<S, TAuth>['status']>;
+  | FailureOfClass<Declared<S>>
+  | DerivedBySource[Sources<S>]
+  | Failure<500, InternalServerErrorProblem>
+  | AuthFailures<TAuth>
+  | Unexpected<ErrorStatusOf<Declared<S>> | DerivedStatusBySource[Sources<S>] | 500 | AuthStatus<TAuth>>;
 
 /** The successful data of a call (what `orThrow()` resolves to). */
 export type DataOf<TAnswer> = TAnswer extends { readonly ok: true; readonly data: infer D } ? D : never;

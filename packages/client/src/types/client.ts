@@ -4,7 +4,7 @@ import type { RouteClassFacts } from '@api/core';
 import type { AuthOf, RouteRef } from '../routes/route';
 import type { ClientSocket, ConnectInput } from '../socket/socket';
 import type { Answer, DataOf } from './answer';
-import type { CallInput } from './input';
+import type { CallInput, RequiredKeys } from './input';
 
 /** The operation names of `Resource` and `Endpoint` classes. */
 export type OperationName =
@@ -31,15 +31,14 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
 type SpecOf<TOp> = TOp extends { readonly spec: infer S } ? S : never;
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
-export type OperationCall<S, TName, TAuth> =
-  object extends CallInput<S>
-    ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
-    : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
+export type OperationCall<S, TName, TAuth> = [RequiredKeys<S>] extends [never]
+  ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
+  : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
 
 /** The methods of one HTTP route class: its declared operations. */
 export type RouteClient<TRoute, TAuth> = {
   readonly [K in keyof TRoute as K extends OperationName ? K : never]-?: OperationCall<
-    SpecOf<NonNullable<TRoute[K]>>,
+    SpecOf<TRoute[K]>,
     K,
     TAuth
   >;

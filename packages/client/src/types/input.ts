@@ -32,18 +32,17 @@ type SourceIn<K, TSchema> = K extends 'form'
       ? v.InferInput<TSchema>
       : never;
 
-/** Sources a call carries; `user`, `rawHeaders`, `requestId` and extension sources are the server's own. */
-type Sent = 'path' | 'params' | 'headers' | 'cookies' | 'json' | 'form' | 'content';
-/** Sources the caller may leave out: cookies (a browser sends its own), and objects with no required field. */
-type MayOmit<K, TSchema> = K extends 'cookies'
-  ? true
-  : K extends 'params' | 'headers'
-    ? TSchema extends v.GenericSchema
-      ? object extends v.InferInput<TSchema>
-        ? true
-        : false
-      : true
-    : false;
+/** Sources a call always carries when declared (a body, the path). */
+type Always = 'path' | 'json' | 'form' | 'content';
+/** Sources required only when their schema has a required field. */
+type Maybe = 'params' | 'headers';
+type InputOf<T> = T extends v.GenericSchema ? v.InferInput<T> : never;
+type Optional<S, K extends keyof S> = object extends InputOf<S[K]> ? true : false;
+
+/** The keys a call cannot leave out (never: the argument itself is optional). */
+export type RequiredKeys<S> =
+  | (keyof S & Always)
+  | { [K in keyof S & Maybe]: Optional<S, K> extends true ? never : K }[keyof S & Maybe];
 
 /** Per-call options, beside the request parts. */
 export interface CallOptions {
@@ -55,18 +54,17 @@ export interface CallOptions {
   readonly reconnect?: boolean;
 }
 
-/** The argument of a call: the declared request parts plus `signal`. */
-export type CallInput<S> = {
-  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? never : K) : never]: SourceIn<
-    K,
-    S[K]
-  >;
-} & {
-  readonly [K in keyof S as K extends Sent ? (MayOmit<K, S[K]> extends true ? K : never) : never]?: SourceIn<
-    K,
-    S[K]
-  >;
+/** The sources a call may leave out: cookies, and a query or headers with no required field. */
+type OptionalKeys<S> = Exclude<keyof S & (Maybe | 'cookies'), RequiredKeys<S>>;
+
+/**
+ * The argument of a call: the declared request parts plus `signal`. Two mapped types over the
+ * spec's request keys (required, then optional), so tsc does little work per operation; `user`,
+ * `rawHeaders`, `requestId` and extension sources are the server's own. `cookies` is sent as one
+ * `cookie` header (a browser sends its own jar and ignores it).
+ */
+export type CallInput<S> = { readonly [K in RequiredKeys<S>]: SourceIn<K, S[K]> } & {
+  readonly [K in OptionalKeys<S>]?: SourceIn<K, S[K]>;
 } & CallOptions;
 
-/** True when a call may be made with no argument (nothing required). */
-export type NoneRequired<S> = object extends CallInput<S> ? true : false;
+
