@@ -29,12 +29,15 @@ type WireValue<T> = T extends string
  * The typed response headers of a success, by field name (`xTraceId` reads `x-trace-id`), with
  * their values as sent; `location` is always there (undefined when the answer has none).
  */
-export type AnswerHeaders<THeaders> = ([THeaders] extends [undefined]
-  ? unknown
-  : { readonly [K in keyof THeaders]: WireValue<THeaders[K]> }) & {
+export type AnswerHeaders<THeaders> = [THeaders] extends [undefined]
+  ? LocationHeader
+  : { readonly [K in keyof THeaders]: WireValue<THeaders[K]> } & LocationHeader;
+
+/** The header every success may carry. */
+export interface LocationHeader {
   /** The `Location` header, when the answer carries one (e.g. a `Created`). */
   readonly location: string | undefined;
-};
+}
 
 /** A success: `ok` is true, `data` holds the decoded body. */
 export interface Success<TStatus extends number, TData, THeaders> {
@@ -69,14 +72,21 @@ interface EventFields {
   readonly retry: number | undefined;
 }
 
-/** The success an `returns:` entry's value type stands for. */
+/** The typed headers of a wrapper value (`undefined` when it declares none). */
+type WrapperHeaders<V> = V extends { readonly headers: infer H } ? Exclude<H, undefined> : undefined;
+
+/**
+ * The success an `returns:` entry's value type stands for. The JSON wrappers are told apart by a
+ * check against each class with `unknown` arguments (tsc compares the type arguments only), and
+ * their body is read by indexed access: no inference per operation.
+ */
 type SuccessOfValue<V, TName> =
-  V extends Created<infer B, infer H>
-    ? Success<201, B, H>
-    : V extends Accepted<infer B, infer H>
-      ? Success<202, B, H>
-      : V extends JSONResponse<infer B, infer H>
-        ? Success<DefaultStatus<TName>, B, H>
+  V extends JSONResponse<unknown, unknown>
+    ? Success<DefaultStatus<TName>, V['json'], WrapperHeaders<V>>
+    : V extends Created<unknown, unknown>
+      ? Success<201, V['json'], WrapperHeaders<V>>
+      : V extends Accepted<unknown, unknown>
+        ? Success<202, V['json'], WrapperHeaders<V>>
         : V extends { readonly keepalive: number | undefined; readonly stream: infer S }
           ? Success<
               200,
@@ -131,7 +141,10 @@ interface DerivedBySource {
   params: Failure<400, MalformedRequestProblem>;
   headers: Failure<400, MalformedRequestProblem>;
   cookies: Failure<400, MalformedRequestProblem>;
-  json: Failure<400, MalformedRequestProblem> | Failure<413, PayloadTooLargeProblem> | Failure<422, ValidationFailedProblem>;
+  json:
+    | Failure<400, MalformedRequestProblem>
+    | Failure<413, PayloadTooLargeProblem>
+    | Failure<422, ValidationFailedProblem>;
   form:
     | Failure<400, MalformedRequestProblem>
     | Failure<413, PayloadTooLargeProblem>

@@ -66,5 +66,3 @@ type OptionalKeys<S> = Exclude<keyof S & (Maybe | 'cookies'), RequiredKeys<S>>;
 export type CallInput<S> = { readonly [K in RequiredKeys<S>]: SourceIn<K, S[K]> } & {
   readonly [K in OptionalKeys<S>]?: SourceIn<K, S[K]>;
 } & CallOptions;
-
-
