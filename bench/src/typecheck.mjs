@@ -10,15 +10,21 @@
 // The app-only cost is the difference between N routes and 0 routes (the 0-route program still
 // type-checks the packages' sources).
 //
-// Usage: pnpm --filter @api/bench typecheck-cost [--routes 1000] [--json] [--no-baseline]
+// With --client: the same app plus an @api/client call to every route, beside the same routes as a
+// Hono app plus an `hc` call to every route (typecheck-client.mjs); the last line compares what
+// each client adds to its server's program:
+//   client: routes N api <s> s <inst> inst, hono-hc <s> s <inst> inst, ratio <api/hono seconds>
+//
+// Usage: pnpm --filter @api/bench typecheck-cost [--routes 1000] [--json] [--no-baseline] [--client]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { argOf, BENCH } from './harness/index.mjs';
+import { apiClientSource, honoAppSource, honoClientSource } from './typecheck-client.mjs';
 
 const args = process.argv.slice(2);
-const routes = Number(argOf(args, '--routes', '1000'));
+const routes = Number(argOf(args, 'routes', '1000'));
 const asJson = args.includes('--json');
 if (!Number.isInteger(routes) || routes < 10) {
   console.error('--routes must be a whole number ≥ 10');
@@ -102,6 +108,7 @@ const FIELDS = {
   'Memory used': 'memoryKb',
   'Check time': 'checkSeconds',
   'Total time': 'totalSeconds',
+  'CPU seconds': 'cpuSeconds',
 };
 
 /** Runs tsc on `source` in bench/.work/typecheck-<label>/ and returns its extended diagnostics. */
@@ -116,7 +123,11 @@ function measure(label, source) {
   );
   let text;
   try {
-    text = execFileSync(process.execPath, [TSC, '-p', dir, '--extendedDiagnostics'], { encoding: 'utf8' });
+    text = execFileSync(
+      process.execPath,
+      ['--require', join(BENCH, 'src', 'cpu-exit.cjs'), TSC, '-p', dir, '--extendedDiagnostics'],
+      { encoding: 'utf8' },
+    );
   } catch (error) {
     console.error(`tsc failed on the ${label} app (${dir}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     process.exit(1);
@@ -140,8 +151,37 @@ const delta = {
   instantiations: full.instantiations - empty.instantiations,
   checkSeconds: Number((full.checkSeconds - empty.checkSeconds).toFixed(2)),
 };
+/**
+ * What a client adds to its server's program: instantiations, and seconds of tsc CPU time (user +
+ * system: wall-clock check times swing by more than the difference on a shared machine).
+ */
+const added = (withClient, server) => ({
+  checkSeconds: Number((withClient.cpuSeconds - server.cpuSeconds).toFixed(2)),
+  instantiations: withClient.instantiations - server.instantiations,
+  types: withClient.types - server.types,
+});
+let client;
+if (args.includes('--client')) {
+  const apiWith = measure(`${routes}-api-client`, apiClientSource(app.source, routes));
+  const honoServer = measure(`${routes}-hono`, honoAppSource(routes));
+  const honoWith = measure(`${routes}-hono-client`, honoClientSource(routes));
+  client = {
+    api: { server: full, withClient: apiWith, added: added(apiWith, full) },
+    hono: { server: honoServer, withClient: honoWith, added: added(honoWith, honoServer) },
+  };
+  // "Adds at most 25% to the server's own instantiations": against the app alone (baseline removed).
+  client.api.shareOfServer = Number((client.api.added.instantiations / delta.instantiations).toFixed(3));
+  client.ratio = Number((client.api.added.checkSeconds / client.hono.added.checkSeconds).toFixed(2));
+}
+const clientLine = () =>
+  `client: routes ${app.routes} api ${client.api.added.checkSeconds} s ${client.api.added.instantiations} inst, ` +
+  `hono-hc ${client.hono.added.checkSeconds} s ${client.hono.added.instantiations} inst, ratio ${client.ratio}`;
+
 if (asJson) {
-  console.log(JSON.stringify({ routes: app.routes, empty, full, app: delta }, null, 2));
+  console.log(
+    JSON.stringify({ routes: app.routes, empty, full, app: delta, ...(client ? { client } : {}) }, null, 2),
+  );
+  if (client) console.log(clientLine());
 } else {
   const row = (name, r) =>
     `| ${name} | ${r.types} | ${r.instantiations} | ${r.checkSeconds ?? ''} | ${r.memoryKb ?? ''} |`;
@@ -151,9 +191,23 @@ if (asJson) {
       '',
       '| program | types | instantiations | check s | memory KB |',
       '|---|---|---|---|---|',
+      // (check s: tsc's wall-clock check time; for "adds" rows, the difference in tsc CPU seconds)
       row('0 routes (packages only)', empty),
       row(`${app.routes} routes`, full),
       row(`the ${app.routes}-route app alone`, delta),
+      ...(client
+        ? [
+            row(`@api app + @api/client calls to every route`, client.api.withClient),
+            row(`what @api/client adds`, client.api.added),
+            row(`Hono app, same routes`, client.hono.server),
+            row(`Hono app + hc calls to every route`, client.hono.withClient),
+            row(`what hc adds`, client.hono.added),
+            '',
+            `@api/client adds ${(client.api.shareOfServer * 100).toFixed(1)}% to the app's own instantiations ` +
+              `(${client.api.added.instantiations} on ${delta.instantiations}).`,
+            clientLine(),
+          ]
+        : []),
     ].join('\n'),
   );
 }

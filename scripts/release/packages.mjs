@@ -17,4 +17,5 @@ export const PUBLISHED = [
   'compress',
   'rate-limit',
   'secure-headers',
+  'client',
 ];

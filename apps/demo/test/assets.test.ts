@@ -17,10 +17,8 @@ afterAll(async () => {
 });
 
 const FILES = {
-  'app.js': 'text/javascript; charset=utf-8',
-  'ask.js': 'text/javascript; charset=utf-8',
-  'chat.js': 'text/javascript; charset=utf-8',
   'index.html': 'text/html; charset=utf-8',
+  'index.js': 'text/javascript; charset=utf-8',
   'logo.svg': 'image/svg+xml',
   'notifications.html': 'text/html; charset=utf-8',
   'notifications.js': 'text/javascript; charset=utf-8',

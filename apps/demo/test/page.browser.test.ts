@@ -1,6 +1,7 @@
 // The demo's page in headless Chromium, served by @api/assets from apps/demo/public: it loads
-// without console errors and uses the API (widgets, the streamed answer, the chat over a
-// WebSocket with the session cookie), and GET /notifications feeds a real EventSource.
+// without console errors and uses the API through @api/client (widgets, the streamed answer, the
+// chat over a WebSocket with the session cookie, the notifications feed), and GET /notifications
+// feeds a real EventSource.
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +80,26 @@ describe('the demo page (/assets/index.html)', () => {
 
       expect(errors).toEqual([]);
       expect(failures).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("shows a refused create from the client's typed failure (409 and its Problem title)", async () => {
+    const { page, errors, failures, close } = await open('/assets/index.html');
+    try {
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+      await page.fill('input[name="name"]', 'Browser widget'); // created by the test above
+      await page.fill('input[name="priceCents"]', '1');
+      await page.click('#create button[type="submit"]');
+      await page.waitForSelector('#result[data-state="error"]', { timeout: 10_000 });
+      expect(await page.textContent('#result')).toBe(
+        'Not created: 409 The request conflicts with the current state of the resource',
+      );
+      expect(failures).toEqual([`${origin}/widgets → 409`]);
+      expect(errors).toEqual([
+        'Failed to load resource: the server responded with a status of 409 (Conflict)',
+      ]);
     } finally {
       await close();
     }

@@ -53,6 +53,7 @@ export {
   type CoreOperationSpec,
   type ExtensionSources,
   type RouteClassOptions,
+  type RouteClassFacts,
   type SourceName,
 } from './route-class/route-class';
 export {

@@ -73,6 +73,18 @@ type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
 
 declare const extraPathFields: unique symbol;
 declare const operationKind: unique symbol;
+declare const routeClassFacts: unique symbol;
+
+/**
+ * Type-only facts of a route class instance: its mount path (and, for a WebSocket endpoint, the
+ * message types per direction). Nothing holds them at run time; `@api/client` reads them through
+ * `import type` (`RouteClassFacts<infer TPath>`). Extensions add them to their own route classes
+ * by interface merging.
+ */
+export interface RouteClassFacts<TPath extends string = string, TMessages = unknown> {
+  /** Phantom: the mount path as written in `Resource(path)` / `Endpoint(path)`. */
+  readonly [routeClassFacts]?: { readonly path: TPath; readonly messages: TMessages };
+}
 
 /** A declared operation (what `this.operation(...)` returns). */
 export interface Operation<
@@ -177,7 +189,10 @@ export interface RouteClassInfo {
   readonly meta: RouteMeta | undefined;
 }
 
-abstract class RouteBase<TPath extends string, TKind extends OperationKind> {
+abstract class RouteBase<TPath extends string, TKind extends OperationKind>
+  implements RouteClassFacts<TPath>
+{
+  declare readonly [routeClassFacts]?: { readonly path: TPath; readonly messages: unknown };
   /**
    * Declares an operation: its binding sources and responses, and its handler. The handler's
    * argument and return types are inferred from the schemas.

@@ -4,6 +4,7 @@ import {
   type ObjectSchemaLike,
   type Operation,
   type PathSlots,
+  type RouteClassFacts,
   type RouteMeta,
 } from '@api/core';
 import { checkKnownKeys, describeValue, nameRouteClass, wiringError } from '@api/core/extension';
@@ -104,6 +105,17 @@ export type SocketSpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>]
     : {
         readonly [extraPathFields]: `path fields are not slots of the WebSocket path: ${ExtraFields<S, TPath> & string}`;
       }) & { readonly [K in UnknownKeys<S>]: never };
+
+/**
+ * Type-only: every endpoint instance carries its path and message types per direction (what the
+ * client sends, what the server sends), read by `@api/client` through `import type`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into the class below
+export interface WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing>
+  extends RouteClassFacts<
+    TPath,
+    { readonly send: InboundMessage<TIn>; readonly receive: OutboundMessage<TOut> }
+  > {}
 
 /** The base class `WebSocketEndpoint(...)` returns. */
 export abstract class WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing> {

@@ -1,0 +1,69 @@
+// The client's shape: one property per mount, one method per declared operation, typed from the
+// route classes through types only.
+import type { RouteClassFacts } from '@api/core';
+import type { AuthOf, RouteRef } from '../routes/route';
+import type { ClientSocket, ConnectInput } from '../socket/socket';
+import type { Answer, DataOf } from './answer';
+import type { CallInput, RequiredKeys } from './input';
+
+/** The operation names of `Resource` and `Endpoint` classes. */
+export type OperationName =
+  | 'create'
+  | 'readMany'
+  | 'readOne'
+  | 'updateFull'
+  | 'updatePartial'
+  | 'delete'
+  | 'get'
+  | 'post'
+  | 'put'
+  | 'patch';
+
+/** The answer promise of a call, with `orThrow()` for callers who prefer exceptions. */
+export interface ClientCall<TAnswer> extends Promise<TAnswer> {
+  /**
+   * The successful data, or a thrown `ResponseError` carrying the failure (its `status`, its
+   * `error` body and the `response`).
+   */
+  orThrow(): Promise<DataOf<TAnswer>>;
+}
+
+type SpecOf<TOp> = TOp extends { readonly spec: infer S } ? S : never;
+
+/** One operation as a method: the argument is optional exactly when nothing in it is required. */
+export type OperationCall<S, TName, TAuth> = [RequiredKeys<S>] extends [never]
+  ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
+  : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
+
+/** The methods of one HTTP route class: its declared operations. */
+export type RouteClient<TRoute, TAuth> = {
+  readonly [K in keyof TRoute as K extends OperationName ? K : never]-?: OperationCall<
+    SpecOf<TRoute[K]>,
+    K,
+    TAuth
+  >;
+};
+
+/** A WebSocket endpoint: `connect` opens a typed socket. */
+export interface SocketClient<TSend, TReceive, S> {
+  /**
+   * Opens the socket (the handshake carries the declared path, query and headers); resolves once
+   * it is open, rejects with a `SocketClosedError` when the handshake fails.
+   */
+  connect: object extends ConnectInput<S>
+    ? (input?: ConnectInput<S>) => Promise<ClientSocket<TSend, TReceive>>
+    : (input: ConnectInput<S>) => Promise<ClientSocket<TSend, TReceive>>;
+}
+
+type HandlerSpec<TRoute> = TRoute extends { readonly handle: { readonly spec: infer S } } ? S : never;
+
+/** The client of one mount: operations for route classes, `connect` for WebSocket endpoints. */
+export type MountClient<TRoute> =
+  TRoute extends RouteClassFacts<string, { readonly send: infer TSend; readonly receive: infer TReceive }>
+    ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
+    : RouteClient<TRoute, AuthOf<TRoute>>;
+
+/** The whole client: one property per mount named in `routes`. */
+export type Client<TRoutes> = {
+  readonly [K in keyof TRoutes]: TRoutes[K] extends RouteRef<infer TRoute> ? MountClient<TRoute> : never;
+};

@@ -1,0 +1,3 @@
+import { packageConfig } from '../../config/vitest';
+
+export default packageConfig();
