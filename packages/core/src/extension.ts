@@ -9,6 +9,7 @@ export type {
   AppIntercept,
   BeforeStep,
   CustomRoute,
+  PrefixRoute,
   RouteContribution,
   RouteContributor,
   SourceProvider,
@@ -78,3 +79,5 @@ export { isOptional, objectEntries, unwrap, type SchemaNode } from './schema/int
 export type { ExceptionHandler } from './responses/exception-handler';
 export type { ErrorClass } from './contract/meta';
 export { validator as compileValidator, type Validate } from './binding/binders';
+export { toFetchRequest, type ForeignRequest, type ToFetchRequestOptions } from './foreign/to-request';
+export { sendFetchResponse } from './foreign/send-response';

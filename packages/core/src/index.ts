@@ -25,6 +25,7 @@ export {
   type ProblemBody,
 } from './responses/exception-handler';
 export { serve, type RunningServer, type ServeOptions } from './transport/node/serve';
+export { mountFetch, type FetchHandler, type MountFetchOptions } from './foreign/mount-fetch';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';

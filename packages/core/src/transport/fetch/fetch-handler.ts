@@ -18,7 +18,7 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
   let path = url.pathname;
   // One spelling for routing, binding and assets, as on node:http.
   if (path.includes('%')) path = normalizePercentEncoding(path);
-  const req = new FetchRequest(request, url.pathname + url.search);
+  const req = new FetchRequest(request, url.pathname + url.search, url.origin);
   const method = request.method;
   const res = new FetchResponse(method === 'HEAD');
   const ex = new CoreExchange(runtime, req, res, method, path, url.search.slice(1));

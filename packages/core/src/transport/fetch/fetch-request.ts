@@ -14,6 +14,7 @@ type Listener = (chunk: Buffer) => void;
  */
 export class FetchRequest implements WireRequest {
   readonly url: string;
+  readonly origin: string;
   readonly headers: IncomingHttpHeaders;
   readonly rawHeaders: string[];
   complete: boolean;
@@ -30,9 +31,11 @@ export class FetchRequest implements WireRequest {
   /**
    * @param request - the request
    * @param url - its target in origin-form (path and query)
+   * @param origin - its URL's scheme and authority
    */
-  constructor(request: Request, url: string) {
+  constructor(request: Request, url: string, origin: string) {
     this.url = url;
+    this.origin = origin;
     const headers: Record<string, string | string[]> = {};
     const raw: string[] = [];
     request.headers.forEach((value, name) => {
