@@ -274,6 +274,10 @@ describe('form bodies with a bare nested model (core binds one from JSON text)',
       schema: { $ref: '#/components/schemas/Upload' },
       encoding: { meta: { contentType: 'application/json' }, tags: { contentType: 'application/json' } },
     });
+    // No file part: core binds it url-encoded too (an HTML form's default), documented beside.
+    expect(d.paths['/upload'].post.requestBody.content['application/x-www-form-urlencoded']).toEqual({
+      schema: { $ref: '#/components/schemas/Upload' },
+    });
     expect(d.components.schemas.Upload.properties).toEqual({
       meta: { $ref: '#/components/schemas/UploadMeta' },
       tags: { type: 'array', items: { $ref: '#/components/schemas/UploadMeta' } },

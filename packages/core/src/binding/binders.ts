@@ -247,8 +247,8 @@ class ListedRead extends BodyRead {
   }
 }
 
-/** The body-reading binders share one read per request. */
-function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
+/** The body-reading binders share one read per request (within `limits.maxBodyBytes`). */
+export function readBody(ex: BindingExchange, limits: Limits): Later<Buffer> {
   // Core's exchange carries the read (no state object per request).
   let body = ex.body;
   if (body === undefined) {
@@ -279,7 +279,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
       if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
         throw new UnsupportedMediaTypeError();
     }
-    return bodyOf(ex, limits).map(decode);
+    return readBody(ex, limits).map(decode);
   };
 }
 
@@ -290,7 +290,7 @@ export function contentBinder(limits: Limits): Binder {
     // We never inflate request bodies: a compressed body is refused, not handed over as if plain.
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
       return Later.failed(new UnsupportedMediaTypeError());
-    return bodyOf(ex, limits);
+    return readBody(ex, limits);
   };
 }
 

@@ -18,8 +18,16 @@ import type { RequestHead } from '../contract/exchange';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
-import { headersBinder, validator, type Binder, type Validate } from './binders';
-import { hasPrototypeKeys, jsonDepthExceeds } from './body';
+import {
+  headersBinder,
+  readBody,
+  validator,
+  type Binder,
+  type BindingExchange,
+  type Validate,
+} from './binders';
+import { hasPrototypeKeys, isPlainUtf8Body, jsonDepthExceeds } from './body';
+import { isUrlEncodedForm, parseUrlEncoded } from './url-encoded';
 import {
   formFieldKind,
   formPartInfo,
@@ -101,8 +109,9 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
 }
 
 /**
- * Binds a multipart/form-data body: 415 not multipart (or no usable boundary), 413 over a limit
- * (by `content-length` before reading anything), 400 broken, 422 invalid.
+ * Binds a multipart/form-data or application/x-www-form-urlencoded body: 415 another media type
+ * (or multipart without a usable boundary), 413 over a limit (by `content-length` before reading
+ * anything), 400 broken, 422 invalid.
  */
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
@@ -204,11 +213,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     }
   };
 
-  return async (ex) => {
-    const type = ex.req.headers['content-type'];
-    // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
-    const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
-    if (!boundary) throw new UnsupportedMediaTypeError();
+  const readMultipart = async (ex: BindingExchange, boundary: string): Promise<unknown> => {
     // Refused before a byte is read; the 413 closes the connection, so nothing is drained.
     const declared = ex.req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxTotal) throw new PayloadTooLargeError();
@@ -227,6 +232,10 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       }
       throw error;
     }
+    return bindParts(parts);
+  };
+
+  const bindParts = (parts: readonly MultipartPart[]): unknown => {
     const byName = new Map<string, MultipartPart[]>();
     for (const part of parts) {
       const list = byName.get(part.name);
@@ -255,6 +264,20 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     const result = validate(input);
     if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues));
     return result.output;
+  };
+
+  return (ex) => {
+    const type = ex.req.headers['content-type'];
+    // An HTML form's default encoding: the same fields as parts without filenames (a file field
+    // cannot be sent this way: it is missing its filename, a 422). Read within maxBodyBytes.
+    if (isUrlEncodedForm(type)) {
+      if (!isPlainUtf8Body(ex.req.headers)) throw new UnsupportedMediaTypeError();
+      return readBody(ex, limits).map((body) => bindParts(parseUrlEncoded(body, limits.multipart)));
+    }
+    // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
+    const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
+    if (!boundary) throw new UnsupportedMediaTypeError();
+    return readMultipart(ex, boundary);
   };
 }
 
