@@ -1,7 +1,7 @@
 // What the generated document says, read over HTTP from the test app (and small one-off apps).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { Endpoint, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
+import { Endpoint, mountFetch, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
 import {
   defineExtension,
   defineResponseKind,
@@ -128,6 +128,23 @@ describe('operations', () => {
     expect(op('/widgets/{widget_id}', 'get').operationId).toBe('WidgetResource_readOne');
     expect(op('/widgets', 'get').operationId).toBe('WidgetResource_readMany');
     expect(op('/prefs', 'get').operationId).toBe('getPreferences');
+  });
+
+  it('take the mount prefix in front, so one class under /v1 and /api/v2 keeps unique ids; prefix routes are left out', async () => {
+    const Ok = Struct('Ok', { ok: v.boolean() });
+    class Things extends Resource('/things') {
+      readMany = this.operation({ returns: v.array(Ok) }, () => []);
+    }
+    const d = await documentOf((a) => {
+      a.includeResource(new Things(), { prefix: '/v1' });
+      a.includeResource(new Things(), { prefix: '/api/v2' });
+      (a as unknown as { include: (e: unknown) => void }).include(
+        mountFetch('/api/auth', () => new Response('auth')),
+      );
+    });
+    expect(Object.keys(d.paths)).toEqual(['/v1/things', '/api/v2/things']);
+    expect(d.paths['/v1/things'].get.operationId).toBe('v1_Things_readMany');
+    expect(d.paths['/api/v2/things'].get.operationId).toBe('api_v2_Things_readMany');
   });
 
   it('take summary, tags and deprecated from meta (class tags cascade)', () => {

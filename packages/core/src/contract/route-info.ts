@@ -31,6 +31,11 @@ export interface RouteInfo {
   readonly defaultStatus: number;
   /** The options the route was mounted with (`auth`, `cors`, `middleware`, …). */
   readonly mountOptions: Readonly<Record<string, unknown>>;
+  /**
+   * The `prefix` the route's class was mounted under (`/v1`), already part of `path`; absent
+   * without one. A class mounted under two prefixes has a route for each.
+   */
+  readonly mountPrefix?: string;
   /** Excluded from generated documents (spec routes, assets, favicon). */
   readonly hidden: boolean;
   /**

@@ -150,10 +150,13 @@ class DocumentBuilder {
     const description = meta.description ?? classMeta.description;
     if (description !== undefined) op.description = description;
 
-    const operationId = meta.operationId ?? `${route.owner}_${route.operation}`;
-    if (typeof operationId !== 'string' || operationId === '') {
+    const declared = meta.operationId ?? `${route.owner}_${route.operation}`;
+    if (typeof declared !== 'string' || declared === '') {
       fail(where, 'meta.operationId is empty', 'give a non-empty operationId or leave it out');
     }
+    // A class mounted under a prefix (`/v1`) gets it in front, so mounting it twice stays unique.
+    const operationId =
+      route.mountPrefix === undefined ? declared : `${prefixId(route.mountPrefix)}_${declared}`;
     const taken = this.#operationIds.get(operationId);
     if (taken !== undefined) {
       fail(
@@ -174,4 +177,12 @@ class DocumentBuilder {
     op.security = this.#security.requirement(route, where);
     return op;
   }
+}
+
+/** A mount prefix as an operationId part: `/api/v2` → `api_v2`. */
+function prefixId(prefix: string): string {
+  return prefix
+    .slice(1)
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
