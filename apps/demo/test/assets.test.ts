@@ -17,6 +17,8 @@ afterAll(async () => {
 });
 
 const FILES = {
+  'account.html': 'text/html; charset=utf-8',
+  'account.js': 'text/javascript; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'ask.js': 'text/javascript; charset=utf-8',
   'chat.js': 'text/javascript; charset=utf-8',
