@@ -67,7 +67,13 @@ export {
 
 // Binding
 export { RawHeadersView } from './binding/raw-headers';
-export { FileFormPart, FormPart, type FileFormPartValue, type FormPartValue } from './binding/form';
+export {
+  FileFormPart,
+  FormPart,
+  type FileFormPartValue,
+  type FormPartValue,
+  type SpooledFileFormPartValue,
+} from './binding/form';
 
 // Responses
 export {

@@ -28,6 +28,7 @@ import {
 } from './binders';
 import { hasPrototypeKeys, isPlainUtf8Body, jsonDepthExceeds } from './body';
 import { isUrlEncodedForm, parseUrlEncoded } from './url-encoded';
+import { readSpooled, requestSpool, type RequestSpool } from './spool';
 import {
   formFieldKind,
   formPartInfo,
@@ -40,6 +41,8 @@ import { RawHeadersView } from './raw-headers';
 
 interface FormField {
   readonly key: string;
+  /** A `FileFormPart.spooled()` field: its file parts go to temporary files. */
+  readonly spooled: boolean;
   /** `plain`: text coerced to the schema; `plain-json`: a bare structured field, its part text is JSON. */
   readonly kind: 'plain' | 'plain-json' | FormPartKind;
   /** Every part of the name (a plain array field, or `v.array(FormPart/FileFormPart)`). */
@@ -130,6 +133,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         key,
         // A bare structured field (a nested Struct, a record, a list of them): its part text is JSON.
         kind: formFieldKind(field) === 'json' ? 'plain-json' : 'plain',
+        spooled: false,
         many: coercion.many,
         optional: isOptional(field),
         coercion,
@@ -142,6 +146,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     return {
       key,
       kind: info.kind,
+      spooled: info.spooled === true,
       many,
       optional: isOptional(field),
       coercion: fieldCoercion(info.value ? node(info.value) : field),
@@ -152,7 +157,10 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     };
   });
   const validate = validator(schema);
-  const maxTotal = limits.multipart.maxTotalSize;
+  const spooledFields: ReadonlySet<string> = new Set(fields.filter((f) => f.spooled).map((f) => f.key));
+  // Spooled files are on disk: a declared length may exceed the in-memory total by their bound.
+  const maxTotal =
+    limits.multipart.maxTotalSize + (spooledFields.size > 0 ? limits.multipart.maxSpooledBytes : 0);
   const maxDepth = limits.maxJsonDepth;
 
   const bindPart = (f: FormField, part: MultipartPart, index: number | undefined): unknown => {
@@ -177,6 +185,18 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         if (raw === undefined || raw === '') throw missing(label, 'File part without a filename');
         const filename = safeFilename(raw);
         if (filename === undefined) throw missing(label, 'File part filename has no usable name');
+        const spooled = part.spooled;
+        if (f.spooled && spooled !== undefined)
+          return {
+            filename,
+            rawFilename: limitFilename(raw),
+            path: spooled.path,
+            size: spooled.size,
+            contentType: part.contentType,
+            headers,
+            rawHeaders,
+            stream: () => readSpooled(spooled.path),
+          };
         return {
           filename,
           rawFilename: limitFilename(raw),
@@ -218,9 +238,16 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     const declared = ex.req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxTotal) throw new PayloadTooLargeError();
     let parts: MultipartPart[];
+    let spool: RequestSpool | undefined;
+    if (spooledFields.size > 0) {
+      const opened = (spool = requestSpool(spooledFields, limits.multipart.maxSpooledBytes));
+      // Removed when the response ends, however it ends (sent, failed, or the client left).
+      ex.res.once('close', () => void opened.remove());
+    }
     try {
-      parts = await parseMultipart(ex.req, boundary, limits.multipart);
+      parts = await parseMultipart(ex.req, boundary, limits.multipart, spool);
     } catch (error) {
+      await spool?.remove();
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
         if (!ex.req.readableEnded) ex.closeAfter = true;
