@@ -22,6 +22,7 @@ import { TaskRecorder } from './services/task-recorder';
 import { ACCOUNTS_PATH, createAccounts, type Accounts } from './integrations/better-auth';
 import { MCP_SDK_PATH, McpSdkSessions } from './integrations/mcp-sdk';
 import { AccountEndpoint, AccountNameEndpoint } from './operations/account';
+import { UploadEndpoint } from './operations/uploads';
 
 /** Translates the store's unique-name failure into a 409 `conflict` Problem. */
 const duplicateName = defineExceptionHandler({
@@ -167,6 +168,12 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.includeEndpoint(new AccountNameEndpoint(accounts), { auth: accounts.accountAuth });
     const mcpSdk = (this.#mcpSdk = await this.aenter(new McpSdkSessions(store)));
     this.include(mountFetch(MCP_SDK_PATH, mcpSdk.handler, { name: 'mcp-sdk' }));
+
+    // Large uploads, versioned: the file part streams to disk (at most 256 MiB per request).
+    this.includeEndpoint(new UploadEndpoint(), {
+      prefix: '/v1',
+      limits: { multipart: { maxSpooledBytes: 256 * 1024 * 1024 } },
+    });
 
     // System.
     this.includeEndpoint(new HealthEndpoint());

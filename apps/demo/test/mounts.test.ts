@@ -1,6 +1,7 @@
 // The libraries the demo mounts as fetch handlers, driven over a real socket: Better Auth at
 // /api/auth (sign-up, sign-in, an @api route authenticating its session cookie, a url-encoded
 // form) and the MCP SDK's Streamable HTTP transport at /mcp-sdk, called by the SDK's own client.
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +81,24 @@ describe('Better Auth at /api/auth', () => {
     });
     expect(empty.status).toBe(422);
     expect(await empty.json()).toMatchObject({ params: { issues: [{ path: 'form name' }] } });
+  });
+});
+
+describe('POST /v1/uploads (a spooled file part, an endpoint mounted under a prefix)', () => {
+  it('hashes the streamed file and answers 201; the unprefixed path is 404', async () => {
+    const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
+    const form = new FormData();
+    form.append('note', 'holiday');
+    form.append('file', new Blob([bytes], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${client.url}/v1/uploads`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({
+      filename: 'clip.mp4',
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      note: 'holiday',
+    });
+    expect((await fetch(`${client.url}/uploads`, { method: 'POST', body: form })).status).toBe(404);
   });
 });
 
