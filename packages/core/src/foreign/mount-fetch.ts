@@ -13,7 +13,7 @@ import { toFetchRequest } from './to-request';
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
 /** Options of `mountFetch`: what the prefix route is, and the mount options every route takes. */
-export interface MountFetchOptions extends MountOptions {
+export interface MountFetchOptions extends Omit<MountOptions, 'prefix'> {
   /**
    * The methods the handler answers; another method gets 405 with `allow`. Default: every
    * method (OPTIONS too: a CORS preflight the mount's policy accepts is still answered by core).
