@@ -74,7 +74,7 @@ describe('GET /openapi.json', () => {
         // handlers: not listed. The @api routes over Better Auth's session are.
         'GET /account AccountEndpoint_get',
         'POST /account/name AccountNameEndpoint_post',
-        'POST /v1/uploads v1_UploadEndpoint_post',
+        'POST /v1/uploads UploadEndpoint_post_v1',
       ].sort(),
     );
   });

@@ -130,7 +130,7 @@ describe('operations', () => {
     expect(op('/prefs', 'get').operationId).toBe('getPreferences');
   });
 
-  it('take the mount prefix in front, so one class under /v1 and /api/v2 keeps unique ids; prefix routes are left out', async () => {
+  it('take the mount prefix as a suffix, so one class under /v1 and /api/v2 keeps unique ids; prefix routes are left out', async () => {
     const Ok = Struct('Ok', { ok: v.boolean() });
     class Things extends Resource('/things') {
       readMany = this.operation({ returns: v.array(Ok) }, () => []);
@@ -143,8 +143,8 @@ describe('operations', () => {
       );
     });
     expect(Object.keys(d.paths)).toEqual(['/v1/things', '/api/v2/things']);
-    expect(d.paths['/v1/things'].get.operationId).toBe('v1_Things_readMany');
-    expect(d.paths['/api/v2/things'].get.operationId).toBe('api_v2_Things_readMany');
+    expect(d.paths['/v1/things'].get.operationId).toBe('Things_readMany_v1');
+    expect(d.paths['/api/v2/things'].get.operationId).toBe('Things_readMany_api_v2');
   });
 
   it('take summary, tags and deprecated from meta (class tags cascade)', () => {

@@ -154,9 +154,9 @@ class DocumentBuilder {
     if (typeof declared !== 'string' || declared === '') {
       fail(where, 'meta.operationId is empty', 'give a non-empty operationId or leave it out');
     }
-    // A class mounted under a prefix (`/v1`) gets it in front, so mounting it twice stays unique.
+    // A class mounted under a prefix (`/v1`) gets it as a suffix, so mounting it twice stays unique.
     const operationId =
-      route.mountPrefix === undefined ? declared : `${prefixId(route.mountPrefix)}_${declared}`;
+      route.mountPrefix === undefined ? declared : `${declared}_${prefixId(route.mountPrefix)}`;
     const taken = this.#operationIds.get(operationId);
     if (taken !== undefined) {
       fail(
