@@ -24,6 +24,7 @@ const CORE_LAYERS = [
   'transport/fetch',
   'transport/node',
   'app',
+  'foreign',
 ];
 const core = 'packages/core/src/';
 const folderPattern = (name) =>

@@ -1,4 +1,4 @@
-import { BaseApp, ConflictError, defineExceptionHandler, type AppOptions } from '@api/core';
+import { BaseApp, ConflictError, defineExceptionHandler, mountFetch, type AppOptions } from '@api/core';
 import { assets } from '@api/assets';
 import { csrf } from '@api/auth';
 import { compress } from '@api/compress';
@@ -25,6 +25,10 @@ import { MeEndpoint, ProfileEndpoint, SpotlightEndpoint } from './operations/use
 import { FormRawHeadersEndpoint, HealthEndpoint, RawHealthEndpoint } from './operations/system';
 import { FeaturedWidgetEndpoint, WidgetResource } from './operations/widgets';
 import { TaskRecorder } from './services/task-recorder';
+import { ACCOUNTS_PATH, createAccounts, type Accounts } from './integrations/better-auth';
+import { MCP_SDK_PATH, McpSdkSessions } from './integrations/mcp-sdk';
+import { AccountEndpoint, AccountNameEndpoint } from './operations/account';
+import { UploadEndpoint } from './operations/uploads';
 
 /** Translates the store's unique-name failure into a 409 `conflict` Problem. */
 const duplicateName = defineExceptionHandler({
@@ -94,6 +98,8 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   readonly recorder: TaskRecorder;
   #chat: Channel<typeof ChatMessage> | undefined;
   #tasks: BackgroundTasks | undefined;
+  #accounts: Accounts | undefined;
+  #mcpSdk: McpSdkSessions | undefined;
 
   constructor(options: DemoOptions = {}) {
     // The request log is on unless a caller turns it off: one line per request, with its id.
@@ -123,6 +129,18 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
   get tasks(): BackgroundTasks {
     if (!this.#tasks) throw new Error('DemoApp: not started');
     return this.#tasks;
+  }
+
+  /** Better Auth, once wired (tests sign up through it). */
+  get accounts(): Accounts {
+    if (!this.#accounts) throw new Error('DemoApp: not started');
+    return this.#accounts;
+  }
+
+  /** The MCP SDK's sessions, once wired (tests read how many are open). */
+  get mcpSdk(): McpSdkSessions {
+    if (!this.#mcpSdk) throw new Error('DemoApp: not started');
+    return this.#mcpSdk;
   }
 
   protected override async wire(): Promise<void> {
@@ -194,6 +212,25 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     // WebSockets: bearer ping; cookie chat with an Origin allow-list (same origin plus DEMO_CORS_ORIGINS).
     this.include(websocket(new PingSocket(), { auth: tokenAuth }));
     this.include(websocket(new ChatSocket(chat), { auth: sessionAuth, allowedOrigins: this.#chatOrigins }));
+
+    // Libraries that ship a fetch handler, mounted under a prefix: Better Auth (sign-up and sign-in
+    // from the page; @api routes authenticate its session cookie) and the MCP SDK's transport.
+    const env = this.#options.env ?? process.env;
+    const accounts = (this.#accounts = createAccounts({
+      secret: env.BETTER_AUTH_SECRET,
+      baseURL: env.APP_BASE_URL,
+    }));
+    this.include(mountFetch(ACCOUNTS_PATH, accounts.auth.handler, { name: 'better-auth', compress: false }));
+    this.includeEndpoint(new AccountEndpoint(), { auth: accounts.accountAuth });
+    this.includeEndpoint(new AccountNameEndpoint(accounts), { auth: accounts.accountAuth });
+    const mcpSdk = (this.#mcpSdk = await this.aenter(new McpSdkSessions(store)));
+    this.include(mountFetch(MCP_SDK_PATH, mcpSdk.handler, { name: 'mcp-sdk' }));
+
+    // Large uploads, versioned: the file part streams to disk (at most 256 MiB per request).
+    this.includeEndpoint(new UploadEndpoint(), {
+      prefix: '/v1',
+      limits: { multipart: { maxSpooledBytes: 256 * 1024 * 1024 } },
+    });
 
     // System.
     this.includeEndpoint(new HealthEndpoint());

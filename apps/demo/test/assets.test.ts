@@ -17,6 +17,8 @@ afterAll(async () => {
 });
 
 const FILES = {
+  'account.html': 'text/html; charset=utf-8',
+  'account.js': 'text/javascript; charset=utf-8',
   'index.html': 'text/html; charset=utf-8',
   'index.js': 'text/javascript; charset=utf-8',
   'logo.svg': 'image/svg+xml',

@@ -10,6 +10,7 @@ export type {
   AppIntercept,
   BeforeStep,
   CustomRoute,
+  PrefixRoute,
   RouteContribution,
   RouteContributor,
   SourceProvider,
@@ -100,3 +101,5 @@ export {
   type PolicyWiring,
 } from './checks';
 export type { WiringErrorCodes } from './contract/wiring-error';
+export { toFetchRequest, type ForeignRequest, type ToFetchRequestOptions } from './foreign/to-request';
+export { sendFetchResponse } from './foreign/send-response';

@@ -26,6 +26,7 @@ export {
   type ProblemBody,
 } from './responses/exception-handler';
 export { serve, type RunningServer, type ServeOptions } from './transport/node/serve';
+export { mountFetch, type FetchHandler, type MountFetchOptions } from './foreign/mount-fetch';
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
@@ -68,7 +69,13 @@ export {
 
 // Binding
 export { RawHeadersView } from './binding/raw-headers';
-export { FileFormPart, FormPart, type FileFormPartValue, type FormPartValue } from './binding/form';
+export {
+  FileFormPart,
+  FormPart,
+  type FileFormPartValue,
+  type FormPartValue,
+  type SpooledFileFormPartValue,
+} from './binding/form';
 
 // Responses
 export {

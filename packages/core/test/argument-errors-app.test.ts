@@ -73,7 +73,7 @@ describe('new App(options)', () => {
     [
       'an unknown multipart limit (was silently kept)',
       { limits: { multipart: { maxFiles: 3 } } },
-      'new App({ limits }): unknown limit "multipart.maxFiles". Fix: use only maxFileSize, maxFields, maxParts, maxFieldSize, maxHeaderSize, maxTotalSize.',
+      'new App({ limits }): unknown limit "multipart.maxFiles". Fix: use only maxFileSize, maxFields, maxParts, maxFieldSize, maxHeaderSize, maxTotalSize, maxSpooledBytes.',
       'API_WIRING_UNKNOWN_OPTION',
     ],
     [

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestClient } from '@api/testing';
-import { BaseApp, Endpoint, Resource, Struct, WiringError } from '@api/core';
+import { BaseApp, Endpoint, mountFetch, Resource, Struct, WiringError } from '@api/core';
 import { defineExtension, mountOption, type MountOptionValue } from '@api/core/extension';
 import { CORS, cors } from './index';
 
@@ -29,6 +29,9 @@ class App extends BaseApp {
     this.includeResource(new Widgets());
     this.includeEndpoint(new Private(), { cors: CORS.OFF });
     this.includeEndpoint(new Partner(), { cors: partnerPolicy });
+    this.include(
+      mountFetch('/api/auth', (request) => new Response(`auth ${request.method}`), { cors: partnerPolicy }),
+    );
     this.include(
       defineExtension({
         name: 'docs',
@@ -146,6 +149,27 @@ describe('allow-list policy (per mount)', () => {
     });
     expect(denied.status).toBe(204);
     expect(denied.headers.get('access-control-allow-origin')).toBeUndefined();
+  });
+});
+
+describe('a mounted fetch handler (prefix route)', () => {
+  it("answers its preflights by the mount's policy for any method, and passes the rest to the handler", async () => {
+    const c = client();
+    const ok = await c.options('/api/auth/sign-in/email', {
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(ok.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE');
+    const post = await c.post('/api/auth/sign-in/email', { headers: { origin: 'http://localhost:3000' } });
+    expect(post.text).toBe('auth POST');
+    expect(post.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    expect(post.headers.get('vary')).toBe('Origin');
+    const foreign = await c.options('/api/auth/sign-in/email', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.text).toBe('auth OPTIONS');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeUndefined();
   });
 });
 

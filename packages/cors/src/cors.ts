@@ -70,8 +70,9 @@ function contribution(policy: CORS, route: RouteInfo): RouteContribution {
     ['access-control-max-age', String(policy.maxAge)],
   ];
   const method = route.method;
+  // `*`: a prefix route answering every method (a mounted fetch handler); the policy still decides.
   const allows = (requested: string): boolean =>
-    (requested === method || (requested === 'HEAD' && method === 'GET')) &&
+    (method === '*' || requested === method || (requested === 'HEAD' && method === 'GET')) &&
     policy.allowMethods.includes(requested === 'HEAD' ? 'GET' : requested);
   if (policy.wildcard) {
     // Constant pairs, baked into every covered response (errors included), but not into a plain

@@ -1,7 +1,7 @@
 // What the generated document says, read over HTTP from the test app (and small one-off apps).
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { Endpoint, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
+import { Endpoint, mountFetch, Resource, Struct, Tag, type ErrorBodyAdapter } from '@api/core';
 import {
   defineExtension,
   defineResponseKind,
@@ -128,6 +128,23 @@ describe('operations', () => {
     expect(op('/widgets/{widget_id}', 'get').operationId).toBe('WidgetResource_readOne');
     expect(op('/widgets', 'get').operationId).toBe('WidgetResource_readMany');
     expect(op('/prefs', 'get').operationId).toBe('getPreferences');
+  });
+
+  it('take the mount prefix as a suffix, so one class under /v1 and /api/v2 keeps unique ids; prefix routes are left out', async () => {
+    const Ok = Struct('Ok', { ok: v.boolean() });
+    class Things extends Resource('/things') {
+      readMany = this.operation({ returns: v.array(Ok) }, () => []);
+    }
+    const d = await documentOf((a) => {
+      a.includeResource(new Things(), { prefix: '/v1' });
+      a.includeResource(new Things(), { prefix: '/api/v2' });
+      (a as unknown as { include: (e: unknown) => void }).include(
+        mountFetch('/api/auth', () => new Response('auth')),
+      );
+    });
+    expect(Object.keys(d.paths)).toEqual(['/v1/things', '/api/v2/things']);
+    expect(d.paths['/v1/things'].get.operationId).toBe('Things_readMany_v1');
+    expect(d.paths['/api/v2/things'].get.operationId).toBe('Things_readMany_api_v2');
   });
 
   it('take summary, tags and deprecated from meta (class tags cascade)', () => {
@@ -273,6 +290,10 @@ describe('form bodies with a bare nested model (core binds one from JSON text)',
     expect(d.paths['/upload'].post.requestBody.content['multipart/form-data']).toEqual({
       schema: { $ref: '#/components/schemas/Upload' },
       encoding: { meta: { contentType: 'application/json' }, tags: { contentType: 'application/json' } },
+    });
+    // No file part: core binds it url-encoded too (an HTML form's default), documented beside.
+    expect(d.paths['/upload'].post.requestBody.content['application/x-www-form-urlencoded']).toEqual({
+      schema: { $ref: '#/components/schemas/Upload' },
     });
     expect(d.components.schemas.Upload.properties).toEqual({
       meta: { $ref: '#/components/schemas/UploadMeta' },

@@ -18,6 +18,13 @@ export interface MountOptions<TRoute extends object = object> {
   readonly middleware?: readonly Middleware[];
   /** Body and multipart limits for this mount's routes. */
   readonly limits?: MountLimits;
+  /**
+   * A path prefix for this mount's routes (`/v1`: `Resource('/widgets')` answers at
+   * `/v1/widgets`). The same class may be mounted under several prefixes; Location and Link
+   * built from its operations follow the prefix of the route answering. A literal path: no
+   * slots, no trailing `/`.
+   */
+  readonly prefix?: string;
 }
 
 /** The `options` argument of `includeResource`/`includeEndpoint`: required when the route requires some. */

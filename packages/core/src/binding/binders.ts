@@ -264,8 +264,8 @@ class ListedRead extends BodyRead {
   }
 }
 
-/** The body-reading binders share one read per request. */
-function bodyOf(ex: BindingExchange, limits: Limits): Later<Buffer> {
+/** The body-reading binders share one read per request (within `limits.maxBodyBytes`). */
+export function readBody(ex: BindingExchange, limits: Limits): Later<Buffer> {
   // Core's exchange carries the read (no state object per request).
   let body = ex.body;
   if (body === undefined) {
@@ -297,7 +297,7 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
       if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
         throw new UnsupportedMediaTypeError({ accepted: JSON_ACCEPTED });
     }
-    return bodyOf(ex, limits).map(decode);
+    return readBody(ex, limits).map(decode);
   };
 }
 
@@ -310,7 +310,7 @@ export function contentBinder(limits: Limits): Binder {
       return Later.failed(
         new UnsupportedMediaTypeError({ accepted: 'any media type, without a content-encoding' }),
       );
-    return bodyOf(ex, limits);
+    return readBody(ex, limits);
   };
 }
 

@@ -18,8 +18,17 @@ import type { RequestHead } from '../contract/exchange';
 import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { isOptional, node, objectEntries, unwrap } from '../schema/introspect';
 import { toErrorReason } from '../schema/issues';
-import { headersBinder, validator, type Binder, type Validate } from './binders';
-import { hasPrototypeKeys, jsonDepthExceeds } from './body';
+import {
+  headersBinder,
+  readBody,
+  validator,
+  type Binder,
+  type BindingExchange,
+  type Validate,
+} from './binders';
+import { hasPrototypeKeys, isPlainUtf8Body, jsonDepthExceeds } from './body';
+import { isUrlEncodedForm, parseUrlEncoded } from './url-encoded';
+import { readSpooled, requestSpool, type RequestSpool } from './spool';
 import {
   formFieldKind,
   formPartInfo,
@@ -32,6 +41,8 @@ import { RawHeadersView } from './raw-headers';
 
 interface FormField {
   readonly key: string;
+  /** A `FileFormPart.spooled()` field: its file parts go to temporary files. */
+  readonly spooled: boolean;
   /** `plain`: text coerced to the schema; `plain-json`: a bare structured field, its part text is JSON. */
   readonly kind: 'plain' | 'plain-json' | FormPartKind;
   /** Every part of the name (a plain array field, or `v.array(FormPart/FileFormPart)`). */
@@ -101,8 +112,9 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
 }
 
 /**
- * Binds a multipart/form-data body: 415 not multipart (or no usable boundary), 413 over a limit
- * (by `content-length` before reading anything), 400 broken, 422 invalid.
+ * Binds a multipart/form-data or application/x-www-form-urlencoded body: 415 another media type
+ * (or multipart without a usable boundary), 413 over a limit (by `content-length` before reading
+ * anything), 400 broken, 422 invalid.
  */
 export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
   const entries = objectEntries(schema);
@@ -121,6 +133,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         key,
         // A bare structured field (a nested Struct, a record, a list of them): its part text is JSON.
         kind: formFieldKind(field) === 'json' ? 'plain-json' : 'plain',
+        spooled: false,
         many: coercion.many,
         optional: isOptional(field),
         coercion,
@@ -133,6 +146,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     return {
       key,
       kind: info.kind,
+      spooled: info.spooled === true,
       many,
       optional: isOptional(field),
       coercion: fieldCoercion(info.value ? node(info.value) : field),
@@ -143,7 +157,10 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     };
   });
   const validate = validator(schema);
-  const maxTotal = limits.multipart.maxTotalSize;
+  const spooledFields: ReadonlySet<string> = new Set(fields.filter((f) => f.spooled).map((f) => f.key));
+  // Spooled files are on disk: a declared length may exceed the in-memory total by their bound.
+  const maxTotal =
+    limits.multipart.maxTotalSize + (spooledFields.size > 0 ? limits.multipart.maxSpooledBytes : 0);
   const maxDepth = limits.maxJsonDepth;
 
   const bindPart = (f: FormField, part: MultipartPart, index: number | undefined): unknown => {
@@ -168,6 +185,18 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         if (raw === undefined || raw === '') throw missing(label, 'File part without a filename');
         const filename = safeFilename(raw);
         if (filename === undefined) throw missing(label, 'File part filename has no usable name');
+        const spooled = part.spooled;
+        if (f.spooled && spooled !== undefined)
+          return {
+            filename,
+            rawFilename: limitFilename(raw),
+            path: spooled.path,
+            size: spooled.size,
+            contentType: part.contentType,
+            headers,
+            rawHeaders,
+            stream: () => readSpooled(spooled.path),
+          };
         return {
           filename,
           rawFilename: limitFilename(raw),
@@ -204,20 +233,22 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     }
   };
 
-  return async (ex) => {
-    const type = ex.req.headers['content-type'];
-    // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
-    const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
-    if (!boundary)
-      throw new UnsupportedMediaTypeError({ accepted: 'multipart/form-data with a boundary parameter' });
+  const readMultipart = async (ex: BindingExchange, boundary: string): Promise<unknown> => {
     // Refused before a byte is read; the 413 closes the connection, so nothing is drained.
     const declared = ex.req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxTotal)
       throw new PayloadTooLargeError({ limit: 'multipart.maxTotalSize', bytes: maxTotal });
     let parts: MultipartPart[];
+    let spool: RequestSpool | undefined;
+    if (spooledFields.size > 0) {
+      const opened = (spool = requestSpool(spooledFields, limits.multipart.maxSpooledBytes));
+      // Removed when the response ends, however it ends (sent, failed, or the client left).
+      ex.res.once('close', () => void opened.remove());
+    }
     try {
-      parts = await parseMultipart(ex.req, boundary, limits.multipart);
+      parts = await parseMultipart(ex.req, boundary, limits.multipart, spool);
     } catch (error) {
+      await spool?.remove();
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
         if (!ex.req.readableEnded) ex.closeAfter = true;
@@ -230,6 +261,10 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       }
       throw error;
     }
+    return bindParts(parts);
+  };
+
+  const bindParts = (parts: readonly MultipartPart[]): unknown => {
     const byName = new Map<string, MultipartPart[]>();
     for (const part of parts) {
       const list = byName.get(part.name);
@@ -259,7 +294,25 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues));
     return result.output;
   };
+
+  return (ex) => {
+    const type = ex.req.headers['content-type'];
+    // An HTML form's default encoding: the same fields as parts without filenames (a file field
+    // cannot be sent this way: it is missing its filename, a 422). Read within maxBodyBytes.
+    if (isUrlEncodedForm(type)) {
+      if (!isPlainUtf8Body(ex.req.headers)) throw new UnsupportedMediaTypeError({ accepted: FORM_TYPES });
+      return readBody(ex, limits).map((body) => bindParts(parseUrlEncoded(body, limits.multipart)));
+    }
+    // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
+    const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
+    if (!boundary) throw new UnsupportedMediaTypeError({ accepted: FORM_TYPES });
+    return readMultipart(ex, boundary);
+  };
 }
+
+/** What a `form` route reads, as its 415 says. */
+const FORM_TYPES =
+  'multipart/form-data with a boundary parameter, or application/x-www-form-urlencoded in UTF-8 without a content-encoding';
 
 // Null-prototype maps: a part header named `constructor` or `__proto__` is just a name.
 function lowerHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
+import type { Readable } from 'node:stream';
 import type { RawHeadersView } from './raw-headers';
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import { node, unwrap } from '../schema/introspect';
@@ -53,6 +54,28 @@ export interface FormPartInfo {
   readonly file: boolean;
   readonly value: v.GenericSchema | undefined;
   readonly headers: ObjectSchemaLike | undefined;
+  /** True for `FileFormPart.spooled()`: the part goes to a temporary file as it streams in. */
+  readonly spooled?: boolean;
+}
+
+/**
+ * A file part spooled to a temporary file (`FileFormPart.spooled()`): read it with `stream()`
+ * (backpressure is the reader's); the file is removed when the response ends.
+ */
+export interface SpooledFileFormPartValue<THeaders = Record<string, never>> {
+  /** The safe basename of the name as sent. */
+  readonly filename: string;
+  /** The name as sent (at most 255 UTF-8 bytes). */
+  readonly rawFilename: string;
+  /** The temporary file (removed when the response ends: copy or move what you keep before). */
+  readonly path: string;
+  /** Its size in bytes. */
+  readonly size: number;
+  readonly contentType: string | undefined;
+  readonly headers: THeaders;
+  readonly rawHeaders: RawHeadersView;
+  /** A fresh stream over the file's bytes. */
+  stream(): Readable;
 }
 
 type PartSchema<T> = v.CustomSchema<T, undefined> & { readonly [kFormPart]: FormPartInfo };
@@ -284,3 +307,27 @@ function utf8Prefix(text: string, max: number): string {
 
 /** The bound form: the schema's output. */
 export type FormInput<TSchema extends ObjectSchemaLike> = v.InferOutput<TSchema>;
+
+/**
+ * Declares a file part spooled to a temporary file as the body streams in, for uploads too large
+ * to hold in memory: the next chunk is read only once the last one is on disk, at most
+ * `limits.multipart.maxSpooledBytes` per request (1 GiB; 413 past it, while reading). The handler
+ * gets `{ filename, rawFilename, path, size, contentType, headers, rawHeaders, stream() }`; the
+ * file is removed when the response ends (and at once when the upload fails or is aborted).
+ * Node only (it needs the file system).
+ *
+ * @param options - `headers`: a Struct bound from the part's own headers.
+ * @example
+ * const Upload = Struct('Upload', { title: v.string(), video: FileFormPart.spooled() });
+ * // handler: await pipeline(form.video.stream(), createWriteStream(target))
+ */
+FileFormPart.spooled = function spooled<THeaders extends ObjectSchemaLike | undefined = undefined>(
+  options: { headers?: THeaders } = {},
+): PartSchema<
+  SpooledFileFormPartValue<
+    THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
+  >
+> {
+  checkPart('FileFormPart.spooled', options);
+  return marker({ kind: 'file', file: true, value: undefined, headers: options.headers, spooled: true });
+};

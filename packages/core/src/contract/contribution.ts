@@ -158,6 +158,37 @@ export interface UpgradeRoute extends ExtensionRouteBase {
   handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
 }
 
+/**
+ * A prefix route: one handler owns every path under `prefix` (`/api/auth` answers `/api/auth` and
+ * `/api/auth/…`, never `/api/authx`), e.g. a fetch handler from another library. Exact and
+ * templated routes always win over it; two prefix routes whose prefixes overlap (equal, or one
+ * inside the other) are a `WiringError`. It runs the same plan as any route: limits, app-wide
+ * and mount middleware, mount options (CORS, auth), request log, spans, compression.
+ *
+ * @example
+ * wiring.addPrefixRoute({
+ *   prefix: '/legacy', owner: 'legacy', operation: 'proxy',
+ *   handle: (ex) => ex.send(200, ['content-type', 'text/plain'], `legacy ${ex.path}`),
+ * });
+ */
+export interface PrefixRoute extends Omit<ExtensionRouteBase, 'path'> {
+  /**
+   * The path prefix: `/` then segments without slots, no trailing `/` (`/` alone owns every path
+   * no other route answers).
+   */
+  readonly prefix: string;
+  /**
+   * The methods it answers (upper case); another method gets 405 with `allow`. Default: every
+   * method, HEAD and OPTIONS included (a CORS preflight a mount's policy accepts is still
+   * answered by core).
+   */
+  readonly methods?: readonly string[];
+  /** A label for the catalogue (default `handle`). */
+  readonly operation?: string;
+  /** Answers the request (`ex.send`, or `sendFetchResponse(ex, response)` for a WHATWG `Response`). */
+  handle(ex: Exchange, input: Readonly<Record<string, unknown>>): void | Promise<void>;
+}
+
 /** A binding source an extension provides to every route that declares its name. */
 export interface SourceProvider {
   /** The spec key (`tasks`, `requestId`, …); types come from `ExtensionSources`. */

@@ -37,6 +37,12 @@ export interface RequestHead {
    * socket's `encrypted` tells).
    */
   readonly scheme?: 'http' | 'https' | undefined;
+  /**
+   * The fetch transport only: the scheme and authority of the `Request`'s URL
+   * (`https://api.example`), which a request target in origin-form does not carry. On node:http
+   * they come from the connection and the `host` header.
+   */
+  readonly origin?: string | undefined;
   /** Lower-case names; repeats joined with `, ` (`set-cookie`: an array), as node:http does. */
   readonly headers: IncomingHttpHeaders;
   /** Names and values alternating, in the order sent, repeats included. */

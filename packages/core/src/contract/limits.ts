@@ -17,13 +17,18 @@ export interface MultipartLimits {
   maxFieldSize: number;
   /** Largest header block of one part (and largest preamble/epilogue), in bytes → `malformed`. */
   maxHeaderSize: number;
-  /** Largest whole body, in bytes → `too-large` (bounds memory across many parts). */
+  /** Largest whole body, in bytes → `too-large` (bounds memory across many parts; spooled files aside). */
   maxTotalSize: number;
+  /**
+   * Most bytes one request may spool to temporary files (`FileFormPart.spooled()` parts, each and
+   * all together) → `too-large`.
+   */
+  maxSpooledBytes: number;
 }
 
 /**
  * The default multipart limits: 10 MiB per file, 100 fields, 1000 parts, 1 MiB per field,
- * 16 KiB per part header block, 20 MiB in all.
+ * 16 KiB per part header block, 20 MiB in all in memory, 1 GiB spooled to temporary files.
  *
  * @example
  * await parseMultipart(req, boundary, { ...defaultMultipartLimits, maxFields: 10 });
@@ -35,6 +40,7 @@ export const defaultMultipartLimits: MultipartLimits = Object.freeze({
   maxFieldSize: 1024 * 1024,
   maxHeaderSize: 16 * 1024,
   maxTotalSize: 20 * 1024 * 1024,
+  maxSpooledBytes: 1024 * 1024 * 1024,
 });
 
 /** Request limits: every refusal is a Problem body, never a dropped connection or a 500. */

@@ -5,10 +5,14 @@ import type { OperationSpec } from './operation-spec';
 
 /** A route in the finished catalogue, as extensions (e.g. @api/openapi) read it. */
 export interface RouteInfo {
+  /** The method; `*` for a prefix route that answers every method. */
   readonly method: string;
-  /** The path template, e.g. `/widgets/{widget_id}`. */
+  /** The path template, e.g. `/widgets/{widget_id}`; for a prefix route its prefix (`/api/auth`). */
   readonly path: string;
-  /** `operation` (Resource/Endpoint), `custom` (an extension answers), `upgrade` (e.g. a WebSocket handshake). */
+  /**
+   * `operation` (Resource/Endpoint), `custom` (an extension answers), `upgrade` (e.g. a WebSocket
+   * handshake), `prefix` (one handler owns every path under `path`, e.g. a mounted fetch handler).
+   */
   readonly kind: RouteKind;
   /** The owning class name (route class or extension name). */
   readonly owner: string;
@@ -27,6 +31,11 @@ export interface RouteInfo {
   readonly defaultStatus: number;
   /** The options the route was mounted with (`auth`, `cors`, `middleware`, …). */
   readonly mountOptions: Readonly<Record<string, unknown>>;
+  /**
+   * The `prefix` the route's class was mounted under (`/v1`), already part of `path`; absent
+   * without one. A class mounted under two prefixes has a route for each.
+   */
+  readonly mountPrefix?: string;
   /** Excluded from generated documents (spec routes, assets, favicon). */
   readonly hidden: boolean;
   /**
@@ -60,4 +69,4 @@ export interface RouteLookup {
 }
 
 /** Kinds of route in the catalogue. */
-export type RouteKind = 'operation' | 'custom' | 'upgrade';
+export type RouteKind = 'operation' | 'custom' | 'upgrade' | 'prefix';

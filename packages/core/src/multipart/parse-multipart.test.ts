@@ -212,6 +212,7 @@ describe('parseMultipart', () => {
       maxFieldSize: 1024 * 1024,
       maxHeaderSize: 16 * 1024,
       maxTotalSize: 20 * 1024 * 1024,
+      maxSpooledBytes: 1024 * 1024 * 1024,
     });
   });
 });

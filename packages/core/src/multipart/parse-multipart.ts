@@ -3,6 +3,9 @@ import { isValidBoundary } from './boundary';
 import { decodeExtValue, parseHeaderParams } from './header-params';
 import { MultipartError } from './multipart-error';
 import { defaultMultipartLimits, type MultipartLimits } from '../contract/limits';
+import { runSpool, type MultipartSpool, type SpoolOp, type SpoolState } from './spool-ops';
+
+export type { MultipartSpool, SpoolFile } from './spool-ops';
 
 /**
  * One part of a multipart/form-data body, held in memory.
@@ -20,8 +23,10 @@ export interface MultipartPart {
   contentType: string | undefined;
   /** As-sent part header lines, in order: `[name as sent, trimmed value]`. */
   rawHeaders: ReadonlyArray<readonly [string, string]>;
-  /** The part's body bytes. */
+  /** The part's body bytes (empty for a spooled part). */
   data: Buffer;
+  /** A part written to a temporary file instead of memory (see `MultipartSpool`): where, and its size. */
+  spooled?: { path: string; size: number };
 }
 
 const enum State {
@@ -32,6 +37,7 @@ const enum State {
   Epilogue,
 }
 
+const EMPTY = Buffer.alloc(0);
 const CR = 0x0d;
 const CRLF = Buffer.from('\r\n', 'latin1');
 
@@ -46,6 +52,11 @@ function isLwsp(c: number | undefined): boolean {
 
 class MultipartParser {
   readonly parts: MultipartPart[] = [];
+  /** Spool work queued by the last `write`, run by `parseMultipart` before the next chunk is read. */
+  readonly spoolOps: SpoolOp[] = [];
+  /** Bytes spooled so far (not in memory). */
+  spooledBytes = 0;
+  #spooling: MultipartPart | undefined = undefined;
   #state: State = State.Preamble;
   // A virtual CRLF before the body lets the first delimiter be found by the same search as the rest.
   #pending: Buffer | undefined = CRLF;
@@ -65,7 +76,11 @@ class MultipartParser {
   #chunks: Buffer[] = [];
   #size = 0;
 
-  constructor(boundary: string, limits: MultipartLimits) {
+  constructor(
+    boundary: string,
+    limits: MultipartLimits,
+    private readonly spool: MultipartSpool | undefined,
+  ) {
     this.#needle = Buffer.from(`\r\n--${boundary}`, 'latin1');
     this.#limits = limits;
   }
@@ -251,10 +266,27 @@ class MultipartParser {
     this.#contentType = contentType;
     this.#sizeLimit = this.#isFile ? this.#limits.maxFileSize : this.#limits.maxFieldSize;
     this.#state = State.Body;
+    if (this.#isFile && this.spool?.accepts(name)) {
+      const part: MultipartPart = { name, filename, contentType, rawHeaders: this.#rawHeaders, data: EMPTY };
+      this.#spooling = part;
+      this.#sizeLimit = this.spool.maxBytes;
+      this.spoolOps.push({ op: 'open', part });
+    }
   }
 
   #append(buf: Buffer, start: number, end: number): void {
     if (end <= start) return;
+    if (this.#spooling !== undefined) {
+      this.#size += end - start;
+      this.spooledBytes += end - start;
+      if (this.spooledBytes > this.spool!.maxBytes)
+        throw new MultipartError('too-large', `Multipart spooled files exceed ${this.spool!.maxBytes} bytes`, {
+          limit: 'multipart.maxSpooledBytes',
+          bytes: this.spool!.maxBytes,
+        });
+      this.spoolOps.push({ op: 'write', chunk: buf.subarray(start, end) });
+      return;
+    }
     this.#size += end - start;
     if (this.#size > this.#sizeLimit) {
       throw new MultipartError(
@@ -271,6 +303,13 @@ class MultipartParser {
   }
 
   #finishPart(): void {
+    const spooled = this.#spooling;
+    if (spooled !== undefined) {
+      this.#spooling = undefined;
+      this.spoolOps.push({ op: 'close', size: this.#size });
+      this.parts.push(spooled);
+      return;
+    }
     const chunks = this.#chunks;
     const data = chunks.length === 1 ? Buffer.from(chunks[0] as Buffer) : Buffer.concat(chunks, this.#size);
     this.parts.push({
@@ -307,6 +346,7 @@ function toBuffer(chunk: Buffer | Uint8Array): Buffer {
  * @param body - The request body, e.g. an `IncomingMessage`.
  * @param boundary - The boundary from {@link parseBoundary}, without the leading `--`.
  * @param limits - Overrides for {@link defaultMultipartLimits}.
+ * @param spool - Where file parts of chosen fields go instead of memory (temporary files).
  * @example
  * const boundary = parseBoundary(req.headers['content-type']);
  * if (boundary !== undefined) {
@@ -317,12 +357,14 @@ export async function parseMultipart(
   body: AsyncIterable<Buffer | Uint8Array>,
   boundary: string,
   limits: Partial<MultipartLimits> = {},
+  spool?: MultipartSpool,
 ): Promise<MultipartPart[]> {
   if (!isValidBoundary(boundary)) {
     throw new MultipartError('malformed', 'Multipart boundary must be 1 to 70 visible ASCII characters');
   }
   const effective = { ...defaultMultipartLimits, ...limits };
-  const parser = new MultipartParser(boundary, effective);
+  const parser = new MultipartParser(boundary, effective, spool);
+  const spoolState: SpoolState = { file: undefined, part: undefined };
   let total = 0;
   // A `for await` would call `return()` on a throw, and a Node stream's default iterator then
   // destroys the request (and its socket) before the error response can be written. A Node stream
@@ -338,13 +380,17 @@ export async function parseMultipart(
     try {
       const chunk = toBuffer(step.value);
       total += chunk.length;
-      if (total > effective.maxTotalSize)
+      parser.write(chunk);
+      // Spooled bytes are on disk: the total bounds what the body holds in memory.
+      if (total - parser.spooledBytes > effective.maxTotalSize)
         throw new MultipartError('too-large', `Multipart body exceeds ${effective.maxTotalSize} bytes`, {
           limit: 'multipart.maxTotalSize',
           bytes: effective.maxTotalSize,
         });
-      parser.write(chunk);
+      // Backpressure: the next chunk is read once this one's spooled bytes are on disk.
+      if (parser.spoolOps.length > 0) await runSpool(parser.spoolOps, spool!, spoolState);
     } catch (error) {
+      await spoolState.file?.close().catch(() => undefined);
       if (nodeStream) await iterator.return?.();
       throw error;
     }

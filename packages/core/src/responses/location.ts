@@ -1,13 +1,17 @@
 import { describeValue, wiringError } from '../contract/wiring-error';
 import { routeClassName } from '../contract/route-name';
+import type { RouteInfo } from '../contract/route-info';
 
 /** Path field values used to fill a route template's `{slots}`. */
 export type PathValues = Readonly<Record<string, string | number | boolean | bigint>>;
 
 /** Resolves lazy Location/Link targets at send time (the app provides it). */
 export interface UrlResolver {
-  /** The path for an operation of a mounted class, or a `"name.operation"` ref. */
-  pathFor(target: LocationTarget): string;
+  /**
+   * The path for an operation of a mounted class, or a `"name.operation"` ref; `from`: the route
+   * answering, whose mount prefix wins when the class is mounted under several.
+   */
+  pathFor(target: LocationTarget, from?: RouteInfo): string;
   /** The origin/prefix to put before path-based targets ('' when URLs stay relative). */
   base(headers: Readonly<Record<string, string | string[] | undefined>>): string;
 }

@@ -276,7 +276,7 @@ function pushRaw(
 /** Resolves a Location/Link target to a header-safe URI. */
 function resolveUri(target: Location['target'], resolver: UrlResolver, ex: Exchange): string {
   if (target.kind === 'url') return target.url;
-  const path = target.kind === 'path' ? target.path : resolver.pathFor(target);
+  const path = target.kind === 'path' ? target.path : resolver.pathFor(target, ex.route);
   const base = resolver.base(ex.req.headers);
   return base === '' ? sameOrigin(path) : base + path;
 }

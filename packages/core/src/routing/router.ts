@@ -93,7 +93,8 @@ export function parseTemplate(template: string, where?: string): { segments: str
   return { segments, slots };
 }
 
-function allowHeader(methods: Iterable<string>): string {
+/** The `Allow` value of a path's methods: in order, then HEAD when GET is there, then OPTIONS. */
+export function allowHeader(methods: Iterable<string>): string {
   const list = [...methods];
   if (list.includes('GET') && !list.includes('HEAD')) list.push('HEAD');
   if (!list.includes('OPTIONS')) list.push('OPTIONS');

@@ -99,21 +99,35 @@ export class CatalogueResolver implements UrlResolver {
     readonly base: (headers: HeaderBag) => string,
   ) {}
 
-  pathFor(target: LocationTarget): string {
+  pathFor(target: LocationTarget, from?: RouteInfo): string {
     if (target.kind === 'path') return target.path;
     if (target.kind === 'url') return target.url;
     let route: RouteInfo | undefined;
     if (target.kind === 'operation') {
-      route = this.routes.find((r) => r.ownerClass === target.owner && r.operation === target.operation);
+      route = this.#pick((r) => r.ownerClass === target.owner && r.operation === target.operation, from);
       if (!route)
         throw new TypeError(`Location: ${routeClassName(target.owner)}.${target.operation} is not mounted`);
     } else {
       const dot = target.ref.lastIndexOf('.');
       const ref = target.ref.slice(0, dot);
       const op = target.ref.slice(dot + 1);
-      route = this.routes.find((r) => r.ref === ref && r.operation === op);
+      route = this.#pick((r) => r.ref === ref && r.operation === op, from);
       if (!route) throw new TypeError(`Location: ref "${target.ref}" names no mounted operation`);
     }
     return fillTemplate(route.path, target.path, `Location to ${route.owner}.${route.operation}`);
+  }
+
+  /**
+   * The matching route; a class mounted under several prefixes gives one per prefix, and the one
+   * under the answering route's prefix wins (else the first mounted).
+   */
+  #pick(matches: (route: RouteInfo) => boolean, from: RouteInfo | undefined): RouteInfo | undefined {
+    let first: RouteInfo | undefined;
+    for (const route of this.routes) {
+      if (!matches(route)) continue;
+      if (route.mountPrefix === from?.mountPrefix) return route;
+      first ??= route;
+    }
+    return first;
   }
 }

@@ -12,11 +12,12 @@ import type { Limits } from '../contract/limits';
 import type { ConnectionControl, WireResponse } from '../contract/wire';
 import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
-import { pick, type Router } from '../routing/router';
+import { pick, type PathEntry, type Router } from '../routing/router';
+import { pickPrefix, type PrefixTable } from '../routing/prefix-table';
 import { CoreExchange, type ExchangeRuntime } from '../responses/core-exchange';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
-import { composeAround, observeWhenFinished, runPlan } from './runner';
+import { composeAround, observeWhenFinished, runPlan, runRoute } from './runner';
 
 /**
  * Shutdown accounting: what is in flight (requests until their response closes, sockets taken
@@ -137,6 +138,13 @@ export class InFlight {
 // The router's answers carry no per-request data: one instance each serves every miss.
 const NOT_FOUND = new NotFoundError();
 const METHOD_NOT_ALLOWED = new MethodNotAllowedError();
+/** The automatic OPTIONS `allow` of a prefix route that answers every method (only its preflights reach it). */
+const ANY_ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** A CORS preflight: OPTIONS asking with `access-control-request-method`. */
+function isPreflight(ex: CoreExchange): boolean {
+  return ex.req.headers['access-control-request-method'] !== undefined;
+}
 
 /** An app-wide intercept, compiled: runs before routing. */
 export interface CompiledIntercept {
@@ -148,6 +156,7 @@ export interface CompiledIntercept {
 export type RuntimeParts = Pick<
   Runtime,
   | 'router'
+  | 'prefixes'
   | 'fallback'
   | 'appIntercepts'
   | 'funnel'
@@ -164,6 +173,8 @@ export type RuntimeParts = Pick<
 export class Runtime extends InFlight implements ExchangeRuntime {
   /** Every route's plan by method and path (static paths in a map, templates in buckets). */
   readonly router: Router<Plan>;
+  /** Prefix routes (mounted handlers), consulted when no route has the path; undefined when there are none. */
+  readonly prefixes: PrefixTable<Plan> | undefined;
   /**
    * The plan of unrouted answers (404, 405, automatic OPTIONS, app intercepts): app-wide route
    * headers and observers.
@@ -192,6 +203,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
   constructor(parts: RuntimeParts) {
     super();
     this.router = parts.router;
+    this.prefixes = parts.prefixes;
     this.fallback = parts.fallback;
     this.appIntercepts = parts.appIntercepts;
     this.funnel = parts.funnel;
@@ -276,7 +288,10 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     }
     const match = this.router.find(ex.method, ex.path);
     if (match === undefined) {
-      this.#unrouted(ex, NOT_FOUND);
+      // Exact and templated routes first; then the prefix that owns the path, if the app has any.
+      const owner = this.prefixes?.find(ex.path);
+      if (owner !== undefined) this.#prefix(ex, owner);
+      else this.#unrouted(ex, NOT_FOUND);
       return;
     }
     if (ex.method === 'OPTIONS') {
@@ -297,6 +312,32 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       return;
     }
     ex.params = match.params;
+    ex.plan = plan;
+    runPlan(plan, ex, this.resolver);
+  }
+
+  /**
+   * A path a prefix route owns: its plan for the method (or its every-method plan) runs; an
+   * OPTIONS preflight a contribution accepts (CORS) is answered here, as for any route; a method
+   * it does not answer is 405, and OPTIONS then gets the automatic answer.
+   */
+  #prefix(ex: CoreExchange, entry: PathEntry<Plan>): void {
+    const plan = pickPrefix(entry, ex.method);
+    if (ex.method === 'OPTIONS' && (plan === undefined || isPreflight(ex))) {
+      const allow = entry.allow === '' ? ANY_ALLOW : entry.allow;
+      this.#options(ex, entry.methods, allow, ex.params, plan);
+      return;
+    }
+    if (plan === undefined) {
+      const sibling: Plan | undefined = entry.methods.values().next().value;
+      ex.plan = sibling;
+      this.#around(sibling?.around, ex, () => {
+        if (sibling?.observers) observeWhenFinished(sibling, ex);
+        else this.#observeFallback(ex);
+        ex.fail(METHOD_NOT_ALLOWED, ['allow', entry.allow]);
+      });
+      return;
+    }
     ex.plan = plan;
     runPlan(plan, ex, this.resolver);
   }
@@ -324,14 +365,19 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     plans: ReadonlyMap<string, Plan>,
     allow: string,
     params: readonly string[],
+    handler?: Plan,
   ): void {
     ex.params = params;
     // The automatic answer carries the path's own route headers (its routes share a mount), not the fallback's.
     ex.plan = plans.values().next().value;
-    this.#around(ex.plan?.around, ex, () => this.#answerOptions(ex, plans, allow));
+    this.#around(ex.plan?.around, ex, () => this.#answerOptions(ex, plans, allow, handler));
   }
 
-  #answerOptions(ex: CoreExchange, plans: ReadonlyMap<string, Plan>, allow: string): void {
+  /**
+   * The automatic OPTIONS answer, or an accepted preflight's. `handler`: the plan of a prefix
+   * route that answers OPTIONS itself, so a preflight no contribution accepts goes to it instead.
+   */
+  #answerOptions(ex: CoreExchange, plans: ReadonlyMap<string, Plan>, allow: string, handler?: Plan): void {
     if (ex.plan?.observers) observeWhenFinished(ex.plan, ex);
     else this.#observeFallback(ex);
     const head: HeaderList = ['allow', allow];
@@ -345,6 +391,11 @@ export class Runtime extends InFlight implements ExchangeRuntime {
           return;
         }
       }
+    }
+    if (handler !== undefined) {
+      ex.plan = handler;
+      runRoute(handler, ex, this.resolver);
+      return;
     }
     ex.sendOptions(head);
   }

@@ -6,6 +6,7 @@ import type { ExceptionHandler } from '../responses/exception-handler';
 import type {
   AppIntercept,
   CustomRoute,
+  PrefixRoute,
   RouteContributor,
   SourceProvider,
   UpgradeRoute,
@@ -23,6 +24,8 @@ import { checkExtensionRoute } from './extension-route';
 import { checkMiddleware } from '../middleware/check';
 import { newRouteInfo, type RouteRecord } from './records';
 import type { HealthPaths, LoadSheddingOptions, TrustProxy } from '../contract/serving-options';
+import { PrefixTable } from '../routing/prefix-table';
+import { prefixRouteRecords } from './prefix-route';
 
 /**
  * Everything `wire()` and extensions declare, collected until wiring finishes: the one internal
@@ -87,6 +90,17 @@ export class AppWiring {
     this.trustProxy = resolveTrustProxy(fields.trustProxy, fields.env);
     this.stacks = fields.stacks;
     this.assertWiring = fields.assertWiring;
+  }
+
+  /** Prefix routes added so far: an overlapping prefix fails at the call that adds it. */
+  readonly #prefixes = new PrefixTable<RouteRecord>();
+
+  /** Adds a prefix route (one record per method it answers, or one for every method). */
+  addPrefixRoute(route: PrefixRoute): void {
+    const records = prefixRouteRecords(route, this.limits);
+    for (const record of records)
+      this.#prefixes.add(record.info.path, record.info.method, record, `${route.owner} (prefix route)`);
+    this.records.push(...records);
   }
 
   /** Every route added so far by method and path shape (slot names ignored), for early duplicate checks. */

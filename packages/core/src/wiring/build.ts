@@ -8,6 +8,7 @@ import { mountOption } from './mount-option';
 import { compileMiddlewareList, middlewareHook } from '../middleware/compile';
 import { baseFromEnv, CatalogueResolver } from '../routing/url-resolver';
 import { Router } from '../routing/router';
+import { PrefixTable } from '../routing/prefix-table';
 import { ErrorFunnel } from '../runtime/funnel';
 import type { Plan } from '../runtime/plan';
 import { Runtime, type CompiledIntercept } from '../runtime/runtime';
@@ -69,6 +70,8 @@ export function buildRuntime(
     wiring.records.some((r) => (r.info.spec as { requestId?: unknown })?.requestId !== undefined);
   const requestLog = wiring.requestLog ? requestLogContribution(log) : undefined;
   const router = new Router<Plan>();
+  // Decided here: an app without prefix routes has none, and its misses never look for one.
+  let prefixes: PrefixTable<Plan> | undefined;
   for (const record of wiring.records) {
     const info = record.info;
     const where = `${info.owner}.${info.operation}`;
@@ -88,6 +91,11 @@ export function buildRuntime(
       if (c) contributions.push(c);
     }
     if (requestLog) contributions.push(requestLog);
+    if (info.kind === 'prefix') {
+      prefixes ??= new PrefixTable<Plan>();
+      prefixes.add(info.path, info.method, compilePlan(record, contributions, ctx), info.owner);
+      continue;
+    }
     router.add(
       info.method,
       info.path,
@@ -102,6 +110,7 @@ export function buildRuntime(
 
   const runtime = new Runtime({
     router,
+    prefixes,
     fallback: compileFallback(wiring, appMiddleware, requestLog, ctx),
     appIntercepts: compileAppIntercepts(wiring),
     funnel: new ErrorFunnel({

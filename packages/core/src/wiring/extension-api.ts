@@ -13,6 +13,7 @@ import type { TrustProxy } from '../contract/serving-options';
 import type {
   AppIntercept,
   CustomRoute,
+  PrefixRoute,
   RouteContribution,
   RouteContributor,
   SourceProvider,
@@ -61,6 +62,16 @@ export interface Wiring {
    * is matched exactly as written (braces are characters, not slots).
    */
   addRoute(route: CustomRoute): void;
+  /**
+   * Adds a prefix route: one handler owns every path under `route.prefix` (e.g. a fetch handler
+   * from another library; `mountFetch` is built on it). Exact and templated routes win over it,
+   * whenever they are added; two overlapping prefixes fail with `API_WIRING_PREFIX_OVERLAP`. The
+   * route runs the same plan as any other (mount options, middleware, request log, transform).
+   *
+   * @example
+   * wiring.addPrefixRoute({ prefix: '/legacy', owner: 'legacy', handle: (ex) => proxy(ex) });
+   */
+  addPrefixRoute(route: PrefixRoute): void;
   /** Adds an upgrade (WebSocket) route (a GET route; duplicates fail as for `addRoute`). */
   addUpgradeRoute(route: UpgradeRoute): void;
   /**

@@ -18,11 +18,12 @@ import {
 import { routeClassName } from '../contract/route-name';
 import { parseTemplate } from '../routing/router';
 import { objectEntries } from '../schema/introspect';
+import { checkPrefix } from '../routing/prefix-table';
 import { newRouteInfo, type RouteRecord } from './records';
 import { closestName } from '../checks/closest-name';
 
 /** Mount options core compiles itself; every other option is a package's compiled value. */
-export const CORE_MOUNT_OPTIONS: ReadonlySet<string> = new Set(['middleware', 'limits']);
+export const CORE_MOUNT_OPTIONS: ReadonlySet<string> = new Set(['middleware', 'limits', 'prefix']);
 
 /** What `includeResource` / `includeEndpoint` hand to the mounter. */
 export interface RouteClassMount {
@@ -86,6 +87,13 @@ export function checkMountOptions(
   return middleware;
 }
 
+/** The `prefix` mount option: '' without one; a literal path (no slots, no trailing `/`). */
+function mountPrefix(where: string, prefix: unknown): string {
+  if (prefix === undefined) return '';
+  const checked = checkPrefix(`${where}: mount option "prefix"`, prefix);
+  return checked === '/' ? '' : checked;
+}
+
 /**
  * Turns a mounted Resource/Endpoint instance into route records: one per declared operation,
  * every path rule checked (each mistake a `WiringError` naming the class, the operation and the fix).
@@ -127,6 +135,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
   const mountMiddleware = checkMountOptions(`${appName}.${method}(${className})`, options, className);
   const limits = mergeLimits(`${className} mount limits`, mount.appLimits, options.limits, MOUNT_LIMIT_KEYS);
   const { slots } = parseTemplate(info.path, `${appName}.${method}(${className})`);
+  const prefix = mountPrefix(`${appName}.${method}(${className})`, options.prefix);
   const table = kind === 'resource' ? RESOURCE_OPERATIONS : ENDPOINT_OPERATIONS;
   checkOperationNames(className, instance, Object.keys(table));
   let count = 0;
@@ -211,7 +220,8 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
     records.push({
       info: newRouteInfo({
         method: op.method,
-        path,
+        path: prefix === '' ? path : path === '/' ? prefix : prefix + path,
+        ...(prefix === '' ? {} : { mountPrefix: prefix }),
         kind: 'operation',
         owner: className,
         ownerClass: cls,

@@ -98,6 +98,11 @@ function createWiringApi(target: AppWiring): Wiring {
       open('addRoute');
       target.addExtensionRoute('custom', route);
     },
+    addPrefixRoute: (route) => {
+      assertWiring('include (addPrefixRoute)');
+      open('addPrefixRoute');
+      target.addPrefixRoute(route);
+    },
     addUpgradeRoute: (route) => {
       assertWiring('include (addUpgradeRoute)');
       open('addUpgradeRoute');

@@ -156,8 +156,8 @@ class DocumentBuilder {
     const description = meta.description ?? classMeta.description;
     if (description !== undefined) op.description = description;
 
-    const operationId = meta.operationId ?? `${route.owner}_${route.operation}`;
-    if (typeof operationId !== 'string' || operationId === '') {
+    const declared = meta.operationId ?? `${route.owner}_${route.operation}`;
+    if (typeof declared !== 'string' || declared === '') {
       throw wiringError(
         'API_WIRING_INVALID_ARGUMENT',
         where,
@@ -165,6 +165,9 @@ class DocumentBuilder {
         'give a non-empty operationId or leave it out',
       );
     }
+    // A class mounted under a prefix (`/v1`) gets it as a suffix, so mounting it twice stays unique.
+    const operationId =
+      route.mountPrefix === undefined ? declared : `${declared}_${prefixId(route.mountPrefix)}`;
     const taken = this.#operationIds.get(operationId);
     if (taken !== undefined) {
       throw wiringError(
@@ -186,4 +189,12 @@ class DocumentBuilder {
     op.security = this.#security.requirement(route, where);
     return op;
   }
+}
+
+/** A mount prefix as an operationId part: `/api/v2` → `api_v2`. */
+function prefixId(prefix: string): string {
+  return prefix
+    .slice(1)
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }

@@ -78,12 +78,23 @@ export function requestBodyOf(
     const media: JsonSchema = { schema: registry.model(form, where) };
     const encoding = formEncoding(form, registry);
     if (encoding) media.encoding = encoding;
-    return { required: true, content: { 'multipart/form-data': media } };
+    const content: JsonSchema = { 'multipart/form-data': media };
+    // Core binds url-encoded bodies too (an HTML form's default), unless a part is a file or bytes.
+    if (sendableUrlEncoded(form)) content['application/x-www-form-urlencoded'] = { schema: media.schema };
+    return { required: true, content };
   }
   if (spec.content) {
     return { required: true, content: { 'application/octet-stream': { schema: { ...BINARY } } } };
   }
   return undefined;
+}
+
+/** True when every field of a form can be sent url-encoded (no file or bytes part). */
+function sendableUrlEncoded(form: SchemaNode): boolean {
+  return Object.values(objectEntries(form) ?? {}).every((schema) => {
+    const kind = formFieldKind(schema);
+    return kind !== 'file' && kind !== 'bytes';
+  });
 }
 
 /**

@@ -42,6 +42,7 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
     request,
     url.pathname + url.search,
     url.protocol === 'https:' ? 'https' : 'http',
+    url.origin,
   );
   const method = request.method;
   const res = new FetchResponse(method === 'HEAD');

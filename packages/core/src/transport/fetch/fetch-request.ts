@@ -15,6 +15,7 @@ type Listener = (chunk: Buffer) => void;
 export class FetchRequest implements WireRequest {
   readonly url: string;
   readonly scheme: 'http' | 'https';
+  readonly origin: string;
   readonly headers: IncomingHttpHeaders;
   readonly rawHeaders: string[];
   complete: boolean;
@@ -32,10 +33,12 @@ export class FetchRequest implements WireRequest {
    * @param request - the request
    * @param url - its target in origin-form (path and query)
    * @param scheme - its URL's scheme
+   * @param origin - its URL's scheme and authority
    */
-  constructor(request: Request, url: string, scheme: 'http' | 'https') {
+  constructor(request: Request, url: string, scheme: 'http' | 'https', origin: string) {
     this.url = url;
     this.scheme = scheme;
+    this.origin = origin;
     const headers: Record<string, string | string[]> = {};
     const raw: string[] = [];
     request.headers.forEach((value, name) => {
