@@ -21,6 +21,7 @@ describe('on the fetch transport', () => {
     const a = app(new RateLimit({ name: 'api', limit: 2, window: 60 }));
     const started = a.start({ transport: 'fetch' });
     await expect(started).rejects.toBeInstanceOf(WiringError);
+    await expect(started).rejects.toMatchObject({ code: 'API_WIRING_APP_STATE', where: 'Notes.get' });
     await expect(started).rejects.toThrow(
       'Notes.get: a policy partitions by client address, but on the fetch transport the app is not told the peer. Fix:',
     );

@@ -104,13 +104,11 @@ describe('rateLimit()', () => {
         })
       ).code,
     ).toBe('API_WIRING_DUPLICATE');
-    expect(
-      (
-        await startFails((app) =>
-          app.include(rateLimit({ store: memoryStore(), polcy: perAddress } as never)),
-        )
-      ).message,
-    ).toMatch(/unknown option "polcy"/);
+    const unknown = await startFails((app) =>
+      app.include(rateLimit({ store: memoryStore(), polcy: perAddress } as never)),
+    );
+    expect([unknown.code, unknown.where]).toEqual(['API_WIRING_UNKNOWN_OPTION', 'App.include(rateLimit())']);
+    expect(unknown.problem).toBe('unknown option "polcy" (did you mean "policy"?)');
     expect((await startFails((app) => app.include(rateLimit({ store: {} as never })))).message).toMatch(
       /store must be a rate-limit store, got an object/,
     );

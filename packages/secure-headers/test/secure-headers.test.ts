@@ -142,9 +142,11 @@ describe('startup mistakes', () => {
         this.include(secureHeaders());
       }
     }
-    await expect(new TestClient(new Twice({ logger: quiet })).start()).rejects.toThrow(
-      /secure headers are already installed app-wide/,
-    );
+    await expect(new TestClient(new Twice({ logger: quiet })).start()).rejects.toMatchObject({
+      code: 'API_WIRING_DUPLICATE',
+      where: 'Twice.include(secureHeaders())',
+      problem: 'secure headers are already installed app-wide',
+    });
     class Wrong extends BaseApp {
       protected override async wire(): Promise<void> {
         this.include(secureHeaders());
@@ -152,7 +154,12 @@ describe('startup mistakes', () => {
       }
     }
     const c = new TestClient(new Wrong({ logger: quiet }));
-    await expect(c.start()).rejects.toThrow(WiringError);
+    const started = c.start();
+    await expect(started).rejects.toThrow(WiringError);
+    await expect(started).rejects.toMatchObject({
+      code: 'API_WIRING_MOUNT_OPTION',
+      where: 'Wrong.includeEndpoint(Notes)',
+    });
     await c.close();
   });
 });

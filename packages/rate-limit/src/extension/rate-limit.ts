@@ -2,8 +2,10 @@
 // a contributor that compiles each route's policies (app default, the mount's, the operation's).
 import { ServiceUnavailableError, TooManyRequestsError } from '@api/core';
 import {
+  checkKnownKeys,
   defineExtension,
   describeValue,
+  wiringError,
   type ErrorClass,
   type Extension,
   type RouteContribution,
@@ -53,7 +55,7 @@ export interface RateLimiter {
   stats(): RateLimitStats;
 }
 
-const OPTION_KEYS = new Set(['store', 'onStoreDown', 'policy', 'skip', 'proxyHops']);
+const OPTION_KEYS: readonly string[] = ['store', 'onStoreDown', 'policy', 'skip', 'proxyHops'];
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/health', '/livez', '/readyz']);
 
 /** The default `skip`: health probes and hidden extension routes (assets, docs). */
@@ -78,11 +80,11 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
     setup(wiring) {
       const where = `${wiring.appName}.include(rateLimit())`;
       if (installed.has(wiring))
-        wiring.fail(
+        throw wiringError(
+          'API_WIRING_DUPLICATE',
           where,
           'rate limiting is already installed',
           'include rateLimit() once; set per-mount policies with the rateLimit mount option',
-          'API_WIRING_DUPLICATE',
         );
       const checked = checkSetup(wiring, where, setup);
       installed.add(wiring);
@@ -109,13 +111,14 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
 
       const contribution = (route: RouteInfo, limit: RateLimit | RateLimitGroup): RouteContribution => {
         const policies = limit instanceof RateLimit ? [limit] : limit.policies;
-        for (const policy of policies) claimName(wiring, names, policy, route);
+        for (const policy of policies) claimName(names, policy, route);
         if (
           wiring.transport === 'fetch' &&
           checked.proxyHops === 0 &&
           policies.some((p) => p.key === 'address')
         )
-          wiring.fail(
+          throw wiringError(
+            'API_WIRING_APP_STATE',
             routeWhere(route),
             'a policy partitions by client address, but on the fetch transport the app is not told the peer',
             'set APP_TRUST_FORWARDED (or proxyHops) behind a proxy that writes X-Forwarded-For, or partition with a key function',
@@ -147,11 +150,11 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
           );
         } else if (own === false || own instanceof RateLimit || own instanceof RateLimitGroup) limit = own;
         else if (own !== undefined)
-          wiring.fail(
+          throw wiringError(
+            'API_WIRING_MOUNT_OPTION',
             routeWhere(route),
             `the "rateLimit" mount option is ${describeValue(own)}, not a rate-limit policy`,
             'pass a RateLimit, rateLimits(a, b), perOperation({ … }), or false',
-            'API_WIRING_MOUNT_OPTION',
           );
         if (limit === undefined) {
           if (checked.policy === undefined || checked.skip(route)) return undefined;
@@ -164,11 +167,11 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
         for (const [option, operations] of operationsUnder)
           for (const operation of Object.keys(option.byOperation))
             if (!operations.has(operation))
-              wiring.fail(
+              throw wiringError(
+                'API_WIRING_MOUNT_OPTION',
                 `perOperation({ ${operation}: … })`,
                 `no operation "${operation}" is mounted with this option`,
                 `name an operation of the mount: ${[...operations].join(', ')}`,
-                'API_WIRING_MOUNT_OPTION',
               );
       });
 
@@ -221,68 +224,61 @@ interface CheckedSetup {
 
 function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup {
   if (typeof setup !== 'object' || setup === null || Array.isArray(setup))
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `the options must be an object, got ${describeValue(setup)}`,
       'rateLimit({ store: memoryStore() })',
-      'API_WIRING_INVALID_ARGUMENT',
     );
   const o = setup as Record<string, unknown>;
-  for (const key of Object.keys(o))
-    if (!OPTION_KEYS.has(key))
-      wiring.fail(
-        where,
-        `unknown option "${key}"`,
-        `use only ${[...OPTION_KEYS].join(', ')}`,
-        'API_WIRING_UNKNOWN_OPTION',
-      );
+  checkKnownKeys(where, o, OPTION_KEYS);
   const store = o.store as RateLimitStore | undefined;
   if (typeof store !== 'object' || store === null || typeof store.take !== 'function')
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `store must be a rate-limit store, got ${describeValue(store)}`,
       'store: memoryStore() for one process, or store: redisStore(new Redis(url)) shared by every process',
-      'API_WIRING_INVALID_ARGUMENT',
     );
   const mode = o.onStoreDown;
   if (mode === undefined && store.mayFail)
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `the ${store.kind} store can be unreachable, and onStoreDown does not say what limited routes do then`,
       "choose onStoreDown: 'allow' (fail open: serve unlimited) or onStoreDown: 'refuse' (fail closed: answer 503)",
-      'API_WIRING_INVALID_ARGUMENT',
     );
   if (mode !== undefined && mode !== 'allow' && mode !== 'refuse')
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `onStoreDown must be 'allow' or 'refuse', got ${describeValue(mode)}`,
       "onStoreDown: 'allow' or 'refuse'",
-      'API_WIRING_INVALID_ARGUMENT',
     );
   const policy = o.policy;
   if (policy !== undefined && !(policy instanceof RateLimit) && !(policy instanceof RateLimitGroup))
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `policy must be a RateLimit or rateLimits(…), got ${describeValue(policy)}`,
       "policy: new RateLimit({ name: 'api', limit: 100, window: 60 })",
-      'API_WIRING_INVALID_ARGUMENT',
     );
   const skip = o.skip ?? defaultSkip;
   if (typeof skip !== 'function')
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `skip must be a function of the route, got ${describeValue(skip)}`,
       "skip: (route) => route.path === '/healthz'",
-      'API_WIRING_INVALID_ARGUMENT',
     );
   const trusted = /^(?!0$|false$)./i.test(wiring.env.APP_TRUST_FORWARDED?.trim() ?? '');
   const hops = o.proxyHops ?? (trusted ? 1 : 0);
   if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > 16)
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
       where,
       `proxyHops must be a whole number from 0 to 16, got ${describeValue(hops)}`,
       'proxyHops: 1 behind one proxy',
-      'API_WIRING_INVALID_ARGUMENT',
     );
   return {
     store,
@@ -294,14 +290,14 @@ function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup
 }
 
 /** One name, one policy per app: two policies sharing a name would share buckets unawares. */
-function claimName(wiring: Wiring, names: Map<string, RateLimit>, policy: RateLimit, route: RouteInfo): void {
+function claimName(names: Map<string, RateLimit>, policy: RateLimit, route: RouteInfo): void {
   const held = names.get(policy.name);
   if (held === undefined) names.set(policy.name, policy);
   else if (held !== policy)
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_DUPLICATE',
       routeWhere(route),
       `two different policies are named "${policy.name}" (their buckets would be shared)`,
       'give each policy its own name, or reuse the same RateLimit object where one budget is meant',
-      'API_WIRING_DUPLICATE',
     );
 }

@@ -1,6 +1,7 @@
 // A rate-limit policy: a named quota (`limit` units per `window` seconds), how requests are
 // partitioned (client address, authenticated user, or a function) and what each request costs.
 import {
+  checkKnownKeys,
   describeValue,
   mountOption,
   wiringError,
@@ -42,7 +43,7 @@ export interface RateLimitOptions {
   readonly cost?: number | ((ex: Exchange) => number);
 }
 
-const KEYS = new Set(['name', 'limit', 'window', 'key', 'cost']);
+const KEYS: readonly string[] = ['name', 'limit', 'window', 'key', 'cost'];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /**
@@ -70,21 +71,15 @@ export class RateLimit implements MountOptionValue {
    */
   constructor(options: RateLimitOptions) {
     const where = `new RateLimit(${typeof options?.name === 'string' ? JSON.stringify(options.name) : '…'})`;
-    const fail = (
-      problem: string,
-      fix: string,
-      code: 'API_WIRING_INVALID_ARGUMENT' | 'API_WIRING_UNKNOWN_OPTION' = 'API_WIRING_INVALID_ARGUMENT',
-    ): never => {
-      throw wiringError(code, where, problem, fix);
+    const fail = (problem: string, fix: string): never => {
+      throw wiringError('API_WIRING_INVALID_ARGUMENT', where, problem, fix);
     };
     if (typeof options !== 'object' || options === null || Array.isArray(options))
       fail(
         `the options must be an object, got ${describeValue(options)}`,
         "new RateLimit({ name: 'api', limit: 100, window: 60 })",
       );
-    for (const key of Object.keys(options))
-      if (!KEYS.has(key))
-        fail(`unknown option "${key}"`, `use only ${[...KEYS].join(', ')}`, 'API_WIRING_UNKNOWN_OPTION');
+    checkKnownKeys(where, options, KEYS);
     const { name, limit, window, key = 'address', cost = 1 } = options;
     if (typeof name !== 'string' || !NAME.test(name))
       fail(
@@ -159,10 +154,10 @@ function isUserKey(value: unknown): value is UserKey {
 /** Fails a mount option on an app that did not include `rateLimit()`. */
 export function requireInstalled({ route, wiring }: MountContext): void {
   if (!installed.has(wiring))
-    wiring.fail(
+    throw wiringError(
+      'API_WIRING_MOUNT_OPTION',
       routeWhere(route),
       'the "rateLimit" mount option is set, but the app did not include rateLimit() (which holds the store)',
       'this.include(rateLimit({ store: memoryStore() })) in wire(), before or after the mounts',
-      'API_WIRING_MOUNT_OPTION',
     );
 }

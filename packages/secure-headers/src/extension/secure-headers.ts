@@ -1,7 +1,5 @@
-import { defineExtension, describeValue, type Extension, type Wiring } from '@api/core/extension';
+import { defineExtension, installAppPolicy, type Extension } from '@api/core/extension';
 import { SecureHeaders, type SecureHeadersOptions } from '../policy/secure-headers';
-
-const installed = new WeakSet<Wiring>();
 
 /**
  * Installs a block of security headers app-wide (at most once): every answer — operations,
@@ -18,27 +16,22 @@ export function secureHeaders(options: SecureHeadersOptions | SecureHeaders = {}
   return defineExtension({
     name: 'secure-headers',
     setup(wiring) {
-      const where = `${wiring.appName}.include(secureHeaders())`;
-      if (installed.has(wiring))
-        wiring.fail(
-          where,
-          'secure headers are already installed app-wide',
+      installAppPolicy(wiring, {
+        extension: 'secureHeaders',
+        duplicate: 'secure headers are already installed app-wide',
+        duplicateFix:
           'include secureHeaders() once; give a mount its own block with { secureHeaders: new SecureHeaders({ … }) } or none with { secureHeaders: false }',
-          'API_WIRING_DUPLICATE',
-        );
-      installed.add(wiring);
-      const block = options instanceof SecureHeaders ? options : new SecureHeaders(options);
-      wiring.addContributor((route) => {
-        const own: unknown = route.mountOptions.secureHeaders;
-        if (own === undefined) return block.contribution;
-        if (own !== false && !(own instanceof SecureHeaders))
-          wiring.fail(
-            `${route.owner}.${route.operation}`,
-            `the "secureHeaders" mount option is ${describeValue(own)}, not a SecureHeaders`,
-            'pass { secureHeaders: new SecureHeaders({ … }) } to replace the app block, or { secureHeaders: false } for none',
-            'API_WIRING_MOUNT_OPTION',
-          );
-        return undefined; // the mount's own block compiles itself; false means none
+        // The mount's own block compiles itself; false means none.
+        override: {
+          option: 'secureHeaders',
+          accepts: (own) => own === false || own instanceof SecureHeaders,
+          expected: 'a SecureHeaders or false',
+          fix: 'pass { secureHeaders: new SecureHeaders({ … }) } to replace the app block, or { secureHeaders: false } for none',
+        },
+        contribute: () => {
+          const block = options instanceof SecureHeaders ? options : new SecureHeaders(options);
+          return () => block.contribution;
+        },
       });
     },
   });

@@ -1,6 +1,7 @@
 // A block of security response headers, checked and rendered once at construction: what every
 // covered answer carries, unchanged, with no work per request.
 import {
+  checkKnownKeys,
   describeValue,
   mountOption,
   wiringError,
@@ -121,14 +122,7 @@ export class SecureHeaders implements MountOptionValue {
         `expected an options object, got ${describeValue(options)}`,
         'new SecureHeaders({ frameOptions: "SAMEORIGIN" }), or nothing for the preset',
       );
-    for (const key of Object.keys(options))
-      if (!(key in FIELDS))
-        throw wiringError(
-          'API_WIRING_UNKNOWN_OPTION',
-          where,
-          `unknown option "${key}"`,
-          `use only ${Object.keys(FIELDS).join(', ')}`,
-        );
+    checkKnownKeys(where, options, Object.keys(FIELDS));
     const headers: [string, string][] = [];
     for (const [key, field] of Object.entries(FIELDS) as [Field, (typeof FIELDS)[Field]][]) {
       const given: unknown = options[key];
