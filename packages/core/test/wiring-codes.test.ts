@@ -72,7 +72,7 @@ describe.each(
   const codesFile = join(packages, name, 'src/wiring-codes.ts');
   const own = existsSync(codesFile) ? declaredIn(codesFile) : [];
   const core = declaredIn(join(src, 'contract/wiring-codes.ts'));
-  const prefix = `API_WIRING_${name.toUpperCase()}_`;
+  const prefix = `API_WIRING_${name.toUpperCase().replaceAll('-', '_')}_`;
 
   it('builds every WiringError with a code (no hand-formatted new WiringError(message), no uncoded fail)', () => {
     const offenders = files.filter((file) =>
