@@ -312,7 +312,8 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
 
 /** What a `form` route reads, as its 415 says. */
 const FORM_TYPES =
-  'multipart/form-data with a boundary parameter, or application/x-www-form-urlencoded in UTF-8 without a content-encoding';
+  'multipart/form-data with a boundary parameter, or application/x-www-form-urlencoded in UTF-8 ' +
+  'without a content-encoding';
 
 // Null-prototype maps: a part header named `constructor` or `__proto__` is just a name.
 function lowerHeaders(pairs: ReadonlyArray<readonly [string, string]>): Record<string, string> {

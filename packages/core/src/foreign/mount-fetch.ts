@@ -103,7 +103,8 @@ export function mountFetch(
             response = await handler(built.request);
           } catch (error) {
             // The handler failed because its read went past the limit: that is the answer.
-            if (built.overLimit()) throw new PayloadTooLargeError({ limit: 'maxBodyBytes', bytes: limits.maxBodyBytes });
+            if (built.overLimit())
+              throw new PayloadTooLargeError({ limit: 'maxBodyBytes', bytes: limits.maxBodyBytes });
             throw error;
           }
           if (built.overLimit()) {
