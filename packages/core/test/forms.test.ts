@@ -211,8 +211,12 @@ const UNSUPPORTED = {
   type: 'unsupported-media-type',
   title: 'Unsupported media type',
   status: 415,
-  detail: 'This operation accepts multipart/form-data with a boundary parameter',
-  params: { accepted: 'multipart/form-data with a boundary parameter' },
+  detail:
+    'This operation accepts multipart/form-data with a boundary parameter, or application/x-www-form-urlencoded in UTF-8 without a content-encoding',
+  params: {
+    accepted:
+      'multipart/form-data with a boundary parameter, or application/x-www-form-urlencoded in UTF-8 without a content-encoding',
+  },
 };
 
 describe('form part headers', () => {
