@@ -17,7 +17,7 @@ describe('apps/demo/public', () => {
       .map((m) => m[1]!)
       .filter((r) => !r.startsWith('/'));
     // The page grows with the demo: check what it links, not a fixed list.
-    expect(refs).toEqual(expect.arrayContaining(['app.js', 'logo.svg', 'style.css']));
+    expect(refs).toEqual(expect.arrayContaining(['index.js', 'logo.svg', 'style.css']));
     const types: Record<string, string> = {
       js: 'text/javascript; charset=utf-8',
       svg: 'image/svg+xml',
