@@ -1,3 +1,3 @@
-import { packageConfig } from '../../config/vitest';
+import { packageConfig } from '../../config/vitest.ts';
 
 export default packageConfig();
