@@ -45,11 +45,7 @@ const builtins = new Set(builtinModules);
 export function importedPackages(packageDir) {
   const names = new Set();
   for (const file of filesBelow(packageDir).filter((f) => /^dist\/.*\.(js|d\.ts)$/.test(f))) {
-    // TSDoc lines (` * import { … } from '@api/x'` in an example) are prose, not imports.
-    const text = readFileSync(join(packageDir, file), 'utf8')
-      .split('\n')
-      .filter((line) => !/^\s*\*/.test(line))
-      .join('\n');
+    const text = readFileSync(join(packageDir, file), 'utf8');
     const specifiers = [
       ...text.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g),
       ...text.matchAll(/\bimport\s*['"]([^'"]+)['"]/g),
