@@ -7,7 +7,7 @@ import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../wiring/route-catalogue';
 import { fetchEntry } from '../transport/fetch/fetch-handler';
-import type { AppHost } from '../transport/host';
+import { createAppHost, type AppHost } from '../transport/host';
 import { nodeListener, nodeUpgradeListener } from '../transport/node/handle';
 import { closeAfterResponse } from '../transport/node/linger';
 import { adaptLogger } from '../logging/logger';
@@ -54,7 +54,7 @@ export abstract class BaseApp<TFactory = undefined> {
   readonly #log: Logger;
   readonly #wiring: AppWiring;
   /** The app as its transports see it (its runtime once started): what `listener` and `fetch` read. */
-  readonly #host: AppHost = hostOf(this, {
+  readonly #host: AppHost = createAppHost(this, {
     start: (options) => this.start(options),
     starting: () => this.#starting !== undefined,
     log: () => this.#log,
@@ -397,30 +397,4 @@ export abstract class BaseApp<TFactory = undefined> {
   get hasUpgradeRoutes(): boolean {
     return this.#wiring.records.some((r) => r.info.kind === 'upgrade');
   }
-}
-
-/** The host an app hands its transports: `runtime` a plain field (read per request), the rest read late. */
-function hostOf(
-  app: object,
-  parts: {
-    readonly start: AppHost['start'];
-    readonly starting: () => boolean;
-    readonly log: () => Logger;
-    readonly health: () => AppHost['health'];
-  },
-): AppHost {
-  return {
-    runtime: undefined,
-    start: parts.start,
-    get starting() {
-      return parts.starting();
-    },
-    get log() {
-      return parts.log();
-    },
-    get health() {
-      return parts.health();
-    },
-    name: app.constructor.name,
-  };
 }

@@ -20,3 +20,29 @@ export interface AppHost {
   /** The app's probe paths when it answers liveness and readiness probes (its `health` option). */
   readonly health: HealthPaths | undefined;
 }
+
+/** The host an app hands its transports: `runtime` a plain field (read per request), the rest read late. */
+export function createAppHost(
+  app: object,
+  parts: {
+    readonly start: AppHost['start'];
+    readonly starting: () => boolean;
+    readonly log: () => Logger;
+    readonly health: () => AppHost['health'];
+  },
+): AppHost {
+  return {
+    runtime: undefined,
+    start: parts.start,
+    get starting() {
+      return parts.starting();
+    },
+    get log() {
+      return parts.log();
+    },
+    get health() {
+      return parts.health();
+    },
+    name: app.constructor.name,
+  };
+}
