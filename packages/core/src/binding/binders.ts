@@ -35,15 +35,17 @@ import type { Uploads } from './body';
  * read of the request body, and the list where shutdown finds requests still reading theirs.
  */
 export interface BindingExchange extends Exchange {
-  /** The request body, read once by whichever body binder asks first. */
-  body: Later<Buffer> | undefined;
-  /** Set by a binder that refuses a body mid-read: the answer closes the connection. */
-  closeAfter: boolean;
+  /** The request body, read once by whichever body binder asks first (kept with `keepBody`). */
+  readonly body: Later<Buffer> | undefined;
+  /** Keeps the body's one read for the other body binders. */
+  keepBody(body: Later<Buffer>): void;
+  /** Called by a binder that refuses a body mid-read: the answer closes the connection. */
+  closeAfterAnswer(): void;
   readonly runtime: {
     /** Requests reading their body (shutdown answers them 503 at its cap). */
     readonly reading: Uploads;
   };
-  /** This exchange's place in `runtime.reading` (-1: not reading). */
+  /** This exchange's place in `runtime.reading` (-1: not reading): the `Uploads` list writes it. */
   readingAt: number;
 }
 
@@ -271,7 +273,7 @@ export function readBody(ex: BindingExchange, limits: Limits): Later<Buffer> {
   if (body === undefined) {
     const limit = limits.maxBodyBytes;
     body = declaresTooMuch(ex.req, limit) ? Later.failed(bodyTooLarge(limit)) : new ListedRead(ex, limit);
-    ex.body = body;
+    ex.keepBody(body);
   }
   return body;
 }

@@ -251,7 +251,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       await spool?.remove();
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
-        if (!ex.req.readableEnded) ex.closeAfter = true;
+        if (!ex.req.readableEnded) ex.closeAfterAnswer();
         if (error.kind === 'too-large')
           throw new PayloadTooLargeError(error.limit ?? { limit: 'multipart.maxTotalSize', bytes: maxTotal });
         throw new MalformedRequestError({

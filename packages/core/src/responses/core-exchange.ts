@@ -1,60 +1,24 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
-import type { BodyEncoder, BodyTransform } from '../contract/body-transform';
+import { performance } from 'node:perf_hooks';
+import type { BodyEncoder } from '../contract/body-transform';
 import type { HeaderList, TakenOver } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../contract/route-info';
-import type { ConnectionControl, WireRequest, WireResponse } from '../contract/wire';
+import type { WireRequest, WireResponse } from '../contract/wire';
 import { assertNoFraming, dropBodyFraming } from '../http/framing';
-import { assertHookPairs, pushConstantsOnce } from '../http/owned-fields';
+import { pushConstantsOnce } from '../http/owned-fields';
 import type { WriterExchange } from './writers';
 import type { StreamedBody } from './streamed-body';
-import type { HeaderPairs, RoutePlan } from '../contract/route-plan';
+import type { RoutePlan } from '../contract/route-plan';
 import type { Later } from '../binding/body';
-import type { BindingExchange } from '../binding/binders';
-import type { Uploads } from '../binding/body';
 import { RequestLogger } from '../logging/request-logger';
 import { requestIdOf } from '../logging/request-id';
 import { watchClose } from './observe-close';
-import { hookFailure } from './hook-failure';
-import type { RequestControl } from './request-control';
+import { RequestControl } from './request-control';
+import type { ExchangeRuntime, Upgrade } from './exchange-runtime';
+import { addDynamicHeaders, consultTransform, encodeAnswer } from './answer-hooks';
 
 const EMPTY_PARAMS: readonly string[] = Object.freeze([]);
-
-/** An upgrade request's node objects (node:http only): the request, its response object, the head bytes. */
-interface Upgrade {
-  readonly head: Buffer;
-  readonly request: IncomingMessage;
-  readonly response: ServerResponse;
-}
-
-/**
- * The runtime as an exchange sees it (`Runtime` implements it; the same one for node:http and
- * `app.fetch`): what an exchange needs from the runtime that created it.
- */
-export interface ExchangeRuntime {
-  readonly log: Logger;
-  /** The plan whose route headers unrouted answers carry (app-wide middleware, CORS). */
-  readonly fallback: RoutePlan;
-  /** True once shutdown began: every response says `connection: close`. */
-  readonly draining: boolean;
-  /** The transport's control of the connection (the lingering close after an early refusal). */
-  readonly connections: ConnectionControl;
-  /** True when the app has request ids (request log, or a `requestId` source): echoed and logged. */
-  readonly requestIds: boolean;
-  /** Aborted when shutdown begins (one signal for the app). */
-  readonly shutdownSignal: AbortSignal;
-  /** True once the shutdown cap was reached (a request's own `signal` then aborts). */
-  readonly capped: boolean;
-  /** Requests whose `signal` is live, aborted at the shutdown cap. */
-  readonly signalled: Set<RequestControl>;
-  fail(ex: CoreExchange, error: unknown, extra?: HeaderList): void;
-  /** Exchanges whose request body is being read (shutdown answers them 503 at its cap). */
-  readonly reading: Uploads<BindingExchange>;
-  /** Takes a connection out of the in-flight count and tracks it as an upgraded socket. */
-  adopt(ex: CoreExchange, socket: Duplex): void;
-}
 
 /**
  * Core's exchange: the one class behind the public `Exchange`, built by both transports (node:http
@@ -65,30 +29,34 @@ export interface ExchangeRuntime {
  * (`content-length`, `connection`) themselves.
  */
 export class CoreExchange implements WriterExchange {
-  params: readonly string[] = EMPTY_PARAMS;
-  receivedAt = 0;
+  #params: readonly string[] = EMPTY_PARAMS;
+  #receivedAt = 0;
   status = 0;
-  plan: RoutePlan | undefined = undefined;
+  #plan: RoutePlan | undefined = undefined;
   upgrade: Upgrade | undefined = undefined;
-  /** Runs the plan's observers once; set by the runner when a plan has observers. */
-  finished: (() => void) | undefined = undefined;
-  /** Set by the funnel for refusals that end the connection (408, 413, 431). */
-  closeAfter = false;
+  /** Runs the plan's observers once (`onFinished`); the runner arms it when a plan has observers. */
+  #finished: (() => void) | undefined = undefined;
+  /** The answer closes the connection (`closeAfterAnswer`: refusals, a body refused mid-read). */
+  #closeAfter = false;
   /**
-   * Set by the funnel once it answers with an error: a response-header hook or the body transform
-   * failing from then on is logged and skipped, so the error leaves with its own status.
+   * Set once the funnel answers with an error (`beginErrorAnswer`): a response-header hook or the
+   * body transform failing from then on is logged and skipped, so the error leaves with its own status.
    */
-  answeringError = false;
-  /** The request body, read once by whichever body binder asks first. */
-  body: Later<Buffer> | undefined = undefined;
-  /** This exchange's place in `runtime.reading` while its body is read (-1: not reading). */
+  #answeringError = false;
+  /** The request body, read once by whichever body binder asks first (`keepBody`). */
+  #body: Later<Buffer> | undefined = undefined;
+  /**
+   * This exchange's place in `runtime.reading` while its body is read (-1: not reading). The
+   * `Uploads` list's bookkeeping, not the exchange's state: only that list writes it (its index
+   * kept on the item, so listing allocates nothing).
+   */
   readingAt = -1;
   /** The socket's byte count when this response started (observed routes; -1: not counted). */
   bytesBefore = -1;
   /** Set when a route's `around` chain reached the run inside it (checked by the outermost hook). */
-  aroundReached = false;
+  #aroundReached = false;
   /** The request's signal and deadline (routes that bind `signal` or have a deadline). */
-  control: RequestControl | undefined = undefined;
+  #control: RequestControl | undefined = undefined;
   #state: Record<string | symbol, unknown> | undefined = undefined;
   #requestId: string | undefined = undefined;
   #log: Logger | undefined = undefined;
@@ -106,7 +74,94 @@ export class CoreExchange implements WriterExchange {
   ) {}
 
   get route(): RouteInfo | undefined {
-    return this.plan?.info;
+    return this.#plan?.info;
+  }
+
+  /** The route's plan (the fallback's answers: undefined, or the path's sibling plan). */
+  get plan(): RoutePlan | undefined {
+    return this.#plan;
+  }
+
+  get params(): readonly string[] {
+    return this.#params;
+  }
+
+  get receivedAt(): number {
+    return this.#receivedAt;
+  }
+
+  get finished(): (() => void) | undefined {
+    return this.#finished;
+  }
+
+  get answeringError(): boolean {
+    return this.#answeringError;
+  }
+
+  get body(): Later<Buffer> | undefined {
+    return this.#body;
+  }
+
+  get aroundReached(): boolean {
+    return this.#aroundReached;
+  }
+
+  get control(): RequestControl | undefined {
+    return this.#control;
+  }
+
+  /** The router found the plan that answers (`params`: the path's slot values, when it has slots). */
+  routeTo(plan: RoutePlan | undefined, params?: readonly string[]): void {
+    if (params !== undefined) this.#params = params;
+    this.#plan = plan;
+  }
+
+  /** Stamps `receivedAt` now (`always: false`: only when nothing stamped it yet). */
+  stampReceived(always: boolean): void {
+    if (always || this.#receivedAt === 0) this.#receivedAt = performance.now();
+  }
+
+  /** Gives the request its signal and deadline (routes that bind `signal` or have a deadline). */
+  startControl(deadlineMs: number | undefined): void {
+    this.#control = new RequestControl(this, deadlineMs);
+  }
+
+  /** The answer also closes the connection (a refusal, or a body left unread mid-way). */
+  closeAfterAnswer(): void {
+    this.#closeAfter = true;
+  }
+
+  /** The funnel answers with an error from now on: failing hooks are logged and skipped. */
+  beginErrorAnswer(): void {
+    this.#answeringError = true;
+  }
+
+  /** Keeps the request body's one read (the body binders share it). */
+  keepBody(body: Later<Buffer>): void {
+    this.#body = body;
+  }
+
+  /** The route's `around` chain reached the run inside it. */
+  reachAround(): void {
+    this.#aroundReached = true;
+  }
+
+  /**
+   * Arms `finished` (the plan's observers) to run when the response closes, or at a takeover; it
+   * calls `disarmFinished` first, so it runs once.
+   */
+  onFinished(finished: () => void): void {
+    this.#finished = finished;
+    // One listener: node emits 'close' on every response, right after 'finish' or at a disconnect.
+    // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
+    this.res.on('close', finished);
+  }
+
+  /** True when `finished` is the armed one, which it no longer is: its observers run now. */
+  disarmFinished(finished: () => void): boolean {
+    if (this.#finished !== finished) return false;
+    this.#finished = undefined;
+    return true;
   }
 
   get log(): Logger {
@@ -146,43 +201,14 @@ export class CoreExchange implements WriterExchange {
     else {
       // A field sent once that the answer carries itself: a normal answer fails closed, an error keeps its own.
       const clash = pushConstantsOnce(headers, constant, once);
-      if (clash !== undefined && !this.answeringError) throw clash;
+      if (clash !== undefined && !this.#answeringError) throw clash;
       if (clash !== undefined)
         this.log.error(`${this.method} ${this.path}: the ${status} error answer keeps its own header`, clash);
     }
     const dynamic = options ? plan.optionsDynamicHeaders : plan.dynamicHeaders;
-    if (dynamic !== undefined) this.#addDynamicHeaders(dynamic, status, headers);
+    if (dynamic !== undefined) addDynamicHeaders(this, dynamic, status, headers);
     if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
     this.status = status;
-  }
-
-  /**
-   * Runs the dynamic header hooks. One failing (a throw, its own headers failing to bind, a framing
-   * header, a field the response owns or a second line of one sent once) fails a normal answer
-   * closed: the error goes to the funnel instead of a response without the headers the app asked
-   * for. On an error answer it is logged and skipped.
-   */
-  #addDynamicHeaders(
-    hooks: NonNullable<RoutePlan['dynamicHeaders']>,
-    status: number,
-    headers: HeaderList,
-  ): void {
-    for (const hook of hooks) {
-      let pairs: HeaderPairs | undefined;
-      try {
-        pairs = hook(this, status);
-        if (pairs !== undefined) assertHookPairs(pairs, status, headers, 'a response-header hook');
-      } catch (error) {
-        if (!this.answeringError) throw hookFailure(error);
-        this.log.error(
-          `${this.method} ${this.path}: a response-header hook failed while ` +
-            `the ${status} error answer was assembled (its headers are left out)`,
-          error,
-        );
-        continue;
-      }
-      if (pairs !== undefined) for (const [name, value] of pairs) headers.push(name, value);
-    }
   }
 
   /** Sends a complete answer for an extension (a custom route): its header names are checked first. */
@@ -192,76 +218,21 @@ export class CoreExchange implements WriterExchange {
   }
 
   answer(status: number, headers: HeaderList, body?: string | Uint8Array): void {
-    const plan = this.plan ?? this.runtime.fallback;
+    const plan = this.#plan ?? this.runtime.fallback;
     this.#head(status, headers, plan, false);
     const transform = plan.transform;
-    if (transform === undefined || status === 204 || this.#plain) this.#close(status, headers, body);
-    else this.#encode(transform, status, headers, body);
-  }
-
-  /** The buffered answer under a body transform: it sees the final head, then may encode (async). */
-  #encode(transform: BodyTransform, status: number, headers: HeaderList, body?: string | Uint8Array): void {
-    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    const encoder = this.#consult(transform, status, headers, bytes === undefined ? 0 : bytes.byteLength);
-    if (encoder === undefined || bytes === undefined) {
-      this.#close(status, headers, bytes);
-      return;
-    }
-    let encoded: Uint8Array | Promise<Uint8Array>;
-    try {
-      encoded = encoder.encode(bytes);
-    } catch (error) {
-      this.#encodeFailed(error);
-      return;
-    }
-    if (!(encoded instanceof Promise)) {
-      this.#close(status, headers, encoded);
-      return;
-    }
-    encoded.then(
-      (out) => {
-        try {
-          this.#close(status, headers, out);
-        } catch (error) {
-          this.runtime.fail(this, error);
-        }
-      },
-      (error: unknown) => this.#encodeFailed(error),
-    );
-  }
-
-  /** Asks the route's transform about this answer; its failure fails a normal answer closed. */
-  #consult(
-    transform: BodyTransform,
-    status: number,
-    headers: HeaderList,
-    length: number | undefined,
-  ): BodyEncoder | undefined {
-    const given = headers.length;
-    let encoder: BodyEncoder | undefined;
-    try {
-      encoder = transform(this, { status, headers, length });
-      assertNoFraming(headers, status, 'the body transform');
-    } catch (error) {
-      if (!this.answeringError) throw error;
-      this.log.error(
-        `${this.method} ${this.path}: the body transform failed on the ${status} error answer (sent unencoded)`,
-        error,
-      );
-      headers.length = given;
-      return undefined;
-    }
-    return encoder;
+    if (transform === undefined || status === 204 || this.#plain) this.closeAnswer(status, headers, body);
+    else encodeAnswer(this, transform, status, headers, body);
   }
 
   /** The encoder failed: the answer becomes a logged 500, sent without the transform. */
-  #encodeFailed(error: unknown): void {
+  encodeFailed(error: unknown): void {
     this.#plain = true;
     this.runtime.fail(this, error);
   }
 
-  /** Frames and sends a buffered answer whose head is final. */
-  #close(status: number, headers: HeaderList, body: string | Uint8Array | undefined): void {
+  /** Frames and sends a buffered answer whose head is final (`encodeAnswer` calls it once encoded). */
+  closeAnswer(status: number, headers: HeaderList, body: string | Uint8Array | undefined): void {
     this.#connection(headers);
     if (body === undefined) {
       // 204 and 304 carry no body framing at all (not even content-type given as a raw header).
@@ -287,7 +258,7 @@ export class CoreExchange implements WriterExchange {
    */
   #connection(headers: HeaderList): void {
     const unread = hasUnreadBody(this.req);
-    if (unread || this.closeAfter || this.runtime.draining) this.#closeConnection(headers, unread);
+    if (unread || this.#closeAfter || this.runtime.draining) this.#closeConnection(headers, unread);
   }
 
   /** `connection: close`, and node's socket closes after this response (lingering while `unread`). */
@@ -334,7 +305,7 @@ export class CoreExchange implements WriterExchange {
    */
   sendOptions(headers: HeaderList): void {
     try {
-      this.#head(204, headers, this.plan ?? this.runtime.fallback, true);
+      this.#head(204, headers, this.#plan ?? this.runtime.fallback, true);
       this.#connection(headers);
       this.#writeHead(204, headers);
     } catch (error) {
@@ -346,17 +317,17 @@ export class CoreExchange implements WriterExchange {
 
   sendHead(status: number, headers: HeaderList): boolean {
     assertNoFraming(headers, status, `${this.method} ${this.path}: ex.sendHead`);
-    this.#head(status, headers, this.plan ?? this.runtime.fallback, false);
+    this.#head(status, headers, this.#plan ?? this.runtime.fallback, false);
     return this.#open(status, headers, undefined);
   }
 
   startBody(status: number, headers: HeaderList, body: StreamedBody): boolean {
-    const plan = this.plan ?? this.runtime.fallback;
+    const plan = this.#plan ?? this.runtime.fallback;
     this.#head(status, headers, plan, false);
     let encoder: BodyEncoder | undefined;
     const transform = plan.transform;
     if (transform !== undefined && status !== 204 && status !== 304 && !this.#plain)
-      encoder = this.#consult(transform, status, headers, undefined);
+      encoder = consultTransform(this, transform, { status, headers, length: undefined });
     return this.#open(status, headers, body, encoder);
   }
 
@@ -378,10 +349,10 @@ export class CoreExchange implements WriterExchange {
   }
 
   routeHeaders(status: number): HeaderList {
-    const plan = this.plan ?? this.runtime.fallback;
+    const plan = this.#plan ?? this.runtime.fallback;
     const headers: HeaderList = plan.constantHeaders.slice();
     // Dynamic headers fail closed here as on every other answer (a framing name, a throw).
-    if (plan.dynamicHeaders) this.#addDynamicHeaders(plan.dynamicHeaders, status, headers);
+    if (plan.dynamicHeaders) addDynamicHeaders(this, plan.dynamicHeaders, status, headers);
     if (this.runtime.requestIds) headers.push('x-request-id', this.requestId);
     return headers;
   }
@@ -397,12 +368,12 @@ export class CoreExchange implements WriterExchange {
     this.status = 101;
     this.bytesBefore = -1;
     this.runtime.adopt(this, socket);
-    const finished = this.finished;
+    const finished = this.#finished;
     if (finished) {
       this.res.off('close', finished);
       finished();
     }
-    const closers = this.plan?.closeObservers;
+    const closers = this.#plan?.closeObservers;
     return { socket, head: upgrade.head, end: closers ? watchClose(this, closers, socket) : NO_REPORT };
   }
 }

@@ -14,9 +14,10 @@ import { ResponseShapeError } from '../schema/response-shape-error';
 /** The exchange as the funnel sees it (`CoreExchange` is one): its plan, and the flags an error answer sets. */
 export interface FunnelExchange extends WriterExchange {
   readonly plan: RoutePlan | undefined;
-  closeAfter: boolean;
-  /** Set here: from now on hooks that fail are logged and skipped (the error keeps its status). */
-  answeringError: boolean;
+  /** The answer also closes the connection (408, 413, 431). */
+  closeAfterAnswer(): void;
+  /** Called here: from now on hooks that fail are logged and skipped (the error keeps its status). */
+  beginErrorAnswer(): void;
 }
 
 /** What the funnel is built from, at wiring. */
@@ -48,7 +49,7 @@ export class ErrorFunnel {
   }
 
   fail(ex: FunnelExchange, error: unknown, extra?: HeaderList): void {
-    ex.answeringError = true;
+    ex.beginErrorAnswer();
     if (ex.res.headersSent) {
       // A complete response (e.g. a 503 at the shutdown cap) makes a later failure moot.
       if (ex.res.writableEnded) return;
@@ -137,7 +138,7 @@ export class ErrorFunnel {
     if (extra) for (const item of extra) head.push(item);
     const errorHeaders = ex.plan?.errorHeaders;
     if (errorHeaders) for (const hook of errorHeaders) this.#errorHeaders(ex, hook, status, head);
-    if (CLOSING.has(status)) ex.closeAfter = true;
+    if (CLOSING.has(status)) ex.closeAfterAnswer();
     try {
       ex.answer(status, head, rendered.body);
     } catch (failure) {

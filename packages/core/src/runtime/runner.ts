@@ -7,7 +7,6 @@ import { Later, type Waiter } from '../binding/body';
 import { CoreExchange } from '../responses/core-exchange';
 import type { Plan } from './plan';
 import type { RoutePlan } from '../contract/route-plan';
-import { RequestControl } from '../responses/request-control';
 
 /**
  * Runs one plan: intercepts → pre-handler → bind → handler → write, then observe; inside the
@@ -24,9 +23,9 @@ export function runPlan(plan: Plan, ex: CoreExchange, resolver: UrlResolver): vo
  * synchronous until the handler returns.
  */
 export function runRoute(plan: Plan, ex: CoreExchange, resolver: UrlResolver): void {
-  if (plan.timed) ex.receivedAt = performance.now();
+  if (plan.timed) ex.stampReceived(true);
   if (plan.observers) observeWhenFinished(plan, ex);
-  if (plan.controlled) ex.control = new RequestControl(ex, plan.deadlineMs);
+  if (plan.controlled) ex.startControl(plan.deadlineMs);
   if (!plan.sync) {
     runSteps(plan, ex, resolver);
     return;
@@ -176,11 +175,10 @@ function storeResult(run: RunState, at: number, value: unknown): boolean {
  */
 export function observeWhenFinished(plan: RoutePlan, ex: CoreExchange): void {
   const observers = plan.observers!;
-  if (ex.receivedAt === 0) ex.receivedAt = performance.now();
+  ex.stampReceived(false);
   ex.countBytes();
   const finished = (): void => {
-    if (ex.finished !== finished) return;
-    ex.finished = undefined;
+    if (!ex.disarmFinished(finished)) return;
     const duration = performance.now() - ex.receivedAt;
     for (const observe of observers) {
       try {
@@ -190,10 +188,7 @@ export function observeWhenFinished(plan: RoutePlan, ex: CoreExchange): void {
       }
     }
   };
-  ex.finished = finished;
-  // One listener: node emits 'close' on every response, right after 'finish' or at a disconnect.
-  // 'on', not 'once': no wrapper per request; the response object is dropped after 'close' anyway.
-  ex.res.on('close', finished);
+  ex.onFinished(finished);
 }
 
 /**
@@ -209,7 +204,7 @@ export function composeAround(
 ): (ex: Exchange) => void {
   let next = (ex: Exchange): void => {
     if (!(ex instanceof CoreExchange)) throw notCoreExchange();
-    ex.aroundReached = true;
+    ex.reachAround();
     inner(ex);
   };
   for (let i = hooks.length - 1; i >= 0; i--) {

@@ -1,11 +1,9 @@
-import { setMaxListeners } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { MethodNotAllowedError, NotFoundError, ServiceUnavailableError, type BaseHTTPError } from '../errors';
 import type { BindingExchange } from '../binding/binders';
 import { Uploads } from '../binding/body';
 import type { Health } from './health';
 import type { LoadMonitor } from './load-monitor';
-import type { RequestControl } from '../responses/request-control';
 import type { AroundHook, Exchange, HeaderList } from '../contract/exchange';
 import type { Logger } from '../logging/logger';
 import type { Limits } from '../contract/limits';
@@ -14,27 +12,20 @@ import type { UrlResolver } from '../responses/location';
 import { writeUndeclaredResponse } from '../responses/undeclared';
 import { pick, type PathEntry, type Router } from '../routing/router';
 import { pickPrefix, type PrefixTable } from '../routing/prefix-table';
-import { CoreExchange, type ExchangeRuntime } from '../responses/core-exchange';
+import type { CoreExchange } from '../responses/core-exchange';
+import type { ExchangeRuntime } from '../responses/exchange-runtime';
 import type { ErrorFunnel } from './funnel';
 import type { Plan } from './plan';
+import { ShutdownPhases } from './shutdown-phases';
 import { composeAround, observeWhenFinished, runPlan, runRoute } from './runner';
 
 /**
  * Shutdown accounting: what is in flight (requests until their response closes, sockets taken
- * over by upgrade routes until they close, requests still reading their body) and the signal that
- * tells long responses to end. The runtime is one (it extends this class: the counters sit on the
- * object every request already holds, no extra hop); `lifecycle/shutdown.ts` drives the phases.
+ * over by upgrade routes until they close, requests still reading their body); where shutdown
+ * stands comes from `ShutdownPhases`. The runtime is one (it extends this class: the counters sit
+ * on the object every request already holds, no extra hop); `lifecycle/shutdown.ts` drives the phases.
  */
-export class InFlight {
-  /** True once shutdown began: responses carry `connection: close`. */
-  draining = false;
-  readonly #shutdown = new AbortController();
-  /** Requests whose `signal` is live: aborted at the shutdown cap. */
-  readonly signalled = new Set<RequestControl>();
-  /** True once the shutdown cap was reached. */
-  capped = false;
-  /** Set by `markUnready()` (SIGTERM under `serve()`): readiness answers 503 before draining begins. */
-  #unready = false;
+export class InFlight extends ShutdownPhases {
   /** Requests whose response has not closed yet. */
   inFlight = 0;
   /** Sockets taken over by upgrade routes, until they close. */
@@ -42,40 +33,6 @@ export class InFlight {
   /** Requests still reading their body (answered 503 by `refuseReading` when shutdown hits its cap). */
   readonly reading = new Uploads<BindingExchange>();
   #idle: (() => void) | undefined;
-
-  constructor() {
-    // One listener per open stream: thousands of SSE clients are normal, not a leak.
-    setMaxListeners(0, this.#shutdown.signal);
-  }
-
-  /** True while the app serves and neither shutdown nor `markUnready()` began: readiness answers 200. */
-  get ready(): boolean {
-    return !this.draining && !this.#unready;
-  }
-
-  /** Readiness answers 503 from now on (the app still serves: a load balancer takes it out first). */
-  markUnready(): void {
-    this.#unready = true;
-  }
-
-  /** The shutdown cap was reached: the requests' own signals abort. */
-  reachCap(): void {
-    this.capped = true;
-    for (const control of this.signalled) control.capReached();
-    this.signalled.clear();
-  }
-
-  /** Aborted by `beginShutdown()`; every open stream may listen (no listener cap). */
-  get shutdownSignal(): AbortSignal {
-    return this.#shutdown.signal;
-  }
-
-  /** The first shutdown phase: new responses say `connection: close`, long responses are told to end. */
-  beginShutdown(): void {
-    if (this.draining) return;
-    this.draining = true;
-    this.#shutdown.abort();
-  }
 
   /** Resolves when no request is in flight and no upgraded socket is open. */
   whenIdle(): Promise<void> {
@@ -86,7 +43,7 @@ export class InFlight {
   /** Answers every request still uploading its body 503 (the shutdown cap was reached); node then closes them. */
   refuseReading(): void {
     for (const ex of this.reading.takeAll()) {
-      ex.closeAfter = true;
+      ex.closeAfterAnswer();
       ex.fail(new ServiceUnavailableError());
     }
   }
@@ -225,7 +182,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     this.track(ex.res);
     if (refusal !== undefined) {
       // A request the server cannot trust (its framing, host or target) is the connection's last.
-      ex.closeAfter = true;
+      ex.closeAfterAnswer();
       this.#unrouted(ex, refusal);
       return;
     }
@@ -281,7 +238,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     if (entry !== undefined && ex.method !== 'OPTIONS') {
       const plan = pick(entry, ex.method);
       if (plan !== undefined) {
-        ex.plan = plan;
+        ex.routeTo(plan);
         runPlan(plan, ex, this.resolver);
         return;
       }
@@ -302,8 +259,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     if (plan === undefined) {
       // The 405 carries the path's own route headers (its mount's CORS or CORS.OFF, its middleware headers).
       const sibling: Plan | undefined = match.entry.methods.values().next().value;
-      ex.params = match.params;
-      ex.plan = sibling;
+      ex.routeTo(sibling, match.params);
       this.#around(sibling?.around, ex, () => {
         if (sibling?.observers) observeWhenFinished(sibling, ex);
         else this.#observeFallback(ex);
@@ -311,8 +267,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       });
       return;
     }
-    ex.params = match.params;
-    ex.plan = plan;
+    ex.routeTo(plan, match.params);
     runPlan(plan, ex, this.resolver);
   }
 
@@ -330,7 +285,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     }
     if (plan === undefined) {
       const sibling: Plan | undefined = entry.methods.values().next().value;
-      ex.plan = sibling;
+      ex.routeTo(sibling);
       this.#around(sibling?.around, ex, () => {
         if (sibling?.observers) observeWhenFinished(sibling, ex);
         else this.#observeFallback(ex);
@@ -338,7 +293,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       });
       return;
     }
-    ex.plan = plan;
+    ex.routeTo(plan);
     runPlan(plan, ex, this.resolver);
   }
 
@@ -367,9 +322,8 @@ export class Runtime extends InFlight implements ExchangeRuntime {
     params: readonly string[],
     handler?: Plan,
   ): void {
-    ex.params = params;
     // The automatic answer carries the path's own route headers (its routes share a mount), not the fallback's.
-    ex.plan = plans.values().next().value;
+    ex.routeTo(plans.values().next().value, params);
     this.#around(ex.plan?.around, ex, () => this.#answerOptions(ex, plans, allow, handler));
   }
 
@@ -393,7 +347,7 @@ export class Runtime extends InFlight implements ExchangeRuntime {
       }
     }
     if (handler !== undefined) {
-      ex.plan = handler;
+      ex.routeTo(handler);
       runRoute(handler, ex, this.resolver);
       return;
     }
