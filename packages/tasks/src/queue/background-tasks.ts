@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { structInfo, wiringError, type Logger } from '@api/core/extension';
+import { wiringError } from '@api/core/extension';
 import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
@@ -7,6 +7,7 @@ import { inProcessBackend } from './in-process';
 import { checkAddOptions, checkRegistrationOptions, sameRetry } from './retry';
 import { Carried, checkCarried, CONTEXT_KEY } from './context';
 import { newRoute, refusal, type Route } from './route';
+import { checkOptions, checkPropagator, consoleLog, isSchema, labelOf, OWNER } from './checks';
 import type {
   BackgroundTasksOptions,
   TaskAddOptions,
@@ -16,43 +17,6 @@ import type {
   TaskSchema,
   TaskStats,
 } from './types';
-
-const OWNER = 'BackgroundTasks';
-
-const consoleLog: Logger = {
-  info: (message) => console.log(message),
-  warn: (message, error) => (error === undefined ? console.warn(message) : console.warn(message, error)),
-  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
-};
-
-function isSchema(value: unknown): value is TaskSchema {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { kind?: unknown }).kind === 'schema' &&
-    typeof (value as { '~run'?: unknown })['~run'] === 'function'
-  );
-}
-
-function checkOptions(options: BackgroundTasksOptions): { maxsize: number; drainMs: number } {
-  const maxsize = options.maxsize ?? 1024;
-  if (!(maxsize === Infinity || (Number.isInteger(maxsize) && maxsize >= 1)))
-    throw wiringError(
-      'API_WIRING_LIMIT',
-      OWNER,
-      `maxsize ${String(maxsize)} is not a positive integer`,
-      'pass a whole number of items ≥ 1 (default 1024), or Infinity for no bound',
-    );
-  const drain = options.drainTimeout === undefined ? 30 : options.drainTimeout;
-  if (drain !== null && !(typeof drain === 'number' && drain >= 0 && drain !== Infinity))
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      OWNER,
-      `drainTimeout ${String(drain)} is not a number of seconds`,
-      'pass seconds ≥ 0 (default 30); 0 or null does not wait',
-    );
-  return { maxsize, drainMs: drain === null ? 0 : Math.round(drain * 1000) };
-}
 
 /**
  * A typed background queue with one serial worker that drains before teardown.
@@ -407,26 +371,6 @@ export class BackgroundTasks implements AsyncDisposable {
       `${where}: the queue has shut down (its drain finished or its deadline passed); nothing was enqueued. Fix: enqueue while the app is serving; during shutdown only the drain's own handlers may add follow-ups`,
     );
   }
-}
-
-/** The `propagator` option: undefined, or an object with `capture` and `restore` (a `WiringError` otherwise). */
-function checkPropagator(propagator: TaskContextPropagator | undefined): TaskContextPropagator | undefined {
-  if (propagator === undefined) return undefined;
-  // Checked at run time too: JavaScript callers, and values typed `any`.
-  const given: unknown = propagator;
-  const members = (typeof given === 'object' && given !== null ? given : {}) as Record<string, unknown>;
-  if (typeof members.capture !== 'function' || typeof members.restore !== 'function')
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      OWNER,
-      'the propagator option has no capture() and restore(carried, task, run)',
-      'pass a TaskContextPropagator (e.g. taskContext() from @api/otel), or leave it out',
-    );
-  return propagator;
-}
-
-function labelOf(schema: unknown): string {
-  return structInfo(schema)?.name ?? (isSchema(schema) ? 'anonymous schema' : 'not a schema');
 }
 
 /** The JSON form of an item (what crosses processes), or a `TaskItemError` when it has none. */
