@@ -91,7 +91,17 @@ describe('a body binder keeps runtime.reading to the requests still reading', ()
   const exchange = (headers: Record<string, string>) => {
     const req = Object.assign(fakeRequest(), { headers });
     const reading = new Uploads<BindingExchange>();
-    const ex = { req, runtime: { reading }, body: undefined, closeAfter: false, readingAt: -1 };
+    // The view's state changes through its methods, as on core's exchange.
+    const ex = {
+      req,
+      runtime: { reading },
+      body: undefined as unknown,
+      readingAt: -1,
+      keepBody(body: unknown) {
+        this.body = body;
+      },
+      closeAfterAnswer() {},
+    };
     return { req, reading, ex: ex as unknown as BindingExchange };
   };
 
