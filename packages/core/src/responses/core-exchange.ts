@@ -33,7 +33,7 @@ export class CoreExchange implements WriterExchange {
   #receivedAt = 0;
   status = 0;
   #plan: RoutePlan | undefined = undefined;
-  upgrade: Upgrade | undefined = undefined;
+  #upgrade: Upgrade | undefined = undefined;
   /** Runs the plan's observers once (`onFinished`); the runner arms it when a plan has observers. */
   #finished: (() => void) | undefined = undefined;
   /** The answer closes the connection (`closeAfterAnswer`: refusals, a body refused mid-read). */
@@ -45,11 +45,7 @@ export class CoreExchange implements WriterExchange {
   #answeringError = false;
   /** The request body, read once by whichever body binder asks first (`keepBody`). */
   #body: Later<Buffer> | undefined = undefined;
-  /**
-   * This exchange's place in `runtime.reading` while its body is read (-1: not reading). The
-   * `Uploads` list's bookkeeping, not the exchange's state: only that list writes it (its index
-   * kept on the item, so listing allocates nothing).
-   */
+  /** Its place in `runtime.reading` while its body is read (-1: not); only `Uploads` writes it. */
   readingAt = -1;
   /** The socket's byte count when this response started (observed routes; -1: not counted). */
   bytesBefore = -1;
@@ -111,6 +107,16 @@ export class CoreExchange implements WriterExchange {
   }
 
   /** The router found the plan that answers (`params`: the path's slot values, when it has slots). */
+  /** The upgrade request's node objects (node:http only), or undefined for an ordinary request. */
+  get upgrade(): Upgrade | undefined {
+    return this.#upgrade;
+  }
+
+  /** Marks the request as an upgrade (node:http's `upgrade` event): `takeOver()` may then detach its socket. */
+  acceptUpgrade(upgrade: Upgrade): void {
+    this.#upgrade = upgrade;
+  }
+
   routeTo(plan: RoutePlan | undefined, params?: readonly string[]): void {
     if (params !== undefined) this.#params = params;
     this.#plan = plan;
@@ -358,7 +364,7 @@ export class CoreExchange implements WriterExchange {
   }
 
   takeOver(): TakenOver {
-    const upgrade = this.upgrade;
+    const upgrade = this.#upgrade;
     if (upgrade === undefined)
       throw new TypeError(`${this.method} ${this.path}: takeOver() on a request that is not an upgrade`);
     if (this.res.headersSent)

@@ -94,7 +94,7 @@ export function handleRequest(
     path,
     url === undefined || q < 0 ? '' : url.slice(q + 1),
   );
-  if (upgradeHead !== undefined) ex.upgrade = { head: upgradeHead, request: req, response: res };
+  if (upgradeHead !== undefined) ex.acceptUpgrade({ head: upgradeHead, request: req, response: res });
   runtime.dispatch(
     ex,
     url === undefined ? badRequest(BAD_TARGET) : refuseNodeRequest(req, target, runtime.limits.maxHeaders),
