@@ -66,9 +66,9 @@ const resolve = async <T>(value: Lazy<T>): Promise<T> =>
  * if (answer.ok) console.log(answer.data.name);
  * else if (answer.status === 404) console.log(answer.error.detail);
  */
-export function createClient<const TRoutes extends Readonly<Record<string, RouteRef>>>(
+export function createClient<const TRoutes extends Readonly<Record<string, RouteRef>>, TAppErrors = never>(
   options: ClientOptions<TRoutes>,
-): Client<TRoutes> {
+): Client<TRoutes, TAppErrors> {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((request: Request) => fetch(request));
 
@@ -137,5 +137,5 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
       mount[operation] = (input?: Input) => call(ref, operation, input);
     client[name] = mount;
   }
-  return client as Client<TRoutes>;
+  return client as Client<TRoutes, TAppErrors>;
 }

@@ -14,6 +14,9 @@ export interface RouteRef<TRoute = unknown> {
   readonly [routeType]?: TRoute;
 }
 
+/** The route class a `RouteRef` carries (`unknown` for anything else). */
+export type RouteOfRef<TRef> = TRef extends { readonly [routeType]?: infer TRoute } ? TRoute : never;
+
 /** The mount path a route class declares (`Resource('/widgets')` → `'/widgets'`). */
 export type MountPath<TRoute> = TRoute extends RouteClassFacts<infer P> ? P : never;
 

@@ -18,9 +18,16 @@ type FormFieldIn<T> =
         ? readonly FormFieldIn<E>[]
         : T;
 
-/** A multipart body as the caller gives it: the form Struct's fields (files as `Blob`/`File`), or a `FormData`. */
+/**
+ * A form body as the caller gives it: the form Struct's fields (files as `Blob`/`File`), a
+ * `FormData` (multipart), or a `URLSearchParams` (url-encoded). The fields object is sent as
+ * multipart, or url-encoded with `formEncoding: 'urlencoded'` (then without files).
+ */
 export type FormIn<TSchema> = TSchema extends v.GenericSchema
-  ? { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> } | FormData
+  ?
+      | { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> }
+      | FormData
+      | URLSearchParams
   : never;
 
 /** The value a caller gives for one declared source. */
@@ -52,6 +59,11 @@ export interface CallOptions {
   readonly requestHeaders?: Readonly<Record<string, string>>;
   /** SSE: open a new connection (with `Last-Event-ID`) when one ends, as EventSource does. [true] */
   readonly reconnect?: boolean;
+  /**
+   * Form routes: how a fields object travels, `multipart/form-data` or
+   * `application/x-www-form-urlencoded` (as an HTML `<form>` posts; no files). ['multipart']
+   */
+  readonly formEncoding?: 'multipart' | 'urlencoded';
 }
 
 /** The sources a call may leave out: cookies, and a query or headers with no required field. */
