@@ -54,7 +54,8 @@ const resolve = async <T>(value: Lazy<T>): Promise<T> =>
  * Creates a typed client for the mounts in `routes`. Each mount offers its route class's
  * operations (`api.widgets.readOne({ path: { widget_id } })`), typed from the class through
  * `import type`; a WebSocket endpoint offers `connect`. Calls resolve to a union by status, or
- * use `.orThrow()` for the data.
+ * use `.orThrow()` for the data. The second type parameter names the app's exception handlers (or
+ * error classes) whose declared answers any call may carry: `createClient<typeof routes, AppErrors>`.
  *
  * @param options - `baseUrl`, `routes`, and optional `bearer`, `headers`, `credentials`, `fetch`, `webSocket`
  * @example

@@ -127,16 +127,18 @@ type SuccessOf<E, TName> =
       : never;
 
 /** The successes of an operation: one per `returns:` entry; none declared means 204. */
-export type Successes<S, TName> = S extends { readonly returns: infer R }
-  ? R extends readonly unknown[]
-    ? SuccessOf<R[number], TName>
-    : SuccessOf<R, TName>
+export type Successes<S, TName> = 'returns' extends keyof S
+  ? SuccessesOf<S['returns' & keyof S], TName>
   : Success<204, undefined, undefined>;
+type SuccessesOf<R, TName> = R extends readonly unknown[] ? SuccessOf<R[number], TName> : SuccessOf<R, TName>;
 
-/** The error classes an operation declares in `meta.exceptions`. */
-type Declared<S> = S extends { readonly meta: { readonly exceptions: infer E extends readonly unknown[] } }
-  ? E[number]
-  : never;
+/**
+ * The error classes an operation declares in `meta.exceptions` (indexed accesses: the spec's
+ * object types are never re-instantiated against a pattern).
+ */
+type Declared<S> = ItemsOfList<Field<Field<S, 'meta'>, 'exceptions'>>;
+type Field<T, K extends string> = T[K & keyof T];
+type ItemsOfList<L> = L[number & keyof L];
 type FailureOfClass<C> = C extends unknown ? Failure<ErrorStatusOf<C>, ErrorBodyOf<C>> : never;
 
 /**

@@ -28,7 +28,8 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
   orThrow(): Promise<DataOf<TAnswer>>;
 }
 
-type SpecOf<TOp> = TOp extends { readonly spec: infer S } ? S : never;
+/** An operation's spec, by indexed access (no conditional type, no object type per operation). */
+type SpecOf<TOp> = TOp['spec' & keyof TOp];
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
 export type OperationCall<S, TName, TAuth, TAppErrors = never> = [RequiredKeys<S>] extends [never]

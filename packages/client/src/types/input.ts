@@ -66,8 +66,12 @@ export interface CallOptions {
   readonly formEncoding?: 'multipart' | 'urlencoded';
 }
 
-/** The sources a call may leave out: cookies, and a query or headers with no required field. */
-type OptionalKeys<S> = Exclude<keyof S & (Maybe | 'cookies'), RequiredKeys<S>>;
+/**
+ * The sources a call may leave out: cookies, and a query or headers with no required field. A
+ * required one is in both mapped types of `CallInput`, where the required property wins (no
+ * `Exclude` per operation).
+ */
+type OptionalKeys<S> = keyof S & (Maybe | 'cookies');
 
 /**
  * The argument of a call: the declared request parts plus `signal`. Two mapped types over the
