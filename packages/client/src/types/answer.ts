@@ -81,7 +81,7 @@ interface EventFields {
 }
 
 /** The typed headers of a wrapper value (`undefined` when it declares none). */
-type WrapperHeaders<V> = V extends { readonly headers: infer H } ? Exclude<H, undefined> : undefined;
+type WrapperHeaders<V> = V['headers' & keyof V] & {};
 
 /**
  * The success an `returns:` entry's value type stands for. The JSON wrappers are told apart by a

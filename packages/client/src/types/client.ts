@@ -32,7 +32,7 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
 type SpecOf<TOp> = TOp['spec' & keyof TOp];
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
-export type OperationCall<S, TName, TAuth, TAppErrors = never> = [RequiredKeys<S>] extends [never]
+export type OperationCall<S, TName, TAuth, TAppErrors = never> = RequiredKeys<S> extends never
   ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>
   : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>;
 

@@ -44,12 +44,11 @@ type Always = 'path' | 'json' | 'form' | 'content';
 /** Sources required only when their schema has a required field. */
 type Maybe = 'params' | 'headers';
 type InputOf<T> = T extends v.GenericSchema ? v.InferInput<T> : never;
-type Optional<S, K extends keyof S> = object extends InputOf<S[K]> ? true : false;
+/** `K` when the spec declares it with a required field (a conditional per source, no mapped type). */
+type RequiredIf<S, K extends Maybe> = K extends keyof S ? (object extends InputOf<S[K]> ? never : K) : never;
 
 /** The keys a call cannot leave out (never: the argument itself is optional). */
-export type RequiredKeys<S> =
-  | (keyof S & Always)
-  | { [K in keyof S & Maybe]: Optional<S, K> extends true ? never : K }[keyof S & Maybe];
+export type RequiredKeys<S> = (keyof S & Always) | RequiredIf<S, 'params'> | RequiredIf<S, 'headers'>;
 
 /** Per-call options, beside the request parts. */
 export interface CallOptions {
