@@ -284,13 +284,23 @@ describe('bodies', () => {
       formEncoding: 'urlencoded',
     });
     expect(answer.status).toBe(200);
-    expect(answer.ok && answer.data).toEqual({ name: 'Ada Lovelace', age: 36, tags: ['math', 'a&b'], agree: true });
+    expect(answer.ok && answer.data).toEqual({
+      name: 'Ada Lovelace',
+      age: 36,
+      tags: ['math', 'a&b'],
+      agree: true,
+    });
     expect(seen[0]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded;charset=UTF-8');
     expect(await seen[0]!.text()).toBe('name=Ada+Lovelace&age=36&tags=math&tags=a%26b&agree=true');
   });
 
   it('sends a URLSearchParams url-encoded, and gets the 422 naming a bad field', async () => {
-    const ok = await client().signup.post({ form: new URLSearchParams([['name', 'Bo'], ['age', '7']]) });
+    const ok = await client().signup.post({
+      form: new URLSearchParams([
+        ['name', 'Bo'],
+        ['age', '7'],
+      ]),
+    });
     expect(ok.status).toBe(200);
     expect(ok.ok && ok.data).toEqual({ name: 'Bo', age: 7 });
     const bad = await client().signup.post({ form: new URLSearchParams({ name: 'Bo', age: 'old' }) });
@@ -445,7 +455,7 @@ describe('errors declared outside the operation', () => {
   // The app's handlers are not part of any route class: the client names them (README: "App-wide errors").
   const typed = () => createClient<typeof routes, AppErrors>({ baseUrl, routes });
 
-  it("answer a class-level exception with its Problem", async () => {
+  it('answer a class-level exception with its Problem', async () => {
     const answer = await typed().vault.readMany({ params: { fail: 'locked' } });
     if (answer.status !== 423) throw new Error(`expected 423, got ${answer.status}`);
     expect(answer.error).toEqual({ type: 'locked', title: 'Locked', status: 423 });

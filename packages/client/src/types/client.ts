@@ -32,9 +32,10 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
 type SpecOf<TOp> = TOp['spec' & keyof TOp];
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
-export type OperationCall<S, TName, TAuth, TAppErrors = never> = RequiredKeys<S> extends never
-  ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>
-  : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>;
+export type OperationCall<S, TName, TAuth, TAppErrors = never> =
+  RequiredKeys<S> extends never
+    ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>
+    : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>;
 
 /**
  * The methods of one HTTP route class: its declared operations (the class's keys that are
