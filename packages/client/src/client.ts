@@ -54,7 +54,8 @@ const resolve = async <T>(value: Lazy<T>): Promise<T> =>
  * Creates a typed client for the mounts in `routes`. Each mount offers its route class's
  * operations (`api.widgets.readOne({ path: { widget_id } })`), typed from the class through
  * `import type`; a WebSocket endpoint offers `connect`. Calls resolve to a union by status, or
- * use `.orThrow()` for the data.
+ * use `.orThrow()` for the data. The second type parameter names the app's exception handlers (or
+ * error classes) whose declared answers any call may carry: `createClient<typeof routes, AppErrors>`.
  *
  * @param options - `baseUrl`, `routes`, and optional `bearer`, `headers`, `credentials`, `fetch`, `webSocket`
  * @example
@@ -66,9 +67,9 @@ const resolve = async <T>(value: Lazy<T>): Promise<T> =>
  * if (answer.ok) console.log(answer.data.name);
  * else if (answer.status === 404) console.log(answer.error.detail);
  */
-export function createClient<const TRoutes extends Readonly<Record<string, RouteRef>>>(
+export function createClient<const TRoutes extends Readonly<Record<string, RouteRef>>, TAppErrors = never>(
   options: ClientOptions<TRoutes>,
-): Client<TRoutes> {
+): Client<TRoutes, TAppErrors> {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((request: Request) => fetch(request));
 
@@ -137,5 +138,5 @@ export function createClient<const TRoutes extends Readonly<Record<string, Route
       mount[operation] = (input?: Input) => call(ref, operation, input);
     client[name] = mount;
   }
-  return client as Client<TRoutes>;
+  return client as Client<TRoutes, TAppErrors>;
 }

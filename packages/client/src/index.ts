@@ -1,7 +1,15 @@
 // @api/client — a typed fetch client for @api apps, typed from the route classes through
 // `import type`. Curated exports only.
 export { createClient, type ClientOptions, type Lazy } from './client';
-export { route, type Authenticated, type MountPath, type RouteOptions, type RouteRef } from './routes/route';
+export {
+  route,
+  type AnyUnauthorized,
+  type Authenticated,
+  type AuthMark,
+  type MountPath,
+  type RouteOptions,
+  type RouteRef,
+} from './routes/route';
 export { ResponseError } from './call/errors';
 export {
   SocketClosedError,

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import { createClient, ResponseError, route, type Authenticated, type WebSocketFactory } from '../src/index';
-import { start, TOKEN, type FixtureApp } from './fixture/app';
+import { start, TOKEN, type AppErrors, type FixtureApp } from './fixture/app';
 import type { InvalidTokenError } from './fixture/models';
 import type {
   AskEndpoint,
@@ -14,7 +14,9 @@ import type {
   RoomSocket,
   ShopWidgetResource,
   ShoutSocket,
+  SignupEndpoint,
   UploadEndpoint,
+  VaultResource,
   WidgetResource,
 } from './fixture/routes';
 
@@ -43,6 +45,8 @@ const routes = {
   notices: route<NoticesEndpoint>('/notices'),
   rooms: route<RoomSocket>('/rooms/{room}'),
   shout: route<ShoutSocket>('/shout', { text: true }),
+  signup: route<SignupEndpoint>('/signup'),
+  vault: route<VaultResource>('/vault'),
 };
 
 function client(options: { bearer?: string; fetch?: (r: Request) => Promise<Response> } = {}) {
@@ -272,6 +276,51 @@ describe('bodies', () => {
     expect(answer.error.params.reason).toMatch(/count/);
   });
 
+  it('sends a fields object url-encoded with formEncoding, repeats for arrays', async () => {
+    const seen: Request[] = [];
+    const api = client({ fetch: (request) => (seen.push(request.clone()), fetch(request)) });
+    const answer = await api.signup.post({
+      form: { name: 'Ada Lovelace', age: 36, tags: ['math', 'a&b'], agree: true },
+      formEncoding: 'urlencoded',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.ok && answer.data).toEqual({
+      name: 'Ada Lovelace',
+      age: 36,
+      tags: ['math', 'a&b'],
+      agree: true,
+    });
+    expect(seen[0]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded;charset=UTF-8');
+    expect(await seen[0]!.text()).toBe('name=Ada+Lovelace&age=36&tags=math&tags=a%26b&agree=true');
+  });
+
+  it('sends a URLSearchParams url-encoded, and gets the 422 naming a bad field', async () => {
+    const ok = await client().signup.post({
+      form: new URLSearchParams([
+        ['name', 'Bo'],
+        ['age', '7'],
+      ]),
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.ok && ok.data).toEqual({ name: 'Bo', age: 7 });
+    const bad = await client().signup.post({ form: new URLSearchParams({ name: 'Bo', age: 'old' }) });
+    if (bad.status !== 422) throw new Error(`expected 422, got ${bad.status}`);
+    expect(bad.error.type).toBe('validation-failed');
+    expect(bad.error.params.issues[0]?.path).toBe('form age');
+  });
+
+  it('refuses a file in a url-encoded form before sending', async () => {
+    let sent = 0;
+    const api = client({ fetch: (request) => (sent++, fetch(request)) });
+    await expect(
+      api.uploads.post({
+        form: { note: 'x', count: 1, meta: { title: 't' }, avatar: new Blob(['a']) },
+        formEncoding: 'urlencoded',
+      }),
+    ).rejects.toThrow('form field "avatar" is a file, which cannot be sent url-encoded');
+    expect(sent).toBe(0);
+  });
+
   it('sends raw content as octets unless a type is given', async () => {
     const answer = await client().raw.post({ content: new Uint8Array([9, 8, 7]) });
     expect(answer).toMatchObject({ ok: true, data: { bytes: 3, contentType: 'application/octet-stream' } });
@@ -399,5 +448,27 @@ describe('WebSockets', () => {
     controller.abort();
     expect((await socket.closed).code).toBe(1000);
     await expect(socket.receive()).rejects.toThrow('WebSocket closed (1000)');
+  });
+});
+
+describe('errors declared outside the operation', () => {
+  // The app's handlers are not part of any route class: the client names them (README: "App-wide errors").
+  const typed = () => createClient<typeof routes, AppErrors>({ baseUrl, routes });
+
+  it('answer a class-level exception with its Problem', async () => {
+    const answer = await typed().vault.readMany({ params: { fail: 'locked' } });
+    if (answer.status !== 423) throw new Error(`expected 423, got ${answer.status}`);
+    expect(answer.error).toEqual({ type: 'locked', title: 'Locked', status: 423 });
+  });
+
+  it("answer an app exception handler's declared bodies", async () => {
+    const api = typed();
+    const quota = await api.vault.readMany({ params: { fail: 'quota' } });
+    if (quota.status !== 409) throw new Error(`expected 409, got ${quota.status}`);
+    expect(quota.error).toEqual({ quota: 'files', limit: 10 });
+    const down = await api.vault.readMany({ params: { fail: 'maintenance' } });
+    if (down.status !== 503) throw new Error(`expected 503, got ${down.status}`);
+    expect(down.error).toEqual({ type: 'unavailable', title: 'Down for maintenance', status: 503 });
+    expect(await api.vault.readMany().orThrow()).toEqual(['a', 'b']);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createClient, route, type Authenticated, type ClientSocket, type SSEEvent } from '../src/index';
 import type { ErrorReason, Problem } from '../src/index';
+import type { AppErrors } from './fixture/app';
 import type { InvalidTokenError } from './fixture/models';
 import type {
   AskEndpoint,
@@ -12,7 +13,9 @@ import type {
   RoomSocket,
   ShopWidgetResource,
   ShoutSocket,
+  SignupEndpoint,
   UploadEndpoint,
+  VaultResource,
   WidgetResource,
 } from './fixture/routes';
 
@@ -30,6 +33,8 @@ const api = createClient({
     notices: route<NoticesEndpoint>('/notices'),
     rooms: route<RoomSocket>('/rooms/{room}'),
     shout: route<ShoutSocket>('/shout', { text: true }),
+    signup: route<SignupEndpoint>('/signup'),
+    vault: route<VaultResource>('/vault'),
   },
 });
 
@@ -90,7 +95,7 @@ describe('call input', () => {
   });
 
   it('takes a multipart form as an object with Blobs for files, or a FormData', () => {
-    type Form = Exclude<Parameters<typeof api.uploads.post>[0]['form'], FormData>;
+    type Form = Exclude<Parameters<typeof api.uploads.post>[0]['form'], FormData | URLSearchParams>;
     expectTypeOf<Form['avatar']>().toEqualTypeOf<Blob>();
     expectTypeOf<Form['extras']>().toEqualTypeOf<readonly Blob[] | undefined>();
     expectTypeOf<Form['meta']>().toEqualTypeOf<{ title: string }>();
@@ -212,5 +217,39 @@ describe('WebSockets', () => {
     expectTypeOf(shout).toEqualTypeOf<ClientSocket<string, string>>();
     // @ts-expect-error -- the room is a path slot
     void api.rooms.connect();
+  });
+});
+
+describe('url-encoded forms', () => {
+  it('take a fields object (multipart, or url-encoded with formEncoding) or a URLSearchParams', () => {
+    void api.signup.post({ form: { name: 'Ada', age: 36, tags: ['a'] }, formEncoding: 'urlencoded' });
+    void api.signup.post({ form: new URLSearchParams({ name: 'Ada', age: '36' }) });
+    void api.signup.post({ form: { name: 'Ada', age: 36 } });
+    // @ts-expect-error -- a form has two encodings
+    void api.signup.post({ form: { name: 'Ada', age: 36 }, formEncoding: 'json' });
+    // @ts-expect-error -- age is a number field
+    void api.signup.post({ form: { name: 'Ada', age: 'old' }, formEncoding: 'urlencoded' });
+    // @ts-expect-error -- a wrong field name
+    void api.signup.post({ form: { nam: 'Ada', age: 1 }, formEncoding: 'urlencoded' });
+  });
+});
+
+describe('errors declared outside the operation', () => {
+  it('include the class-level exceptions of a route class', async () => {
+    const answer = await api.vault.readMany();
+    if (answer.status === 423) expectTypeOf(answer.error).toEqualTypeOf<Problem<423, 'locked'>>();
+    // Without the app's errors, a handler's 409 is any other status.
+    if (answer.status === 409) expectTypeOf(answer.error).toBeUnknown();
+  });
+
+  it("include the app's exception handlers' pinned answers when the client names them", async () => {
+    const routes = { vault: route<VaultResource>('/vault') };
+    const typed = createClient<typeof routes, AppErrors>({ baseUrl: '', routes });
+    const answer = await typed.vault.readMany({ params: { fail: 'quota' } });
+    if (answer.status === 409) expectTypeOf(answer.error).toEqualTypeOf<{ quota: string; limit: number }>();
+    if (answer.status === 503) expectTypeOf(answer.error).toEqualTypeOf<Problem<503, 'unavailable'>>();
+    if (answer.status === 423) expectTypeOf(answer.error.type).toEqualTypeOf<'locked'>();
+    if (answer.status === 502) expectTypeOf(answer.error).toBeUnknown();
+    if (answer.ok) expectTypeOf(answer.data).toEqualTypeOf<string[]>();
   });
 });

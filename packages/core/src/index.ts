@@ -22,6 +22,7 @@ export {
   type ExceptionHandlerResult,
   type ExceptionHandlerReturn,
   type ExceptionHandlerDefinition,
+  type DeclaredExceptionHandler,
   type DeclaredExceptionResult,
   type ProblemBody,
 } from './responses/exception-handler';

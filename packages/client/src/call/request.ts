@@ -86,14 +86,38 @@ export function formData(form: Values | FormData): FormData {
   return data;
 }
 
+/**
+ * A url-encoded body from a form object (arrays as repeats, objects as JSON text); a file cannot
+ * travel url-encoded, so a `Blob` value throws.
+ */
+export function urlEncoded(form: Values | URLSearchParams): URLSearchParams {
+  if (form instanceof URLSearchParams) return form;
+  const data = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (item instanceof Blob)
+        throw new TypeError(
+          `@api/client: form field "${name}" is a file, which cannot be sent url-encoded. Fix: leave out formEncoding (multipart).`,
+        );
+      data.append(name, text(item));
+    }
+  }
+  return data;
+}
+
 /** The body and its media type for the `json`, `form` and `content` inputs (none: no body). */
 export function requestBody(input: Values, headers: Headers): RequestBody | undefined {
   if ('json' in input) {
     headers.set('content-type', 'application/json');
     return JSON.stringify(input.json);
   }
-  // A FormData body sets its own multipart content type with the boundary.
-  if (input.form !== undefined) return formData(input.form as Values | FormData);
+  // A FormData body sets its own multipart content type with the boundary; a URLSearchParams one
+  // sets application/x-www-form-urlencoded;charset=UTF-8.
+  if (input.form !== undefined)
+    return input.form instanceof URLSearchParams || input.formEncoding === 'urlencoded'
+      ? urlEncoded(input.form as Values | URLSearchParams)
+      : formData(input.form as Values | FormData);
   if (input.content !== undefined) {
     if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
     return input.content as RequestBody;

@@ -14,6 +14,9 @@ export interface RouteRef<TRoute = unknown> {
   readonly [routeType]?: TRoute;
 }
 
+/** The route class a `RouteRef` carries (`unknown` for anything else). */
+export type RouteOfRef<TRef> = TRef extends { readonly [routeType]?: infer TRoute } ? TRoute : never;
+
 /** The mount path a route class declares (`Resource('/widgets')` → `'/widgets'`). */
 export type MountPath<TRoute> = TRoute extends RouteClassFacts<infer P> ? P : never;
 
@@ -26,9 +29,19 @@ declare const authType: unique symbol;
  * @example
  * route<Authenticated<WidgetResource, typeof InvalidTokenError>>('/widgets')
  */
-export type Authenticated<TRoute, TRaises = { readonly status: 401; readonly type: string }> = TRoute & {
+export type Authenticated<TRoute, TRaises = AnyUnauthorized> = TRoute & AuthMark<TRaises>;
+/**
+ * The mark `Authenticated` adds (interfaces, not type literals: tsc carries an interface through
+ * instantiations without walking into it, which keeps a mount's cost per call low).
+ */
+export interface AuthMark<TRaises> {
   readonly [authType]?: TRaises;
-};
+}
+/** The default of `Authenticated`'s raises: any 401 Problem. */
+export interface AnyUnauthorized {
+  readonly status: 401;
+  readonly type: string;
+}
 
 /** The authenticator errors of a mount (never when it is not `Authenticated`). */
 export type AuthOf<TRoute> = TRoute extends { readonly [authType]?: infer E }

@@ -1,14 +1,22 @@
 // What a call resolves to: a union by status of the declared successes and every error the route
 // can produce, read from the operation's spec through types only.
 import type * as v from 'valibot';
-import type { Accepted, BytesResponse, Created, JSONResponse, NoContent, ResponseSpec } from '@api/core';
+import type {
+  Accepted,
+  BytesResponse,
+  Created,
+  ExceptionResponse,
+  JSONResponse,
+  NoContent,
+  ResponseSpec,
+} from '@api/core';
 import type { SSEEvent } from '../streams/sse';
 import type {
   AuthenticationRequiredProblem,
   ErrorBodyOf,
-  ErrorStatus,
   ErrorStatusOf,
   InternalServerErrorProblem,
+  OtherStatus,
   MalformedRequestProblem,
   NotFoundProblem,
   PayloadTooLargeProblem,
@@ -73,7 +81,7 @@ interface EventFields {
 }
 
 /** The typed headers of a wrapper value (`undefined` when it declares none). */
-type WrapperHeaders<V> = V extends { readonly headers: infer H } ? Exclude<H, undefined> : undefined;
+type WrapperHeaders<V> = V['headers' & keyof V] & {};
 
 /**
  * The success an `returns:` entry's value type stands for. The JSON wrappers are told apart by a
@@ -119,16 +127,18 @@ type SuccessOf<E, TName> =
       : never;
 
 /** The successes of an operation: one per `returns:` entry; none declared means 204. */
-export type Successes<S, TName> = S extends { readonly returns: infer R }
-  ? R extends readonly unknown[]
-    ? SuccessOf<R[number], TName>
-    : SuccessOf<R, TName>
+export type Successes<S, TName> = 'returns' extends keyof S
+  ? SuccessesOf<S['returns' & keyof S], TName>
   : Success<204, undefined, undefined>;
+type SuccessesOf<R, TName> = R extends readonly unknown[] ? SuccessOf<R[number], TName> : SuccessOf<R, TName>;
 
-/** The error classes an operation declares in `meta.exceptions`. */
-type Declared<S> = S extends { readonly meta: { readonly exceptions: infer E extends readonly unknown[] } }
-  ? E[number]
-  : never;
+/**
+ * The error classes an operation declares in `meta.exceptions` (indexed accesses: the spec's
+ * object types are never re-instantiated against a pattern).
+ */
+type Declared<S> = ItemsOfList<Field<Field<S, 'meta'>, 'exceptions'>>;
+type Field<T, K extends string> = T[K & keyof T];
+type ItemsOfList<L> = L[number & keyof L];
 type FailureOfClass<C> = C extends unknown ? Failure<ErrorStatusOf<C>, ErrorBodyOf<C>> : never;
 
 /**
@@ -171,19 +181,57 @@ type AuthFailures<TAuth> = [TAuth] extends [never]
 type AuthStatus<TAuth> = [TAuth] extends [never] ? never : 401 | ErrorStatusOf<TAuth>;
 
 /**
- * Any other error status (a proxy's 502, a rate limit's 429 the route does not declare): the
- * body as sent (a Problem, or whatever a proxy wrote), never mistaken for a declared one.
+ * One declared answer of an app's exception handler: an error class's body at its status, or an
+ * `ExceptionResponse.of(Body, { status })` body at its pinned status (an unpinned one can be any
+ * status: it stays in the "any other status" member).
  */
-export type Unexpected<TDeclared extends number> = Failure<Exclude<ErrorStatus, TDeclared>, unknown>;
+type HandlerAnswer<R> =
+  R extends ResponseSpec<ExceptionResponse<infer B, unknown, infer S>>
+    ? number extends S
+      ? never
+      : Failure<S, B>
+    : FailureOfClass<R>;
+/**
+ * The app-wide errors given to `createClient` (`AppErrors`): exception handlers from
+ * `defineExceptionHandler` (their declared `returns`), or error classes.
+ */
+type HandlerFailures<H> = H extends { readonly returns?: infer R extends readonly unknown[] }
+  ? HandlerAnswer<R[number]>
+  : FailureOfClass<H>;
+type HandlerStatus<H> = HandlerFailures<H>['status'];
 
-/** Every answer of a call, as a union: narrow on `ok`, then on `status` (and a Problem's `type`). */
-export type Answer<S, TName, TAuth = never> =
+/**
+ * Any other error status (a proxy's 502, a rate limit's 429 the route does not declare): the
+ * body as sent (a Problem, or whatever a proxy wrote), never mistaken for a declared one. Its
+ * statuses are the error statuses HTTP registers (`OtherStatus`), less the declared ones.
+ */
+export type Unexpected<TDeclared extends number> = Failure<Exclude<OtherStatus, TDeclared>, unknown>;
+
+/**
+ * Every answer of a call, as a union: narrow on `ok`, then on `status` (and a Problem's `type`).
+ * `TAppErrors` are the app's exception handlers' declared answers (`createClient<…, AppErrors>`).
+ */
+export type Answer<S, TName, TAuth = never, TAppErrors = never> =
   | Successes<S, TName>
-  | FailureOfClass<Declared<S>>
-  | DerivedBySource[Sources<S>]
+  | Failures<Declared<S>, Sources<S>, TAuth, TAppErrors>;
+
+/**
+ * The failures of an operation, from the parts that decide them: cached by tsc per distinct set
+ * (most operations share one), so each call pays only for reading its spec.
+ */
+type Failures<TDeclared, TSources extends keyof DerivedBySource, TAuth, TAppErrors> =
+  | FailureOfClass<TDeclared>
+  | DerivedBySource[TSources]
   | Failure<500, InternalServerErrorProblem>
   | AuthFailures<TAuth>
-  | Unexpected<ErrorStatusOf<Declared<S>> | DerivedStatusBySource[Sources<S>] | 500 | AuthStatus<TAuth>>;
+  | HandlerFailures<TAppErrors>
+  | Unexpected<
+      | ErrorStatusOf<TDeclared>
+      | DerivedStatusBySource[TSources]
+      | 500
+      | AuthStatus<TAuth>
+      | HandlerStatus<TAppErrors>
+    >;
 
 /** The successful data of a call (what `orThrow()` resolves to). */
 export type DataOf<TAnswer> = TAnswer extends { readonly ok: true; readonly data: infer D } ? D : never;

@@ -1,7 +1,7 @@
 // The client's shape: one property per mount, one method per declared operation, typed from the
 // route classes through types only.
 import type { RouteClassFacts } from '@api/core';
-import type { AuthOf, RouteRef } from '../routes/route';
+import type { AuthOf, RouteOfRef } from '../routes/route';
 import type { ClientSocket, ConnectInput } from '../socket/socket';
 import type { Answer, DataOf } from './answer';
 import type { CallInput, RequiredKeys } from './input';
@@ -28,20 +28,21 @@ export interface ClientCall<TAnswer> extends Promise<TAnswer> {
   orThrow(): Promise<DataOf<TAnswer>>;
 }
 
-type SpecOf<TOp> = TOp extends { readonly spec: infer S } ? S : never;
+/** An operation's spec, by indexed access (no conditional type, no object type per operation). */
+type SpecOf<TOp> = TOp['spec' & keyof TOp];
 
 /** One operation as a method: the argument is optional exactly when nothing in it is required. */
-export type OperationCall<S, TName, TAuth> = [RequiredKeys<S>] extends [never]
-  ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>
-  : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth>>;
+export type OperationCall<S, TName, TAuth, TAppErrors = never> =
+  RequiredKeys<S> extends never
+    ? (input?: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>
+    : (input: CallInput<S>) => ClientCall<Answer<S, TName, TAuth, TAppErrors>>;
 
-/** The methods of one HTTP route class: its declared operations. */
-export type RouteClient<TRoute, TAuth> = {
-  readonly [K in keyof TRoute as K extends OperationName ? K : never]-?: OperationCall<
-    SpecOf<TRoute[K]>,
-    K,
-    TAuth
-  >;
+/**
+ * The methods of one HTTP route class: its declared operations (the class's keys that are
+ * operation names: one intersection per mount, no conditional type per key).
+ */
+export type RouteClient<TRoute, TAuth, TAppErrors = never> = {
+  readonly [K in keyof TRoute & OperationName]-?: OperationCall<SpecOf<TRoute[K]>, K, TAuth, TAppErrors>;
 };
 
 /** A WebSocket endpoint: `connect` opens a typed socket. */
@@ -58,12 +59,19 @@ export interface SocketClient<TSend, TReceive, S> {
 type HandlerSpec<TRoute> = TRoute extends { readonly handle: { readonly spec: infer S } } ? S : never;
 
 /** The client of one mount: operations for route classes, `connect` for WebSocket endpoints. */
-export type MountClient<TRoute> =
+export type MountClient<TRoute, TAppErrors = never> =
   TRoute extends RouteClassFacts<string, { readonly send: infer TSend; readonly receive: infer TReceive }>
     ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
-    : RouteClient<TRoute, AuthOf<TRoute>>;
+    : RouteClient<TRoute, AuthOf<TRoute>, TAppErrors | ClassErrors<TRoute>>;
 
-/** The whole client: one property per mount named in `routes`. */
-export type Client<TRoutes> = {
-  readonly [K in keyof TRoutes]: TRoutes[K] extends RouteRef<infer TRoute> ? MountClient<TRoute> : never;
+/** The error classes a route class declares for all its operations (`Resource(path, { meta: { exceptions } })`). */
+type ClassErrors<TRoute> =
+  TRoute extends RouteClassFacts<string, unknown, infer E> ? Exclude<E, undefined> : never;
+
+/**
+ * The whole client: one property per mount named in `routes`. `TAppErrors`: the app's exception
+ * handlers (or error classes) whose answers every call may carry.
+ */
+export type Client<TRoutes, TAppErrors = never> = {
+  readonly [K in keyof TRoutes]: MountClient<RouteOfRef<TRoutes[K]>, TAppErrors>;
 };

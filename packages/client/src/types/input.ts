@@ -18,9 +18,16 @@ type FormFieldIn<T> =
         ? readonly FormFieldIn<E>[]
         : T;
 
-/** A multipart body as the caller gives it: the form Struct's fields (files as `Blob`/`File`), or a `FormData`. */
+/**
+ * A form body as the caller gives it: the form Struct's fields (files as `Blob`/`File`), a
+ * `FormData` (multipart), or a `URLSearchParams` (url-encoded). The fields object is sent as
+ * multipart, or url-encoded with `formEncoding: 'urlencoded'` (then without files).
+ */
 export type FormIn<TSchema> = TSchema extends v.GenericSchema
-  ? { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> } | FormData
+  ?
+      | { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> }
+      | FormData
+      | URLSearchParams
   : never;
 
 /** The value a caller gives for one declared source. */
@@ -37,12 +44,11 @@ type Always = 'path' | 'json' | 'form' | 'content';
 /** Sources required only when their schema has a required field. */
 type Maybe = 'params' | 'headers';
 type InputOf<T> = T extends v.GenericSchema ? v.InferInput<T> : never;
-type Optional<S, K extends keyof S> = object extends InputOf<S[K]> ? true : false;
+/** `K` when the spec declares it with a required field (a conditional per source, no mapped type). */
+type RequiredIf<S, K extends Maybe> = K extends keyof S ? (object extends InputOf<S[K]> ? never : K) : never;
 
 /** The keys a call cannot leave out (never: the argument itself is optional). */
-export type RequiredKeys<S> =
-  | (keyof S & Always)
-  | { [K in keyof S & Maybe]: Optional<S, K> extends true ? never : K }[keyof S & Maybe];
+export type RequiredKeys<S> = (keyof S & Always) | RequiredIf<S, 'params'> | RequiredIf<S, 'headers'>;
 
 /** Per-call options, beside the request parts. */
 export interface CallOptions {
@@ -52,10 +58,19 @@ export interface CallOptions {
   readonly requestHeaders?: Readonly<Record<string, string>>;
   /** SSE: open a new connection (with `Last-Event-ID`) when one ends, as EventSource does. [true] */
   readonly reconnect?: boolean;
+  /**
+   * Form routes: how a fields object travels, `multipart/form-data` or
+   * `application/x-www-form-urlencoded` (as an HTML `<form>` posts; no files). ['multipart']
+   */
+  readonly formEncoding?: 'multipart' | 'urlencoded';
 }
 
-/** The sources a call may leave out: cookies, and a query or headers with no required field. */
-type OptionalKeys<S> = Exclude<keyof S & (Maybe | 'cookies'), RequiredKeys<S>>;
+/**
+ * The sources a call may leave out: cookies, and a query or headers with no required field. A
+ * required one is in both mapped types of `CallInput`, where the required property wins (no
+ * `Exclude` per operation).
+ */
+type OptionalKeys<S> = keyof S & (Maybe | 'cookies');
 
 /**
  * The argument of a call: the declared request parts plus `signal`. Two mapped types over the

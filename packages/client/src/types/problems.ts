@@ -65,3 +65,50 @@ export type ErrorReason = ErrorReasonValue;
 type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 /** Every error status, 400 to 599, as literal types. */
 export type ErrorStatus = `${4 | 5}${Digit}${Digit}` extends `${infer N extends number}` ? N : never;
+
+/**
+ * The error statuses HTTP registers (the IANA registry, 418 included): what the "any other status"
+ * member of an answer carries, less the route's declared ones. A short list keeps tsc's work per
+ * distinct error set small (`ErrorStatus` has 200 members).
+ */
+export type OtherStatus =
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 406
+  | 407
+  | 408
+  | 409
+  | 410
+  | 411
+  | 412
+  | 413
+  | 414
+  | 415
+  | 416
+  | 417
+  | 418
+  | 421
+  | 422
+  | 423
+  | 424
+  | 425
+  | 426
+  | 428
+  | 429
+  | 431
+  | 451
+  | 500
+  | 501
+  | 502
+  | 503
+  | 504
+  | 505
+  | 506
+  | 507
+  | 508
+  | 510
+  | 511;

@@ -197,6 +197,17 @@ export interface ExceptionHandlerDefinition<
 }
 
 /**
+ * What `defineExceptionHandler` returns: the handler, its declared `returns` kept as a type (a
+ * typed client reads the answers an app's handlers declare from `typeof handler`).
+ */
+export interface DeclaredExceptionHandler<
+  TError extends Error,
+  TReturns extends readonly ExceptionHandlerReturn[],
+> extends ExceptionHandler<TError> {
+  readonly returns?: TReturns;
+}
+
+/**
  * Declares an exception handler with `error` typed from `exception`. With `returns`, what
  * `handleException` returns must match a declared member: an `ExceptionResponse` whose status and
  * body fit one of them, or an instance of a declared error class (a type error otherwise).
@@ -211,9 +222,9 @@ export interface ExceptionHandlerDefinition<
 export function defineExceptionHandler<
   TError extends Error,
   const TReturns extends readonly ExceptionHandlerReturn[] = readonly [],
->(handler: ExceptionHandlerDefinition<TError, TReturns>): ExceptionHandler<TError> {
+>(handler: ExceptionHandlerDefinition<TError, TReturns>): DeclaredExceptionHandler<TError, TReturns> {
   checkHandlerShape('defineExceptionHandler', handler, true);
-  return handler;
+  return handler as DeclaredExceptionHandler<TError, TReturns>;
 }
 
 const HANDLER_KEYS: readonly string[] = ['exception', 'returns', 'handleException'];

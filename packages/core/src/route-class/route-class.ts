@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { RouteMeta } from '../contract/meta';
+import type { ErrorClass, RouteMeta } from '../contract/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
 import type { FormInput } from '../binding/form';
@@ -76,14 +76,19 @@ declare const operationKind: unique symbol;
 declare const routeClassFacts: unique symbol;
 
 /**
- * Type-only facts of a route class instance: its mount path (and, for a WebSocket endpoint, the
- * message types per direction). Nothing holds them at run time; `@api/client` reads them through
- * `import type` (`RouteClassFacts<infer TPath>`). Extensions add them to their own route classes
- * by interface merging.
+ * Type-only facts of a route class instance: its mount path, the error classes its class-level
+ * `meta.exceptions` lists (and, for a WebSocket endpoint, the message types per direction).
+ * Nothing holds them at run time; `@api/client` reads them through `import type`
+ * (`RouteClassFacts<infer TPath>`). Extensions add them to their own route classes by interface
+ * merging.
  */
-export interface RouteClassFacts<TPath extends string = string, TMessages = unknown> {
+export interface RouteClassFacts<TPath extends string = string, TMessages = unknown, TErrors = unknown> {
   /** Phantom: the mount path as written in `Resource(path)` / `Endpoint(path)`. */
-  readonly [routeClassFacts]?: { readonly path: TPath; readonly messages: TMessages };
+  readonly [routeClassFacts]?: {
+    readonly path: TPath;
+    readonly messages: TMessages;
+    readonly errors?: TErrors;
+  };
 }
 
 /** A declared operation (what `this.operation(...)` returns). */
@@ -167,8 +172,11 @@ type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
       >
     >;
 
-/** Class-level options of `Resource(...)` and `Endpoint(...)`. */
-export interface RouteClassOptions {
+/**
+ * Class-level options of `Resource(...)` and `Endpoint(...)`; `TErrors`: the error classes of
+ * `meta.exceptions`, kept as a type (the route class's facts carry them).
+ */
+export interface RouteClassOptions<TErrors extends readonly ErrorClass[] = readonly ErrorClass[]> {
   /**
    * The class's name in operationIds (`<name>_<operation>`), the route catalogue, `WiringError`s
    * and logs; default: the class name, which a bundler may change (esbuild renames a class that
@@ -178,7 +186,7 @@ export interface RouteClassOptions {
   /** A name for reverse routing: `Location.fromRef('<ref>.readOne', ...)`. */
   readonly ref?: string;
   /** OpenAPI metadata for every operation of the class. */
-  readonly meta?: RouteMeta;
+  readonly meta?: RouteMeta & { readonly exceptions?: TErrors };
 }
 
 /** What core records about a route class. */
@@ -189,10 +197,14 @@ export interface RouteClassInfo {
   readonly meta: RouteMeta | undefined;
 }
 
-abstract class RouteBase<TPath extends string, TKind extends OperationKind>
-  implements RouteClassFacts<TPath>
+abstract class RouteBase<TPath extends string, TKind extends OperationKind, TErrors = never>
+  implements RouteClassFacts<TPath, unknown, TErrors>
 {
-  declare readonly [routeClassFacts]?: { readonly path: TPath; readonly messages: unknown };
+  declare readonly [routeClassFacts]?: {
+    readonly path: TPath;
+    readonly messages: unknown;
+    readonly errors?: TErrors;
+  };
   /**
    * Declares an operation: its binding sources and responses, and its handler. The handler's
    * argument and return types are inferred from the schemas.
@@ -242,14 +254,16 @@ export interface EndpointOperations {
 }
 
 /** The constructor `Resource(...)` returns: extend it. */
-export type ResourceClass<TPath extends string> = abstract new () => RouteBase<
+export type ResourceClass<TPath extends string, TErrors = never> = abstract new () => RouteBase<
   TPath,
-  OperationKind<'resource'>
+  OperationKind<'resource'>,
+  TErrors
 >;
 /** The constructor `Endpoint(...)` returns: extend it. */
-export type EndpointClass<TPath extends string> = abstract new () => RouteBase<
+export type EndpointClass<TPath extends string, TErrors = never> = abstract new () => RouteBase<
   TPath,
-  OperationKind<'endpoint'>
+  OperationKind<'endpoint'>,
+  TErrors
 >;
 
 type BadSlot<S extends string> = S extends Lowercase<S> ? (S extends `${string}-${string}` ? S : never) : S;
@@ -274,14 +288,14 @@ type CheckedPath<TPath extends string> =
   PathSyntax<TPath> extends WiringTypeError<string> ? PathSyntax<TPath> : TPath;
 
 /** Builds the base class `Resource(...)` / `Endpoint(...)` return, after checking the arguments. */
-function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
+function defineRouteClass<TPath extends string, TKind extends RouteKindName, TErrors>(
   kind: TKind,
   path: TPath,
   options: RouteClassOptions,
-): abstract new () => RouteBase<TPath, OperationKind<TKind>> {
+): abstract new () => RouteBase<TPath, OperationKind<TKind>, TErrors> {
   const name = kind === 'resource' ? 'Resource' : 'Endpoint';
   const given = checkRouteClassArgs(name, path, options);
-  abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>> {}
+  abstract class RouteClass extends RouteBase<TPath, OperationKind<TKind>, TErrors> {}
   const info: RouteClassInfo = { kind, path, ref: options.ref, meta: options.meta };
   Object.defineProperty(RouteClass, kRouteClass, { value: info });
   nameRouteClass(RouteClass, given.name, `${name}('${path}', { name })`);
@@ -299,10 +313,10 @@ function defineRouteClass<TPath extends string, TKind extends RouteKindName>(
  *   readOne = this.operation({ path: WidgetPath, returns: Widget }, ({ path }) => this.store.get(path.widget_id));
  * }
  */
-export function Resource<const TPath extends string>(
-  path: CheckedPath<TPath>,
-  options: RouteClassOptions = {},
-): ResourceClass<TPath> {
+export function Resource<
+  const TPath extends string,
+  const TErrors extends readonly ErrorClass[] = readonly [],
+>(path: CheckedPath<TPath>, options: RouteClassOptions<TErrors> = {}): ResourceClass<TPath, TErrors[number]> {
   return defineRouteClass('resource', path as TPath, options);
 }
 
@@ -315,10 +329,10 @@ export function Resource<const TPath extends string>(
  *   get = this.operation({ returns: Health }, () => ({ status: 'ok' }));
  * }
  */
-export function Endpoint<const TPath extends string>(
-  path: CheckedPath<TPath>,
-  options: RouteClassOptions = {},
-): EndpointClass<TPath> {
+export function Endpoint<
+  const TPath extends string,
+  const TErrors extends readonly ErrorClass[] = readonly [],
+>(path: CheckedPath<TPath>, options: RouteClassOptions<TErrors> = {}): EndpointClass<TPath, TErrors[number]> {
   return defineRouteClass('endpoint', path as TPath, options);
 }
 
