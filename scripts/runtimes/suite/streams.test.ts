@@ -54,6 +54,51 @@ describe('streams', () => {
     },
   );
 
+  it.skipIf(known('teardown on leave'))(
+    'tears the stream down within 100 ms of the client leaving',
+    async () => {
+      const raw = rawGet('/_runtime/ticking');
+      await until(() => raw.received().includes('{"n":1}'), 5_000);
+      const left = Date.now();
+      raw.socket.destroy();
+      await until(async () => (await state()).teardown === 1, 2_000);
+      const { teardownAt } = await state();
+      // Node: a few ms (the FIN is read at once). Bound: 100 ms, with the 10 ms item timer inside.
+      expect(teardownAt - left).toBeLessThan(100);
+    },
+  );
+
+  it('writes no SSE keepalive behind an 8 MiB event to a stalled client', async () => {
+    const stalled = stalledGet('/_runtime/big-event');
+    expect(await stalled.head).toMatch(/^HTTP\/1\.1 200/);
+    // 40 keepalive periods with the event stuck in the server's buffers: none may be written.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    let text = '';
+    let eventEnd = -1;
+    let endedAt = 0;
+    const read = new Promise<void>((resolve) => {
+      stalled.socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (eventEnd < 0) {
+          const at = text.indexOf('x\n\n'); // the event's data is the string, verbatim
+          if (at >= 0) {
+            eventEnd = at + 3;
+            endedAt = Date.now();
+            setTimeout(resolve, 30);
+          }
+        }
+      });
+    });
+    stalled.socket.resume();
+    await read;
+    expect(endedAt).toBeGreaterThan(0);
+    // What followed the event within 30 ms: at most the one ping the drain itself allows.
+    const pings = text.slice(eventEnd).split(': ping').length - 1;
+    expect(pings).toBeLessThanOrEqual(1);
+    stalled.socket.destroy();
+    await until(async () => (await state()).teardown === 1, 2_000);
+  });
+
   it('stops pulling the source while the client reads nothing (bounded memory)', async () => {
     const stalled = stalledGet('/_runtime/flood');
     expect(await stalled.head).toMatch(/^HTTP\/1\.1 200/);
