@@ -16,6 +16,8 @@ export const wsState = {
   closeCode: 0,
   /** Feed frames dropped by drop-oldest, summed over subscribers. */
   dropped: 0,
+  /** Frames the flood handler's awaited sends got through (it awaits each `send`). */
+  sent: 0,
 };
 
 const WsState = Struct('RuntimeWsState', {
@@ -24,6 +26,7 @@ const WsState = Struct('RuntimeWsState', {
   closedAt: v.number(),
   closeCode: v.number(),
   dropped: v.number(),
+  sent: v.number(),
   subscribers: v.number(),
 });
 
@@ -61,12 +64,26 @@ export class FeedProbe extends WebSocketEndpoint('/_runtime/ws/feed', { inbound:
   });
 }
 
+/** Sends 16 KiB frames as fast as its awaited sends allow: a client that reads nothing must stop it. */
+export class FloodSocketProbe extends WebSocketEndpoint('/_runtime/ws/flood', {
+  inbound: 'string',
+  outbound: 'bytes',
+}) {
+  handle = this.handler({}, async ({ websocket: socket }) => {
+    const frame = new Uint8Array(16 * 1024).fill(120);
+    while (!socket.closed) {
+      await socket.send(frame).catch(() => undefined);
+      wsState.sent++;
+    }
+  });
+}
+
 const Publish = Struct('RuntimePublish', { from: v.number(), count: v.number(), size: v.number() });
 
 export class WsStateProbe extends Endpoint('/_runtime/ws-state') {
   get = this.operation({ returns: WsState }, () => ({ ...wsState, subscribers: feed.subscribers('feed') }));
   delete = this.operation({ returns: WsState }, () => {
-    Object.assign(wsState, { opened: 0, closed: 0, closedAt: 0, closeCode: 0, dropped: 0 });
+    Object.assign(wsState, { opened: 0, closed: 0, closedAt: 0, closeCode: 0, dropped: 0, sent: 0 });
     return { ...wsState, subscribers: feed.subscribers('feed') };
   });
   /** Publishes `count` frames `<seq>:<padding>` of `size` bytes, seq from `from`, in one tick. */
@@ -78,4 +95,8 @@ export class WsStateProbe extends Endpoint('/_runtime/ws-state') {
 }
 
 /** The extensions to include: each WebSocket mount (liveness pings every 30 s, the default). */
-export const wsProbes = [websocket(new EchoProbe()), websocket(new FeedProbe())];
+export const wsProbes = [
+  websocket(new EchoProbe()),
+  websocket(new FeedProbe()),
+  websocket(new FloodSocketProbe()),
+];

@@ -1,6 +1,7 @@
 // @api/ws's guarantees on the target runtime's `serve()`: hostile frames get a close frame, a
 // client that leaves is seen at once (its handler ends, the mount's liveness timer with it), and
-// a drop-oldest Channel subscriber that stalled gets up to the latest frame once it reads again.
+// a drop-oldest Channel subscriber that stalled gets up to the latest frame once it reads again,
+// and a handler that awaits its sends stops while its client reads nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { call, url, until } from './http';
@@ -12,6 +13,7 @@ interface WsState {
   closedAt: number;
   closeCode: number;
   dropped: number;
+  sent: number;
   subscribers: number;
 }
 const wsState = async (): Promise<WsState> => (await call('/_runtime/ws-state')).json() as Promise<WsState>;
@@ -91,5 +93,26 @@ describe('Channel drop-oldest behind a stalled subscriber', () => {
     expect(last).toBe(total - 1); // …never the newest
     ws.close();
     await until(async () => (await wsState()).dropped > 0, 5_000);
+  });
+});
+
+describe('awaited sends to a client that reads nothing', () => {
+  it('stop (bounded memory)', async () => {
+    const ws = new WebSocket(`${url().replace('http', 'ws')}/_runtime/ws/flood`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => {
+        (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+        resolve();
+      });
+      ws.once('error', reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const first = (await wsState()).sent;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const second = (await wsState()).sent;
+    // 16 KiB per send: what the socket buffers hold (a few MiB), never the endless loop (under 64 MiB).
+    expect(second).toBeLessThan(4096);
+    expect(second).toBe(first);
+    ws.terminate();
   });
 });
