@@ -6,14 +6,20 @@
 // Interleaved rounds; servers pinned to core 0, wrk and this harness to core 1; server CPU per
 // request from /proc (the process's threads included: zlib's thread pool is counted). Bodies
 // are checked decoded, byte for byte, before timing.
+// Then the stream scenario (@api alone): 10,000 small NDJSON items and 10,000 SSE events, each
+// written as the producer has them, per coding: wire bytes against compressing the whole body at
+// once (target ≤ 1.1×) and time to the last byte against identity (target ≤ 2×), medians of
+// `--stream-runs` sequential requests; bodies checked decoded, byte for byte.
 // Writes results/compress-<timestamp>.{md,json}.
 // Usage: pnpm bench --compress [options]   (or: pnpm --filter @api/bench compress [options])
 //   [--rounds 5] [--duration 4] [--warmup 2] [--connections 50] [--servers fastify,api]
 //   [--codings br,gzip,identity] [--quiet-wait 60] [--no-build] [--out DIR]
+//   [--only list|streams] [--stream-runs 9]
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ACCEPT, streamBench, streamRoutes } from './compress-streams.mjs';
 import { median } from './report.mjs';
 import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
 import {
@@ -33,6 +39,7 @@ import {
   socketErrors,
   startServer,
   stopAll,
+  stopServer,
   turboBuild,
   waitQuietMachine,
   wrk,
@@ -42,7 +49,6 @@ import {
 const SELF = fileURLToPath(import.meta.url);
 const ALL_SERVERS = ['fastify', 'api'];
 const ALL_CODINGS = ['br', 'gzip', 'identity'];
-const ACCEPT = { br: 'br', gzip: 'gzip', identity: undefined };
 
 // ---------------------------------------------------------------- child mode: one server
 /** The list both servers send: 80 widgets, about 10 KiB of JSON. */
@@ -92,10 +98,13 @@ const SERVERS = {
     class Widgets extends Endpoint('/widgets') {
       get = this.operation({ returns: v.array(Widget) }, () => WIDGETS);
     }
+    const { Items, Events } = await streamRoutes();
     class App extends BaseApp {
       async wire() {
         this.include(compress({ encodings: ['br', 'gzip'] })); // br 4, gzip 6, 1 KiB: its defaults
         this.includeEndpoint(new Widgets());
+        this.includeEndpoint(new Items());
+        this.includeEndpoint(new Events());
       }
     }
     const quiet = { info() {}, warn() {}, error: (m, e) => console.error(m, e) };
@@ -115,6 +124,8 @@ function parseArgs(argv) {
     quietWaitMs: 60_000,
     build: true,
     out: join(BENCH, 'results'),
+    only: undefined,
+    streamRuns: 9,
     ...parseFlags(
       argv.filter((a) => a !== '--compress'),
       {
@@ -127,6 +138,8 @@ function parseArgs(argv) {
         '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000],
         '--no-build': ['build', false],
         '--out': ['out', 'string'],
+        '--only': ['only', 'string'],
+        '--stream-runs': ['streamRuns', 'number'],
       },
     ),
   };
@@ -201,9 +214,19 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2));
   requireLinuxTwoCores();
   ensureWrk();
-  if (opts.build && opts.servers.includes('api'))
-    turboBuild(['@api/compress...'], '@api/core and @api/compress');
+  if (opts.build && (opts.servers.includes('api') || opts.only === 'streams'))
+    turboBuild(['@api/compress...', '@api/streaming...'], '@api/core, @api/compress and @api/streaming');
   pinSelf();
+  try {
+    if (opts.only !== 'streams') await listBench(opts);
+    if (opts.only !== 'list') await streamBench(opts, () => startCompressServer('api'));
+  } finally {
+    stopAll();
+  }
+}
+
+/** The 10 KiB list under wrk, @api against Fastify, per coding. */
+async function listBench(opts) {
   const loadBefore = os.loadavg();
   const servers = [];
   let listBytes = 0;
@@ -306,7 +329,7 @@ async function main() {
         .join('; ')} → ${base}.md`,
     );
   } finally {
-    stopAll();
+    await Promise.all(servers.map(stopServer));
   }
 }
 

@@ -3,6 +3,7 @@
 import { serve } from '@api/core';
 import { DemoApp } from '../../../apps/demo/src/app';
 import { probes, state } from './probes';
+import { WsStateProbe, wsProbes } from './ws-probes';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -10,6 +11,8 @@ class RuntimeDemo extends DemoApp {
   protected override async wire(): Promise<void> {
     await super.wire();
     for (const Probe of probes) this.includeEndpoint(new Probe());
+    this.includeEndpoint(new WsStateProbe());
+    for (const probe of wsProbes) this.include(probe);
   }
 }
 

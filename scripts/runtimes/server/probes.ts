@@ -6,16 +6,23 @@ import { Endpoint, Struct } from '@api/core';
 import { NDJSONStreamingResponse, SSEResponse, StreamingResponse } from '@api/streaming';
 
 /** What the probes saw, served as JSON at GET /_runtime/state. */
-export const state = { pulls: 0, teardown: 0, tasks: [] as string[] };
+export const state = { pulls: 0, teardown: 0, teardownAt: 0, tasks: [] as string[] };
 
 const Tick = Struct('Tick', { n: v.number() });
-const State = Struct('RuntimeState', { pulls: v.number(), teardown: v.number(), tasks: v.array(v.string()) });
+const State = Struct('RuntimeState', {
+  pulls: v.number(),
+  teardown: v.number(),
+  /** `Date.now()` when the last teardown ran. */
+  teardownAt: v.number(),
+  tasks: v.array(v.string()),
+});
 
 export class StateProbe extends Endpoint('/_runtime/state') {
   get = this.operation({ returns: State }, () => state);
   delete = this.operation({ returns: State }, () => {
     state.pulls = 0;
     state.teardown = 0;
+    state.teardownAt = 0;
     return state;
   });
 }
@@ -48,6 +55,7 @@ export class TickingProbe extends Endpoint('/_runtime/ticking') {
         }
       } finally {
         state.teardown++;
+        state.teardownAt = Date.now();
       }
     }
     return new NDJSONStreamingResponse({ stream: ticking() });
@@ -88,4 +96,23 @@ export class QuietEventsProbe extends Endpoint('/_runtime/quiet-events') {
   });
 }
 
-export const probes = [StateProbe, BreakingProbe, TickingProbe, FloodProbe, QuietEventsProbe];
+/** One 8 MiB event, then nothing, with a 50 ms keepalive: no ping may queue behind it for a stalled client. */
+export class BigEventProbe extends Endpoint('/_runtime/big-event') {
+  get = this.operation({ returns: SSEResponse.of(v.string()) }, () => {
+    const big = 'x'.repeat(8 * 1024 * 1024);
+    async function* lifecycle() {
+      try {
+        yield (async function* () {
+          yield big;
+          await new Promise<never>(() => undefined);
+        })();
+      } finally {
+        state.teardown++;
+        state.teardownAt = Date.now();
+      }
+    }
+    return new SSEResponse({ stream: lifecycle(), keepalive: 0.05 });
+  });
+}
+
+export const probes = [StateProbe, BreakingProbe, TickingProbe, FloodProbe, QuietEventsProbe, BigEventProbe];

@@ -29,10 +29,11 @@ export function send(
 export const AUTH = { authorization: 'Bearer token' } as const;
 
 /** The probes' view of the server. */
-export async function state(): Promise<{ pulls: number; teardown: number; tasks: string[] }> {
+export async function state(): Promise<{ pulls: number; teardown: number; teardownAt: number; tasks: string[] }> {
   return (await call('/_runtime/state')).json() as Promise<{
     pulls: number;
     teardown: number;
+    teardownAt: number;
     tasks: string[];
   }>;
 }

@@ -1,5 +1,6 @@
 import * as zlib from 'node:zlib';
 import type { BodyEncoder, StreamEncoder } from '@api/core/extension';
+import { CoalescingEncoder, type FlushingZlib } from './coalescing-encoder';
 
 /** A content coding this package produces. */
 export type Coding = 'br' | 'gzip' | 'zstd';
@@ -9,7 +10,7 @@ interface ZstdApi {
   zstdCompress(body: Uint8Array, options: object, callback: (error: Error | null, out: Buffer) => void): void;
   zstdCompressSync(body: Uint8Array, options: object): Buffer;
   createZstdCompress(options: object): StreamEncoder;
-  readonly constants: { readonly ZSTD_c_compressionLevel: number };
+  readonly constants: { readonly ZSTD_c_compressionLevel: number; readonly ZSTD_e_flush: number };
 }
 
 const zstd = zlib as unknown as Partial<ZstdApi>;
@@ -19,7 +20,9 @@ export const ZSTD_AVAILABLE: boolean =
   typeof zstd.zstdCompress === 'function' &&
   typeof zstd.zstdCompressSync === 'function' &&
   typeof zstd.createZstdCompress === 'function' &&
-  typeof (zstd.constants as Partial<ZstdApi['constants']> | undefined)?.ZSTD_c_compressionLevel === 'number';
+  typeof (zstd.constants as Partial<ZstdApi['constants']> | undefined)?.ZSTD_c_compressionLevel ===
+    'number' &&
+  typeof (zstd.constants as Partial<ZstdApi['constants']> | undefined)?.ZSTD_e_flush === 'number';
 
 /** One async call with a node-style callback, as a promise (node:zlib's work runs on the thread pool). */
 function promised(
@@ -50,8 +53,8 @@ export function defaultSyncBelow(parallelism: number): number {
 /**
  * The encoder of one coding at one level: built once per options, shared by every answer. A
  * buffered body under `syncBelow` bytes is compressed at once (node:zlib's sync API), a larger one
- * on the thread pool (its async API); each stream gets its own compressing `Transform`, which core
- * flushes after every item.
+ * on the thread pool (its async API); each stream gets its own compressing stream, fed once per
+ * turn of the event loop with what was written during it, sync-flushed (`CoalescingEncoder`).
  *
  * @param coding - br, gzip or zstd
  * @param level - brotli quality, gzip level or zstd level
@@ -64,7 +67,8 @@ export function encoderFor(coding: Coding, level: number, syncBelow: number): Bo
         [zlib.constants.BROTLI_PARAM_QUALITY]: level,
         [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
       };
-      const options = { params };
+      const flush = zlib.constants.BROTLI_OPERATION_FLUSH;
+      const streamOptions = { params, flush };
       return {
         encode: (body) => {
           // The size hint lets brotli size its window to the body (less state to set up per call).
@@ -73,28 +77,32 @@ export function encoderFor(coding: Coding, level: number, syncBelow: number): Bo
             ? zlib.brotliCompressSync(body, sized)
             : promised((b, o, c) => zlib.brotliCompress(b, o, c), body, sized);
         },
-        stream: () => zlib.createBrotliCompress(options),
+        stream: () => new CoalescingEncoder(zlib.createBrotliCompress(streamOptions), flush),
       };
     }
     case 'gzip': {
       const options = { level };
+      const flush = zlib.constants.Z_SYNC_FLUSH;
+      const streamOptions = { level, flush };
       return {
         encode: (body) =>
           body.byteLength < syncBelow
             ? zlib.gzipSync(body, options)
             : promised((b, o, c) => zlib.gzip(b, o, c), body, options),
-        stream: () => zlib.createGzip(options),
+        stream: () => new CoalescingEncoder(zlib.createGzip(streamOptions), flush),
       };
     }
     case 'zstd': {
       const api = zstd as ZstdApi;
       const options = { params: { [api.constants.ZSTD_c_compressionLevel]: level } };
+      const flush = api.constants.ZSTD_e_flush;
+      const streamOptions = { ...options, flush };
       return {
         encode: (body) =>
           body.byteLength < syncBelow
             ? api.zstdCompressSync(body, options)
             : promised((b, o, c) => api.zstdCompress(b, o, c), body, options),
-        stream: () => api.createZstdCompress(options),
+        stream: () => new CoalescingEncoder(api.createZstdCompress(streamOptions) as FlushingZlib, flush),
       };
     }
   }

@@ -40,11 +40,14 @@ export function couldCompress(route: RouteInfo, options: ResolvedOptions): boole
  * - leaves alone an answer that is already encoded (`content-encoding`, e.g. an asset's gzip copy),
  *   says `cache-control: no-transform`, has no compressible media type, or is a buffered body under
  *   the threshold (none of these could have been compressed: no `vary` either);
+ * - leaves untouched a `206 Partial Content`, a `416 Range Not Satisfiable` and any answer with
+ *   `content-range`: its byte offsets count the identity body (RFC 9110 §14.4, §15.3.7), so an
+ *   encoded one would break a resumed download;
  * - otherwise adds `accept-encoding` to `vary` (merged into one that exists, e.g. CORS's `Origin`),
  *   and for HEAD stops there (the head of the identity body; nothing is encoded for a HEAD);
  * - picks the coding from `Accept-Encoding` (q-values, core's rules shared with `@api/assets`),
  *   sets `content-encoding`, turns an `etag` weak (or suffixes it) and returns the encoder; core
- *   then sends the encoded length, or a chunked stream flushed after every item.
+ *   then sends the encoded length, or a chunked stream (fed and flushed once per event-loop turn).
  *
  * A 304 gets the `vary` (and the `etag` form) the 200 would carry.
  *
@@ -79,9 +82,9 @@ export function compileTransform(options: ResolvedOptions): BodyTransform {
 
   return (ex: Exchange, head: FinalHead): BodyEncoder | undefined => {
     const { status, headers, length } = head;
-    if (status < 200) return undefined;
+    if (status < 200 || status === 206 || status === 416) return undefined;
     const found = scan(headers);
-    if (found.encoded || found.noTransform) return undefined;
+    if (found.encoded || found.noTransform || found.range) return undefined;
     if (status === 304) {
       addVary(headers, found.vary);
       const coding = negotiate(acceptEncoding(ex));
@@ -111,12 +114,21 @@ interface Found {
   type: string | undefined;
   encoded: boolean;
   noTransform: boolean;
+  /** A `content-range`: the offsets of identity bytes. */
+  range: boolean;
   etag: number;
   vary: number;
 }
 
 // One result object reused: the transform is synchronous and never re-entered.
-const FOUND: Found = { type: undefined, encoded: false, noTransform: false, etag: -1, vary: -1 };
+const FOUND: Found = {
+  type: undefined,
+  encoded: false,
+  noTransform: false,
+  range: false,
+  etag: -1,
+  vary: -1,
+};
 
 /** Reads the head once: names as core writes them are lower case; others are compared lower-cased. */
 function scan(headers: HeaderList): Found {
@@ -124,6 +136,7 @@ function scan(headers: HeaderList): Found {
   found.type = undefined;
   found.encoded = false;
   found.noTransform = false;
+  found.range = false;
   found.etag = -1;
   found.vary = -1;
   for (let i = 0; i < headers.length; i += 2) {
@@ -136,6 +149,7 @@ function scan(headers: HeaderList): Found {
     else if (name === 'cache-control')
       found.noTransform ||= /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(headers[i + 1]!);
     else if (name === 'etag') found.etag = i;
+    else if (name === 'content-range') found.range = true;
     else if (name === 'vary' && found.vary < 0) found.vary = i;
   }
   return found;

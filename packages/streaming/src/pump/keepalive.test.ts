@@ -58,6 +58,27 @@ describe('Pump keepalive', () => {
     target.disconnect();
   });
 
+  it('skips its ping while a write waits for drain, even when the target reports nothing buffered', async () => {
+    vi.useFakeTimers();
+    // Node 24: an 8 MiB write returned false, its bytes queued below the stream (writableLength 0).
+    const target = new FakeTarget(4);
+    async function* source() {
+      yield 'a big event';
+      await new Promise(() => undefined);
+    }
+    const { pump: p } = pump(target, { keepaliveMs: 1000, ping: ':p\n' });
+    await p.open(source());
+    void p.run();
+    await vi.advanceTimersByTimeAsync(10);
+    target.writableLength = 0; // what the target reports; no 'drain' yet
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(target.text).toBe('a big event\n');
+    target.flush(); // 'drain'
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(target.text).toBe('a big event\n:p\n');
+    target.disconnect();
+  });
+
   it('is cleared on disconnect: no timer left, nothing written after close', async () => {
     vi.useFakeTimers();
     const target = new FakeTarget();

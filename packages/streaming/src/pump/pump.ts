@@ -54,8 +54,8 @@ type Phase = 'new' | 'opening' | 'streaming' | 'done';
  *   chunk; a teardown failure is logged and the body still ends properly;
  * - `stop()` (graceful shutdown: the exchange's `shutdownSignal`) ends the stream properly after
  *   running teardown; a teardown still running when shutdown closes the connection is logged;
- * - the keepalive timer is reset by every write, skips while the socket has unflushed data,
- *   and is cleared whenever the stream ends.
+ * - the keepalive timer is reset by every write, skips while the socket has unflushed data or
+ *   a write waits for `drain`, and is cleared whenever the stream ends.
  *
  * No path waits on a client that left or on a source that never answers: `done` resolves when
  * the response is over, whatever the source does.
@@ -308,8 +308,10 @@ export class Pump {
 
   readonly #onIdle = (): void => {
     if (this.#phase !== 'streaming' || this.#gone || this.#ending) return;
-    // Unflushed bytes mean the connection is not idle, and a ping would only queue behind them.
-    if (this.#target.writableLength > 0) this.#timer?.refresh();
+    // Unflushed bytes, or a write still waiting for 'drain', mean the connection is not idle, and
+    // a ping would only queue behind them. Both: Node 24 can report writableLength 0 while an
+    // 8 MiB write still waits for the socket (the bytes sit in libuv's queue, not the stream's).
+    if (this.#needDrain || this.#target.writableLength > 0) this.#timer?.refresh();
     else this.#write(this.#options.ping ?? '');
   };
 

@@ -32,6 +32,14 @@ const WRITE_THROUGH = 64 * KiB;
  */
 const OVERFLOW_GRACE_MS = 5000;
 
+/**
+ * How often a subscriber waiting for `'drain'` is re-checked all the same. Node's socket emits
+ * `'drain'`; under Bun's `ws` layer the upgraded node socket never does (Bun's WebSocket owns
+ * the connection and drains its own queue, which `bufferedAmount` reports): without this check a
+ * subscriber that queued once would never be written to again.
+ */
+const DRAIN_CHECK_MS = 25;
+
 const EMPTY = Buffer.alloc(0);
 const TEXT = { binary: false } as const;
 const BINARY = { binary: true } as const;
@@ -128,10 +136,7 @@ export class BoundedWriter {
         subscriber.queue.push(frame);
         subscriber.queuedBytes += frame.length;
         // Queueing means the socket holds ≥ writeThrough ≥ its high-water mark, so 'drain' follows.
-        if (!subscriber.waitingDrain) {
-          subscriber.waitingDrain = true;
-          subscriber.ws.socket.once('drain', subscriber.flush);
-        }
+        if (!subscriber.waitingDrain) waitDrain(subscriber);
       }
       const now = subscriber.queuedBytes + raw.bufferedAmount;
       if (now > subscriber.peakHeldBytes) subscriber.peakHeldBytes = now;
@@ -174,12 +179,12 @@ export class BoundedWriter {
 
   /**
    * Writes a subscriber's queued frames while its socket has room, and waits for the next
-   * `'drain'` when frames remain (the subscriber's `flush` calls this).
+   * `'drain'` (or check) when frames remain (the subscriber's `flush` calls this).
    *
    * @param subscriber - whose socket drained
    */
   flush(subscriber: Subscriber): void {
-    subscriber.waitingDrain = false;
+    stopWaiting(subscriber);
     if (!subscriber.attached) return;
     const raw = subscriber.ws.raw;
     const options = this.#sendOptions;
@@ -200,8 +205,7 @@ export class BoundedWriter {
       queue.splice(0, subscriber.queueHead);
       subscriber.queueHead = 0;
     }
-    subscriber.waitingDrain = true;
-    subscriber.ws.socket.once('drain', subscriber.flush);
+    waitDrain(subscriber);
   }
 
   /**
@@ -213,9 +217,22 @@ export class BoundedWriter {
     subscriber.queue.length = 0;
     subscriber.queueHead = 0;
     subscriber.queuedBytes = 0;
-    if (subscriber.waitingDrain) {
-      subscriber.waitingDrain = false;
-      subscriber.ws.socket.off('drain', subscriber.flush);
-    }
+    stopWaiting(subscriber);
   }
+}
+
+/** Flushes `subscriber` on its socket's next `'drain'`, or at the next check, whichever is first. */
+function waitDrain(subscriber: Subscriber): void {
+  subscriber.waitingDrain = true;
+  subscriber.ws.socket.once('drain', subscriber.flush);
+  subscriber.drainCheck = setTimeout(subscriber.flush, DRAIN_CHECK_MS);
+  subscriber.drainCheck.unref();
+}
+
+function stopWaiting(subscriber: Subscriber): void {
+  if (!subscriber.waitingDrain) return;
+  subscriber.waitingDrain = false;
+  subscriber.ws.socket.off('drain', subscriber.flush);
+  clearTimeout(subscriber.drainCheck);
+  subscriber.drainCheck = undefined;
 }

@@ -235,6 +235,32 @@ describe('Channel: slow consumers', () => {
   });
 });
 
+describe("Channel: a socket that never emits 'drain' (Bun's upgraded node socket)", () => {
+  it('still delivers up to the newest frame once the subscriber reads again (re-checked every 25 ms)', async () => {
+    const channel = new Channel(Note, {
+      queueSize: 8,
+      overflow: 'drop-oldest',
+      maxBufferedBytes: 256 * 1024,
+    });
+    const s = await channelServer(channel);
+    const slow = await subscribe(s.url, 't');
+    const [slowSub] = s.subs;
+    // What Bun's ws layer does: the node socket under the WebSocket never emits 'drain'.
+    const socket = slowSub!.ws.socket;
+    const once = socket.once.bind(socket);
+    socket.once = ((event: string, listener: (...args: unknown[]) => void) =>
+      event === 'drain' ? socket : once(event, listener)) as typeof socket.once;
+    (slow.raw as unknown as { _socket: Socket })._socket.pause();
+    const sent = await pump(channel, 1024, () => slowSub!.stats.dropped > 500);
+    expect(slowSub!.stats.queued).toBeGreaterThan(0);
+    (slow.raw as unknown as { _socket: Socket })._socket.resume();
+    const seen: number[] = [];
+    while (seen.at(-1) !== sent - 1) seen.push(((await slow.json()) as { n: number }).n);
+    expect(seen.slice(-8)).toEqual(Array.from({ length: 8 }, (_, i) => sent - 8 + i));
+    expect(slowSub!.stats.queued).toBe(0);
+  });
+});
+
 describe('Channel: option mistakes are WiringErrors naming the option and the fix', () => {
   it.each([
     [

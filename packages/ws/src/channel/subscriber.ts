@@ -34,6 +34,8 @@ export class Subscriber implements Disposable, AsyncDisposable {
   attached = true;
   /** @internal */
   waitingDrain = false;
+  /** @internal the re-check while waiting for `'drain'` (Bun's upgraded socket never emits it) */
+  drainCheck: NodeJS.Timeout | undefined = undefined;
   /** @internal corked until the next tick (a publish burst goes out as one write) */
   corked = false;
   /** @internal frames go straight to the socket while its buffer is below this */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Struct } from '@api/core';
 import { bareServer, type BareServer } from '../../test/helpers/bare-server';
 import { Peer } from '../../test/helpers/peer';
+import { kInternals } from '../symbols';
 import { WebSocketClosedError, type WebSocket } from './websocket';
 
 const Ping = Struct('Ping', { text: v.string() }, { tag: true });
@@ -319,5 +320,29 @@ describe('WebSocket: bounded memory', () => {
     underlying.resume();
     expect((await peer.closed).code).toBe(1000);
     expect(peer.received).toHaveLength(400);
+  });
+
+  it("send still resumes when the socket never emits 'drain' (Bun's upgraded node socket): re-checked every 25 ms", async () => {
+    let sent = 0;
+    const s = await start(async (ws) => {
+      const socket = ws[kInternals].socket;
+      const once = socket.once.bind(socket);
+      socket.once = ((event: string, listener: (...args: unknown[]) => void) =>
+        event === 'drain' ? socket : once(event, listener)) as typeof socket.once;
+      const payload = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 200; i++) {
+        await ws.send({ type: 'Pong', text: payload, n: i });
+        sent++;
+      }
+      await ws.close();
+    });
+    const peer = await Peer.open(s.url);
+    const underlying = (peer.raw as unknown as { _socket: Socket })._socket;
+    underlying.pause();
+    await tick(300);
+    expect(sent).toBeLessThan(200); // held while the peer reads nothing
+    underlying.resume();
+    expect((await peer.closed).code).toBe(1000);
+    expect(peer.received).toHaveLength(200);
   });
 });

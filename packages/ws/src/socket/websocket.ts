@@ -23,6 +23,13 @@ export class WebSocketClosedError extends Error {
 const INBOUND_HIGH = 64;
 const INBOUND_HIGH_BYTES = 1024 * 1024;
 
+/**
+ * How often an awaited `send` waiting for `'drain'` re-checks the buffers all the same: under
+ * Bun's `ws` layer the upgraded node socket never emits `'drain'` (nor needs it: Bun's WebSocket
+ * buffers natively, then in JavaScript, which `bufferedAmount` reports).
+ */
+const DRAIN_CHECK_MS = 25;
+
 const RESOLVED: Promise<void> = Promise.resolve();
 const TEXT = { binary: false } as const;
 const BINARY = { binary: true } as const;
@@ -84,6 +91,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   #closed: Promise<void> | undefined;
   #resolveClosed: (() => void) | undefined;
   #drain: Promise<void> | undefined;
+  #drainCheck: NodeJS.Timeout | undefined;
   #grace: NodeJS.Timeout | undefined;
   #resolveDrain: (() => void) | undefined;
   /** @internal */
@@ -181,7 +189,13 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
 
   #write(data: string | Uint8Array): Promise<void> {
     this.#raw.send(data, this.#outbound.binary ? BINARY : TEXT);
-    return this.#socket.writableNeedDrain ? this.#waitDrain() : RESOLVED;
+    return this.#backedUp() ? this.#waitDrain() : RESOLVED;
+  }
+
+  /** The node socket needs a drain (Node), or the WebSocket holds its high-water mark unsent (Bun). */
+  #backedUp(): boolean {
+    const socket = this.#socket;
+    return socket.writableNeedDrain || this.#raw.bufferedAmount >= socket.writableHighWaterMark;
   }
 
   #waitDrain(): Promise<void> {
@@ -190,11 +204,26 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       this.#resolveDrain = resolve;
     });
     this.#socket.once('drain', this.#drained);
+    this.#armDrainCheck();
     return this.#drain;
   }
 
+  #armDrainCheck(): void {
+    this.#drainCheck = setTimeout(this.#recheck, DRAIN_CHECK_MS);
+    this.#drainCheck.unref();
+  }
+
+  readonly #recheck = (): void => {
+    this.#drainCheck = undefined;
+    if (!this.#drain) return;
+    if (this.#backedUp()) this.#armDrainCheck();
+    else this.#drained();
+  };
+
   readonly #drained = (): void => {
     this.#socket.off('drain', this.#drained);
+    clearTimeout(this.#drainCheck);
+    this.#drainCheck = undefined;
     const resolve = this.#resolveDrain;
     this.#drain = undefined;
     this.#resolveDrain = undefined;
