@@ -8,8 +8,8 @@ const CUT_GRACE_MS = 1000;
 /**
  * The body of one streamed answer: the only way bytes reach the wire after a writer's
  * `sink.start`. Listeners may be added before the head is out (a pump listens from the start);
- * once it is, bytes go through the route's encoder (piped into the response, flushed after every
- * write so each item leaves at once) or straight to the response.
+ * once it is, bytes go through the route's encoder (piped into the response, `flush()` after every
+ * write so no item waits for the next; an encoder may coalesce one turn's writes) or straight to the response.
  */
 export class StreamedBody implements ResponseBody {
   readonly #res: WireResponse;
