@@ -10,7 +10,8 @@ export interface HealthOptions {
   /** The liveness path: `200` while the process serves at all. Default `/livez`. */
   readonly livePath?: string;
   /**
-   * The readiness path: `200` while the app serves; `503` while it starts and from the moment
+   * The readiness path: `200` while the app serves; `503` while it starts (`serve()` listens
+   * while `wire()` runs; `app.fetch` and `app.listener` answer a probe without waiting) and from the moment
    * shutdown begins (under `serve()`: from SIGTERM, `drainDelayMs` before the server stops
    * accepting). Default `/readyz`.
    */
