@@ -16,12 +16,20 @@ export interface HealthOptions {
    * accepting). Default `/readyz`.
    */
   readonly readyPath?: string;
+  /**
+   * List both probes as operations in generated documents (`@api/openapi`: tag `health`, their
+   * `200`/`503` JSON answers). Default false: a probe is for the load balancer, not the API's
+   * clients.
+   */
+  readonly document?: boolean;
 }
 
 /** The health answers an app gives, checked at construction (`health` resolved). */
 export interface HealthPaths {
   readonly livePath: string;
   readonly readyPath: string;
+  /** Whether generated documents list the probes (`health.document`). */
+  readonly document: boolean;
 }
 
 /**
