@@ -159,7 +159,6 @@ export abstract class BaseApp<TFactory = undefined> {
     resource: TRoute & MountKindCheck<TRoute, 'resource'> & OmittedOptionsCheck<TRoute>,
   ): void;
   protected includeResource<TRoute extends object>(
-    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless the kind is wrong
     resource: TRoute & MountKindCheck<TRoute, 'resource'>,
     options: MountArg<TRoute>,
   ): void;
@@ -177,7 +176,6 @@ export abstract class BaseApp<TFactory = undefined> {
     endpoint: TRoute & MountKindCheck<TRoute, 'endpoint'> & OmittedOptionsCheck<TRoute>,
   ): void;
   protected includeEndpoint<TRoute extends object>(
-    // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless the kind is wrong
     endpoint: TRoute & MountKindCheck<TRoute, 'endpoint'>,
     options: MountArg<TRoute>,
   ): void;

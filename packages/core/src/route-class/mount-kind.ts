@@ -52,7 +52,8 @@ type Mismatches<TRoute, TKind extends RouteKindName> = {
  * else a `WiringTypeError` whose message says which rule and how to fix it (the run-time
  * `WiringError` says the same).
  */
-export type MountKindCheck<TRoute, TKind extends RouteKindName> = TRoute extends unknown // each of a union
+// Distributed over a union of route classes: each is checked.
+export type MountKindCheck<TRoute, TKind extends RouteKindName> = TRoute extends unknown
   ? KindCheckOf<TRoute, TKind>
   : never;
 
@@ -62,7 +63,10 @@ type KindCheckOf<TRoute, TKind extends RouteKindName> = [keyof TRoute] extends [
     ? WiringTypeError<
         TKind extends 'resource'
           ? TypeErrorMessage<
-              'this class declares no Resource operation (create, readMany, readOne, updateFull, updatePartial, delete)',
+              [
+                'this class declares no Resource operation ',
+                '(create, readMany, readOne, updateFull, updatePartial, delete)',
+              ],
               'declare one with this.operation, or mount an Endpoint with includeEndpoint'
             >
           : TypeErrorMessage<
