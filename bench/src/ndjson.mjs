@@ -11,25 +11,24 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
 import {
-  BENCH,
+  childOrMain,
   ensureWrk,
   fileStamp,
   int,
   LOAD_CORE,
-  parseFlags,
   pinSelf,
   r2,
+  rpsText,
   runMeta,
   requireLinuxTwoCores,
-  rotated,
   SERVER_CORE,
-  socketErrors,
+  sideBySideArgs,
+  sideBySideRounds,
   startServer,
   stopAll,
+  timedWrk,
   turboBuild,
-  waitQuietMachine,
   wrk,
   writeResults,
 } from './harness/index.mjs';
@@ -120,26 +119,11 @@ const SERVERS = {
 
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
-  return {
-    lines: 100,
-    rounds: 5,
-    duration: 4,
-    warmup: 2,
-    connections: 50,
+  return sideBySideArgs(argv, {
     servers: ALL,
-    build: true,
-    out: join(BENCH, 'results'),
-    ...parseFlags(argv, {
-      '--lines': ['lines', 'number'],
-      '--rounds': ['rounds', 'number'],
-      '--duration': ['duration', 'number'],
-      '--warmup': ['warmup', 'number'],
-      '--connections': ['connections', 'number'],
-      '--servers': ['servers', 'list'],
-      '--no-build': ['build', false],
-      '--out': ['out', 'string'],
-    }),
-  };
+    defaults: { lines: 100 },
+    flags: { '--lines': ['lines', 'number'] },
+  });
 }
 
 const startNdjsonServer = (name) => startServer({ name, script: SELF, args: ['--child', name] });
@@ -160,23 +144,16 @@ const load = (server, seconds, opts) =>
   wrk({ url: `${server.url}/lines?n=${opts.lines}`, seconds, connections: opts.connections, timeout: '5s' });
 
 async function timed(server, opts) {
-  resetPeakRss(server.pid);
-  const before = readProcTicks(server.pid).self;
-  const w = await load(server, opts.duration, opts);
-  const ticks = readProcTicks(server.pid).self - before;
-  const seconds = w.duration_us / 1e6;
+  const sample = await timedWrk(server, {
+    url: `${server.url}/lines?n=${opts.lines}`,
+    seconds: opts.duration,
+    connections: opts.connections,
+    timeout: '5s',
+  });
   return {
-    server: server.name,
-    requests: w.requests,
-    rps: w.requests / seconds,
-    linesPerSec: (w.requests * opts.lines) / seconds,
-    mbPerSec: w.bytes / seconds / 1e6,
-    cpuUsPerReq: ((ticks / CLK_TCK) * 1e6) / w.requests,
-    cpuUtil: ticks / CLK_TCK / seconds,
-    p50Us: w.latency_us.p50,
-    p99Us: w.latency_us.p99,
-    peakRssKb: readMem(server.pid).hwmKb,
-    errors: w.errors.status + socketErrors(w),
+    ...sample,
+    linesPerSec: (sample.requests * opts.lines) / sample.seconds,
+    mbPerSec: sample.bytes / sample.seconds / 1e6,
   };
 }
 
@@ -195,29 +172,14 @@ async function main() {
       servers.push(s);
       await check(s);
     }
-    for (const s of servers) await load(s, opts.warmup, opts);
-    const samples = [];
-    for (let round = 0; round < opts.rounds; round++) {
-      for (const s of rotated(servers, round)) {
-        const machine = await waitQuietMachine(servers.map((x) => x.pid));
-        const sample = {
-          round,
-          quietBefore: machine.quiet,
-          otherLoadBefore: machine.other,
-          ...(await timed(s, opts)),
-        };
-        samples.push(sample);
-        console.log(
-          `r${round + 1} ${s.name.padEnd(8)} ${int(sample.rps).padStart(7)} req/s  ${int(sample.linesPerSec).padStart(9)} lines/s  ` +
-            `cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req (${(sample.cpuUtil * 100).toFixed(0)}%)  p99 ${(sample.p99Us / 1000).toFixed(2)} ms` +
-            (sample.errors ? `  [errors ${sample.errors}]` : '') +
-            (sample.quietBefore
-              ? ''
-              : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
-        );
-        await sleep(200);
-      }
-    }
+    const samples = await sideBySideRounds({
+      servers,
+      opts,
+      warm: (s, seconds) => load(s, seconds, opts),
+      timed: (s) => timed(s, opts),
+      line: (sample) =>
+        `${sample.server.padEnd(8)} ${rpsText(sample)}  ${int(sample.linesPerSec).padStart(9)} lines/s`,
+    });
     const rows = {};
     for (const s of servers) {
       const mine = samples.filter((x) => x.server === s.name);
@@ -277,7 +239,4 @@ async function main() {
 }
 
 // ---------------------------------------------------------------- entry
-if (process.argv[2] === '--child') {
-  await SERVERS[process.argv[3]](Number(process.env.PORT));
-  console.log('ready');
-} else await main();
+await childOrMain((name, port) => SERVERS[name](port), main);

@@ -19,27 +19,26 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './report.mjs';
-import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from './sys.mjs';
 import {
-  BENCH,
+  childOrMain,
   ensureWrk,
   fileStamp,
   freePort,
   int,
   LOAD_CORE,
   packageVersion,
-  parseFlags,
   pinSelf,
   r2,
+  rpsText,
   runMeta,
   requireLinuxTwoCores,
-  rotated,
   SERVER_CORE,
-  socketErrors,
+  sideBySideArgs,
+  sideBySideRounds,
   startServer,
   stopAll,
+  timedWrk,
   turboBuild,
-  waitQuietMachine,
   wrk,
   writeResults,
 } from './harness/index.mjs';
@@ -116,28 +115,14 @@ async function api(port, store) {
 
 // ---------------------------------------------------------------- harness
 function parseArgs(argv) {
-  return {
-    rounds: 5,
-    duration: 4,
-    warmup: 2,
-    connections: 50,
+  return sideBySideArgs(argv, {
     servers: ALL_SERVERS,
-    quietWaitMs: 60_000,
-    build: true,
-    source: false,
-    out: join(BENCH, 'results'),
-    ...parseFlags(argv, {
+    defaults: { quietWaitMs: 60_000, source: false },
+    flags: {
       '--source': ['source', true],
-      '--rounds': ['rounds', 'number'],
-      '--duration': ['duration', 'number'],
-      '--warmup': ['warmup', 'number'],
-      '--connections': ['connections', 'number'],
-      '--servers': ['servers', 'list'],
       '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000],
-      '--no-build': ['build', false],
-      '--out': ['out', 'string'],
-    }),
-  };
+    },
+  });
 }
 
 /** A throwaway redis-server (no persistence) pinned to the load core; resolves once it accepts connections. */
@@ -190,27 +175,8 @@ async function check(server) {
     throw new Error(`${server.name}: rate-limit header ${JSON.stringify(header)}`);
 }
 
-async function timed(server, opts) {
-  resetPeakRss(server.pid);
-  const before = readProcTicks(server.pid).self;
-  const w = await wrk({
-    url: `${server.url}/limited`,
-    seconds: opts.duration,
-    connections: opts.connections,
-  });
-  const ticks = readProcTicks(server.pid).self - before;
-  const seconds = w.duration_us / 1e6;
-  return {
-    server: server.name,
-    requests: w.requests,
-    rps: w.requests / seconds,
-    cpuUsPerReq: ((ticks / CLK_TCK) * 1e6) / w.requests,
-    cpuUtil: ticks / CLK_TCK / seconds,
-    p99Us: w.latency_us.p99,
-    peakRssKb: readMem(server.pid).hwmKb,
-    errors: w.errors.status + socketErrors(w),
-  };
-}
+const timed = (server, opts) =>
+  timedWrk(server, { url: `${server.url}/limited`, seconds: opts.duration, connections: opts.connections });
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
@@ -235,33 +201,14 @@ async function main() {
       servers.push(s);
       await check(s);
     }
-    for (const s of servers)
-      await wrk({ url: `${s.url}/limited`, seconds: opts.warmup, connections: opts.connections });
-    const samples = [];
-    for (let round = 0; round < opts.rounds; round++) {
-      for (const s of rotated(servers, round)) {
-        const machine = await waitQuietMachine(
-          servers.map((x) => x.pid),
-          opts.quietWaitMs,
-        );
-        const sample = {
-          round,
-          quietBefore: machine.quiet,
-          otherLoadBefore: machine.other,
-          ...(await timed(s, opts)),
-        };
-        samples.push(sample);
-        console.log(
-          `r${round + 1} ${s.name.padEnd(15)} ${int(sample.rps).padStart(7)} req/s  cpu ${sample.cpuUsPerReq.toFixed(1)} µs/req ` +
-            `(${(sample.cpuUtil * 100).toFixed(0)}%)  p99 ${(sample.p99Us / 1000).toFixed(2)} ms` +
-            (sample.errors ? `  [errors ${sample.errors}]` : '') +
-            (sample.quietBefore
-              ? ''
-              : `  [machine busy before: ${(sample.otherLoadBefore * 100).toFixed(0)}%]`),
-        );
-        await sleep(200);
-      }
-    }
+    const samples = await sideBySideRounds({
+      servers,
+      opts,
+      quietWaitMs: opts.quietWaitMs,
+      warm: (s, seconds) => wrk({ url: `${s.url}/limited`, seconds, connections: opts.connections }),
+      timed: (s) => timed(s, opts),
+      line: (sample) => `${sample.server.padEnd(15)} ${rpsText(sample)}`,
+    });
     const rows = servers.map((s) => {
       const mine = samples.filter((x) => x.server === s.name);
       return {
@@ -333,8 +280,7 @@ async function main() {
 }
 
 // ---------------------------------------------------------------- entry
-if (process.argv[2] === '--child') {
-  const [framework, store] = process.argv[3].split('-');
-  await (framework === 'api' ? api : fastify)(Number(process.env.PORT), store);
-  console.log('ready');
-} else await main();
+await childOrMain((name, port) => {
+  const [framework, store] = name.split('-');
+  return (framework === 'api' ? api : fastify)(port, store);
+}, main);

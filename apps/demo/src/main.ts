@@ -29,4 +29,4 @@ try {
 }
 const app = new DemoApp({ logger, metrics, loadShedding: { maxEventLoopDelayMs: 500 } });
 const running = await serve(app, { port, host: process.env.HOST ?? '127.0.0.1' });
-for (const line of operatorUrls(running.url, { metrics: metrics !== undefined })) logger.info(line);
+for (const line of operatorUrls(running.url, app.catalogue)) logger.info(line);

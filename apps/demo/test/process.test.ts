@@ -68,7 +68,7 @@ describe('the built demo in its own process', () => {
 
   it('logs the URLs an operator needs at startup (the page first), and each answers', async () => {
     const urls = messagesOf(a.output())
-      .map((m) => /^[\w ()]+: +((?:http|ws):\/\/\S+)$/.exec(m)?.[1])
+      .map((m) => /^[\w ()-]+: +((?:http|ws):\/\/\S+)$/.exec(m)?.[1])
       .filter((u) => u !== undefined);
     const port = new URL(a.url).port;
     expect(urls).toEqual([
@@ -80,9 +80,13 @@ describe('the built demo in its own process', () => {
       `http://localhost:${port}/livez`,
       `http://localhost:${port}/readyz`,
       `http://localhost:${port}/metrics`,
+      `http://localhost:${port}/api/auth`,
+      `http://localhost:${port}/mcp-sdk`,
       `ws://localhost:${port}/chat`,
     ]);
-    for (const url of urls.filter((u) => u.startsWith('http:'))) {
+    // The mounted handlers own their prefix; the prefix alone is not a page of theirs.
+    const pages = urls.filter((u) => u.startsWith('http:') && !/\/api\/auth$|\/mcp-sdk$/.test(u));
+    for (const url of pages) {
       // localhost may resolve to ::1 first; the demo listens on 127.0.0.1.
       const res = await fetch(url.replace('localhost', '127.0.0.1'));
       expect(res.status, url).toBe(200);

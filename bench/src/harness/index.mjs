@@ -46,3 +46,4 @@ export {
 } from './load.mjs';
 export { cpuProfileArgs, readCpuProfile, selfTimes, selfTimeShare, stopProfiled } from './cpuprofile.mjs';
 export { fileStamp, int, kb, packageVersion, r2, runMeta, writeResults } from './results.mjs';
+export { childOrMain, rpsText, sideBySideArgs, sideBySideRounds, timedWrk } from './side-by-side.mjs';

@@ -35,6 +35,7 @@ import type {
   CookieAuthOptions,
   HybridAuthOptions,
   IsNullable,
+  TypedAuthenticator,
   Out,
   UserSchema,
 } from './types';
@@ -104,7 +105,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     return contribution;
   };
 
-  return {
+  const built: TypedAuthenticator<TUser> = {
     kind: def.kind,
     user: def.user as TUser,
     anonymous: anonymous as IsNullable<TUser>,
@@ -112,6 +113,7 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
     resolve,
     [mountOption]: compile,
   };
+  return built;
 }
 
 /**

@@ -11,10 +11,12 @@ export type {
   AuthFor,
   AuthKind,
   AuthOptions,
+  AnyAuthenticator,
   Authenticator,
   CookieAuthOptions,
   HybridAuthOptions,
   IsNullable,
+  TypedAuthenticator,
   UserSchema,
 } from './types';
 export { SecurityScheme, type ApiKeyLocation, type SecuritySchemeObject } from './security-scheme';

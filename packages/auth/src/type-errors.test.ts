@@ -7,7 +7,7 @@ import { compileFixtures, type FixtureDiagnostics } from '../../../config/test/t
 
 const HEAD = `import * as v from 'valibot';
 import { BaseApp, Endpoint, Struct } from '@api/core';
-import { bearerAuth } from '../src/index';
+import { bearerAuth, type Authenticator } from '../src/index';
 const User = Struct('User', { id: v.string() });
 const Admin = Struct('Admin', { id: v.string(), admin: v.literal(true) });
 const Credentials = Struct('Credentials', { authorization: v.string() });
@@ -21,7 +21,11 @@ class Mixed extends Endpoint('/m') {
   get = this.operation({ user: v.nullable(User) }, () => undefined);
   post = this.operation({}, () => undefined);
 }
-void [gating, anonymous, admins, WithUser, WithNullable, WithoutUser, Mixed];
+class TwoUsers extends Endpoint('/two') {
+  get = this.operation({ user: User }, () => undefined);
+  post = this.operation({ user: Admin }, () => undefined);
+}
+void [gating, anonymous, admins, WithUser, WithNullable, WithoutUser, Mixed, TwoUsers];
 `;
 
 /** One mount per fixture, and the words its error must contain. */
@@ -67,6 +71,14 @@ const REJECTED: Record<string, { readonly mount: string; readonly says: readonly
       'Fix: build the authenticator with user: User, or declare user: v.nullable(User) on every operation.',
     ],
   },
+  // Issue 48: the message names the operations whose user schemas differ.
+  'two-user-schemas': {
+    mount: 'this.includeEndpoint(new TwoUsers(), { auth: admins })',
+    says: [
+      '@api: operations get and post of this mount declare different user schemas, so no one authenticator returns them all.',
+      'Fix: declare one user schema on every operation (a union is one schema), or mount the operations with another user separately.',
+    ],
+  },
   // What the issue saw as "not assignable to type 'never'": no authenticator fits this mount.
   'nullable-user-beside-no-user': {
     mount: 'this.includeEndpoint(new Mixed(), { auth: anonymous })',
@@ -90,13 +102,30 @@ beforeAll(() => {
         'this.includeEndpoint(new WithNullable(), { auth: anonymous })',
         'this.includeEndpoint(new WithoutUser(), { auth: gating })',
         'this.includeEndpoint(new WithoutUser())',
-      ])}`,
+      ])}
+// Issue 48: the bare Authenticator takes any authenticator (it was refused with an
+// exactOptionalPropertyTypes hint).
+export const typed: Authenticator = bearerAuth({ headers: Credentials, user: User, authenticate: () => ({ id: '1' }) });
+export const list: Authenticator[] = [gating, anonymous, admins];
+export const gatingAgain: Authenticator<typeof User> = gating;
+`,
     },
     ...Object.entries(REJECTED).map(([name, f]) => ({ name, source: `${HEAD}${app([f.mount])}` })),
   ]);
 }, 120_000);
 
+/** The first line tsc prints, pinned where the rule names what the user wrote. */
+const FIRST_LINES: Record<string, string> = {
+  'two-user-schemas':
+    "Property '[typeError]' is missing in type 'TypedAuthenticator<StructSchema<{ readonly id: StringSchema<undefined>; readonly admin: LiteralSchema<true, undefined>; }>>' but required in type 'WiringTypeError<\"@api: operations get and post of this mount declare different user schemas, so no one authenticator returns them all. Fix: declare one user schema on every operation (a union is one schema), or mount the operations with another user separately.\">'.",
+};
+
 describe('auth mount option type errors', () => {
+  for (const [name, line] of Object.entries(FIRST_LINES))
+    it(`${name}: the first line carries the rule`, () => {
+      expect(diagnostics[name]![0]!.split('\n')[0]).toBe(line);
+    });
+
   it('compiles the spec table’s allowed cells without a diagnostic', () => {
     expect(diagnostics.accepted).toEqual([]);
   });

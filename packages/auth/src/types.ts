@@ -29,23 +29,40 @@ export interface AuthFacts {
 
 declare const userType: unique symbol;
 
-/**
- * A compiled authenticator: a typed mount option (`auth:`) for `includeResource`,
- * `includeEndpoint` (and WebSocket mounts). Build one with `auth`, `bearerAuth`, `basicAuth`,
- * `cookieAuth` or `hybridAuth`.
- */
-export interface Authenticator<TUser extends UserSchema = UserSchema> extends MountOptionValue {
+/** What every authenticator has, whatever its user schema. */
+interface AuthenticatorBase extends MountOptionValue {
   readonly kind: AuthKind;
-  readonly user: TUser;
-  /** True when the user schema is nullable: anonymous callers reach handlers with `user: null`. */
-  readonly anonymous: IsNullable<TUser>;
   /** How OpenAPI documents it: the schemes a client may use, one of them (see `AuthFacts.security`). */
   readonly security: readonly SecurityScheme[];
   /** Runs the authenticator against a request (for other transports, e.g. WebSocket handshakes). */
   resolve(ex: Pick<Exchange, 'req'>): Promise<unknown>;
+}
+
+/** An authenticator of one user schema (what `bearerAuth({ user: User, … })` returns). */
+export interface TypedAuthenticator<TUser extends UserSchema> extends AuthenticatorBase {
+  readonly user: TUser;
+  /** True when the user schema is nullable: anonymous callers reach handlers with `user: null`. */
+  readonly anonymous: IsNullable<TUser>;
   /** Phantom: keeps `Authenticator<User>` and `Authenticator<Nullable<User>>` apart (invariant). */
   readonly [userType]?: (user: TUser) => TUser;
 }
+
+/** Any authenticator (the bare `Authenticator`): every `Authenticator<User>` is one. */
+export interface AnyAuthenticator extends AuthenticatorBase {
+  readonly user: UserSchema;
+  readonly anonymous: boolean;
+}
+
+/**
+ * A compiled authenticator: a typed mount option (`auth:`) for `includeResource`,
+ * `includeEndpoint` (and WebSocket mounts). Build one with `auth`, `bearerAuth`, `basicAuth`,
+ * `cookieAuth` or `hybridAuth`. `Authenticator<User>` is one of that user schema (a mount checks
+ * it against its operations' `user`); the bare `Authenticator` is any of them, e.g. a variable
+ * typed before it is chosen: `const a: Authenticator = bearerAuth({ … })`.
+ */
+export type Authenticator<TUser extends UserSchema = UserSchema> = [UserSchema] extends [TUser]
+  ? AnyAuthenticator
+  : TypedAuthenticator<TUser>;
 
 export type Nullable = v.NullableSchema<v.GenericSchema, unknown> | v.NullishSchema<v.GenericSchema, unknown>;
 /** `true` for a nullable user schema (anonymous-accepting), else `false`. */
@@ -157,15 +174,54 @@ export type AuthFor<TRoute> = [DeclaredUsers<TRoute>] extends [never]
   ?
       | AnyGating
       | WiringTypeError<'@api: no operation of this mount declares user, so auth must gate (its user schema not nullable). Fix: build the authenticator with user: User, or declare user: v.nullable(User) on every operation.'>
-  : DeclaredUsers<TRoute> extends Nullable
-    ? HasUserless<TRoute> extends true
-      ? WiringTypeError<'@api: some operations of this mount declare a nullable user and others none, so no authenticator fits (one that accepts anonymous callers needs user on every operation). Fix: declare the nullable user on every operation, or mount the others separately.'>
+  : IsUnion<DeclaredUsers<TRoute>> extends true
+    ? WiringTypeError<`@api: operations ${JoinAnd<UserOperations<TRoute>>} of this mount declare different user schemas, so no one authenticator returns them all. Fix: declare one user schema on every operation (a union is one schema), or mount the operations with another user separately.`>
+    : DeclaredUsers<TRoute> extends Nullable
+      ? HasUserless<TRoute> extends true
+        ? WiringTypeError<'@api: some operations of this mount declare a nullable user and others none, so no authenticator fits (one that accepts anonymous callers needs user on every operation). Fix: declare the nullable user on every operation, or mount the others separately.'>
+        :
+            | Authenticator<DeclaredUsers<TRoute>>
+            | WiringTypeError<'@api: the operations declare a nullable user, so auth must accept anonymous callers and return that same schema. Fix: build the authenticator with user: v.nullable(User) for the declared User, or declare a non-null user.'>
       :
           | Authenticator<DeclaredUsers<TRoute>>
-          | WiringTypeError<'@api: the operations declare a nullable user, so auth must accept anonymous callers and return that same schema. Fix: build the authenticator with user: v.nullable(User) for the declared User, or declare a non-null user.'>
-    :
-        | Authenticator<DeclaredUsers<TRoute>>
-        | WiringTypeError<'@api: the operations declare a non-null user, so auth must gate and return that same user schema. Fix: build the authenticator with the declared user schema (not nullable), or change the user the operations declare.'>;
+          | WiringTypeError<'@api: the operations declare a non-null user, so auth must gate and return that same user schema. Fix: build the authenticator with the declared user schema (not nullable), or change the user the operations declare.'>;
+
+/** True when `T` is a union of two or more types (two different user schemas on one mount). */
+type IsUnion<T, TAll = T> = T extends unknown ? ([TAll] extends [T] ? false : true) : never;
+/** The operation names a route class can have, in the order messages list them. */
+type OperationNames = [
+  'create',
+  'readMany',
+  'readOne',
+  'updateFull',
+  'updatePartial',
+  'delete',
+  'get',
+  'post',
+  'put',
+  'patch',
+];
+/** The operations of a route that declare `user`, in `OperationNames` order. */
+type UserOperations<TRoute, TNames extends readonly string[] = OperationNames> = TNames extends readonly [
+  infer H extends string,
+  ...infer R extends string[],
+]
+  ? H extends keyof TRoute
+    ? NonNullable<TRoute[H]> extends Operation<infer S>
+      ? S extends { readonly user: unknown }
+        ? [H, ...UserOperations<TRoute, R>]
+        : UserOperations<TRoute, R>
+      : UserOperations<TRoute, R>
+    : UserOperations<TRoute, R>
+  : [];
+/** `a`, `a and b`, `a, b and c`. */
+type JoinAnd<T extends readonly string[]> = T extends readonly [infer A extends string]
+  ? A
+  : T extends readonly [infer A extends string, infer B extends string]
+    ? `${A} and ${B}`
+    : T extends readonly [infer A extends string, ...infer R extends string[]]
+      ? `${A}, ${JoinAnd<R>}`
+      : '';
 
 /** Any gating authenticator (its user schema is not nullable). */
 export type AnyGating = MountOptionValue & { readonly kind: AuthKind; readonly anonymous: false };

@@ -53,6 +53,15 @@ async function listening(options: AppOptions, refuse = false): Promise<{ app: Ap
   return { app, running };
 }
 
+/** A port nobody listens on right now (serve() is given it, to probe before it resolves). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function probe(
   url: string,
   method = 'GET',
@@ -139,6 +148,101 @@ describe('health probes', () => {
       await new Promise((resolve) => server.close(resolve));
       await app.close();
     }
+  });
+
+  it('a probe as the very first request starts the app (node listener): readiness turns 200 with no other request', async () => {
+    const app = new App({ health: true, logger: memoryLogger() });
+    const server = createServer(app.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await probe(`${url}/readyz`)).toMatchObject({ status: 503, body: '{"status":"starting"}' });
+      let ready = await probe(`${url}/readyz`);
+      for (let i = 0; i < 200 && ready.status !== 200; i++) {
+        await sleep(10);
+        ready = await probe(`${url}/readyz`);
+      }
+      expect(ready).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    }
+  });
+
+  it('serve() listens while the app starts: readiness 503 "starting" over the socket, then 200', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let wiring = false;
+    class SlowStart extends App {
+      protected override async wire(): Promise<void> {
+        wiring = true;
+        await gate; // startup work (a connection pool, a migration) still running
+        await super.wire();
+      }
+    }
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const serving = serve(new SlowStart({ health: true, logger: memoryLogger() }), {
+      port,
+      signals: false,
+      quiet: true,
+    });
+    try {
+      for (let i = 0; i < 500 && !wiring; i++) await sleep(5);
+      expect(await probe(`${url}/readyz`)).toMatchObject({ status: 503, body: '{"status":"starting"}' });
+      expect(await probe(`${url}/readyz`, 'HEAD')).toMatchObject({ status: 503, body: '' });
+      const live = await probe(`${url}/livez`);
+      expect(live).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+      expect(live.headers.get('cache-control')).toBe('no-store');
+      const work = probe(`${url}/work`); // waits for the start
+      release();
+      const running = await serving;
+      servers.push(running);
+      expect(await work).toMatchObject({ status: 200, body: '{"done":true}' });
+      expect(await probe(`${url}/readyz`)).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    } finally {
+      release();
+    }
+  });
+
+  it('serve() of an app whose start fails closes the port it listened on, and rejects', async () => {
+    class Broken extends App {
+      protected override async wire(): Promise<void> {
+        await sleep(20);
+        throw new Error('no database');
+      }
+    }
+    const port = await freePort();
+    await expect(
+      serve(new Broken({ health: true, logger: memoryLogger() }), { port, signals: false, quiet: true }),
+    ).rejects.toThrow('no database');
+    await expect(fetch(`http://127.0.0.1:${port}/livez`)).rejects.toThrow();
+  });
+
+  it('app.fetch answers a probe at once while the app starts (liveness 200, readiness 503), then serves', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    class SlowStart extends App {
+      protected override async wire(): Promise<void> {
+        await gate;
+        await super.wire();
+      }
+    }
+    const app = new SlowStart({ health: true, logger: memoryLogger() });
+    const ready = await app.fetch(new Request('http://x.test/readyz'));
+    expect([ready.status, ready.headers.get('cache-control'), await ready.text()]).toEqual([
+      503,
+      'no-store',
+      '{"status":"starting"}',
+    ]);
+    const live = await app.fetch(new Request('http://x.test/livez', { method: 'HEAD' }));
+    expect([live.status, await live.text()]).toEqual([200, '']);
+    const work = app.fetch(new Request('http://x.test/work'));
+    release();
+    expect((await work).status).toBe(200);
+    expect((await app.fetch(new Request('http://x.test/readyz'))).status).toBe(200);
+    await app.close();
   });
 
   it('are off by default', async () => {

@@ -118,6 +118,17 @@ describe('trustProxy', () => {
     expect(plain.headers.get('location')).toBe('/things/1');
   });
 
+  it('app.fetch: a hop count reads the same X-Forwarded-For entry as over a socket (no peer known)', async () => {
+    const app = new App({ logger: memoryLogger(), trustProxy: 1 });
+    const res = await app.fetch(new Request('http://worker.example/who', { headers: XFF }));
+    expect(await res.json()).toEqual({ trust: 1, client: '198.51.100.2', scheme: 'https' });
+    const two = new App({ logger: memoryLogger(), trustProxy: 2 });
+    const both = await two.fetch(new Request('http://worker.example/who', { headers: XFF }));
+    expect(await both.json()).toEqual({ trust: 2, client: '203.0.113.7', scheme: 'https' });
+    await app.close();
+    await two.close();
+  });
+
   it("app.fetch: the Request's URL tells the scheme (a Worker behind TLS)", async () => {
     const app = new App({ logger: memoryLogger(), env: {} });
     const res = await app.fetch(new Request('https://worker.example/who'));

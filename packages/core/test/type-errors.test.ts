@@ -10,9 +10,10 @@ const WidgetPath = Struct('WidgetPath', { widget_id: v.string() });
 `;
 
 /**
- * Fixtures that must fail, each with the words its error must contain. `firstLine`: a mount of the
- * wrong kind, whose first line tsc words itself (the route's class and the operations interface,
- * no type dump); the rule follows on the next lines. Every other error leads with the rule.
+ * Fixtures that must fail, each with the words its error must contain. `firstLine`: the whole first
+ * line, pinned (a mount of the wrong kind: tsc names the class, then the rule; the
+ * exactOptionalPropertyTypes hint at its end is tsc's own, as for every argument check). Every
+ * other error leads with the rule within `LEAD` characters.
  */
 const REJECTED: Record<
   string,
@@ -64,11 +65,10 @@ class App extends BaseApp {
   protected override async wire(): Promise<void> { this.includeResource(new Widgets()); }
 }`,
     says: [
-      'Type \'"widget_id"\' is not assignable',
       '@api: create and readMany answer on the mount path itself',
       'Fix: remove the other path fields, or declare an item operation',
     ],
-    firstLine: "Argument of type 'Widgets' is not assignable to parameter of type 'ResourceOperations'.",
+    firstLine: `Argument of type 'Widgets' is not assignable to parameter of type 'Widgets & WiringTypeError<"@api: create and readMany answer on the mount path itself, so their path fields must all be {slots} of it. Fix: remove the other path fields, or declare an item operation (readOne, updateFull, updatePartial, delete).">' with 'exactOptionalPropertyTypes: true'. Consider adding 'undefined' to the types of the target's properties.`,
   },
   'exact-endpoint': {
     source: `class Health extends Endpoint('/healthz') {
@@ -81,7 +81,7 @@ class App extends BaseApp {
       '@api: an Endpoint path is exact',
       'Fix: remove the other path fields or add them to the path as {slots}',
     ],
-    firstLine: "Argument of type 'Health' is not assignable to parameter of type 'EndpointOperations'.",
+    firstLine: `Argument of type 'Health' is not assignable to parameter of type 'Health & WiringTypeError<"@api: an Endpoint path is exact, so every path field must be a {slot} of it. Fix: remove the other path fields or add them to the path as {slots} (a Resource with item operations is mounted with includeResource).">' with 'exactOptionalPropertyTypes: true'. Consider adding 'undefined' to the types of the target's properties.`,
   },
   'endpoint-mounted-as-resource': {
     source: `class Remove extends Endpoint('/remove') {
@@ -91,9 +91,9 @@ class App extends BaseApp {
   protected override async wire(): Promise<void> { this.includeResource(new Remove()); }
 }`,
     says: [
-      'Type \'"@api: an Endpoint operation (mount its class with includeEndpoint)"\' is not assignable to type \'"@api: a Resource operation (mount its class with includeResource)"\'',
+      '@api: delete is an Endpoint operation, and includeResource mounts a Resource. Fix: mount its class with includeEndpoint.',
     ],
-    firstLine: "Argument of type 'Remove' is not assignable to parameter of type 'ResourceOperations'.",
+    firstLine: `Argument of type 'Remove' is not assignable to parameter of type 'Remove & WiringTypeError<"@api: delete is an Endpoint operation, and includeResource mounts a Resource. Fix: mount its class with includeEndpoint.">' with 'exactOptionalPropertyTypes: true'. Consider adding 'undefined' to the types of the target's properties.`,
   },
   'resource-mounted-as-endpoint': {
     source: `class Items extends Resource('/items') {
@@ -106,7 +106,19 @@ class App extends BaseApp {
       '@api: an Endpoint path is exact',
       'a Resource with item operations is mounted with includeResource',
     ],
-    firstLine: "Argument of type 'Items' is not assignable to parameter of type 'EndpointOperations'.",
+    firstLine: `Argument of type 'Items' is not assignable to parameter of type 'Items & WiringTypeError<"@api: an Endpoint path is exact, so every path field must be a {slot} of it. Fix: remove the other path fields or add them to the path as {slots} (a Resource with item operations is mounted with includeResource).">' with 'exactOptionalPropertyTypes: true'. Consider adding 'undefined' to the types of the target's properties.`,
+  },
+  'no-operation': {
+    source: `class Empty extends Resource('/empty') {
+  other = 1;
+}
+class App extends BaseApp {
+  protected override async wire(): Promise<void> { this.includeResource(new Empty()); }
+}`,
+    says: [
+      '@api: this class declares no Resource operation (create, readMany, readOne, updateFull, updatePartial, delete)',
+      'Fix: declare one with this.operation, or mount an Endpoint with includeEndpoint.',
+    ],
   },
   'exception-status': {
     source: `void new ExceptionResponse({ statusCode: 302, json: {} });`,
@@ -258,10 +270,7 @@ describe('type errors that say what to do', () => {
 
     it(`${name}: the first line leads with the rule (no type dump before it)`, () => {
       const first = diagnostics[name]![0]!.split('\n')[0]!;
-      if (firstLine !== undefined) {
-        expect(first).toBe(firstLine);
-        return;
-      }
+      if (firstLine !== undefined) expect(first).toBe(firstLine);
       const at = first.search(/@api: |"@api: /);
       expect(at, first).toBeGreaterThanOrEqual(0);
       expect(first.slice(0, at).length, first).toBeLessThanOrEqual(LEAD);

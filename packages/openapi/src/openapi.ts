@@ -171,6 +171,7 @@ export function openapi(options: OpenAPIOptions): Extension<void> {
           servers,
           tags: o.tags,
           openapiVersion: o.openapiVersion,
+          prefixRoutes: o.prefixRoutes,
           errorAdapter: catalogue.errorAdapter,
         });
         document = precompute(Buffer.from(JSON.stringify(doc)), {

@@ -30,6 +30,13 @@ export interface OpenAPIOptions {
   readonly scalarConfig?: ScalarConfig;
   /** `3.1.0` (default), or `3.2.0` to document stream items with `itemSchema`. */
   readonly openapiVersion?: '3.1.0' | '3.2.0';
+  /**
+   * Prefix routes (a handler mounted with `mountFetch`, e.g. Better Auth at `/api/auth`):
+   * `'skip'` leaves them out; `'opaque'` lists each as one operation per method at
+   * `<prefix>/{path}`, with no schemas (its operations are the mounted library's own). Default
+   * `'skip'`.
+   */
+  readonly prefixRoutes?: 'skip' | 'opaque';
 }
 
 /** Options after validation, with defaults applied. */
@@ -45,6 +52,7 @@ export interface ResolvedOptions {
   readonly favicon: string | { readonly file: string | URL } | undefined;
   readonly scalarConfig: ScalarConfig;
   readonly openapiVersion: '3.1.0' | '3.2.0';
+  readonly prefixRoutes: 'skip' | 'opaque';
 }
 
 const KNOWN = new Set([
@@ -59,6 +67,7 @@ const KNOWN = new Set([
   'favicon',
   'scalarConfig',
   'openapiVersion',
+  'prefixRoutes',
 ]);
 const WHERE = 'openapi()';
 const EXACT_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/;
@@ -185,6 +194,15 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
       "use '3.1.0' (default) or '3.2.0'",
     );
   }
+  const prefixRoutes = options.prefixRoutes ?? 'skip';
+  if (prefixRoutes !== 'skip' && prefixRoutes !== 'opaque') {
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      WHERE,
+      `prefixRoutes ${JSON.stringify(prefixRoutes)} is neither 'skip' nor 'opaque'`,
+      "use 'skip' (default: mounted handlers are left out) or 'opaque' (one schemaless operation per method)",
+    );
+  }
   return {
     title: options.title,
     version: options.version,
@@ -197,5 +215,6 @@ export function resolveOptions(options: OpenAPIOptions): ResolvedOptions {
     favicon,
     scalarConfig: options.scalarConfig ?? {},
     openapiVersion: version,
+    prefixRoutes,
   };
 }

@@ -18,7 +18,7 @@ export { memoryStore, type MemoryStoreOptions } from './store/memory-store';
 export { redisStore, type RedisClient, type RedisStoreOptions } from './store/redis-store';
 export type { Bucket, RateLimitStore, Taken } from './store/store';
 export { rateOf, type Rate, type Standing } from './gcra/gcra';
-export { addressPartition, clientAddressReader } from './key/client-address';
+export { addressPartition } from './key/client-address';
 
 /** The operation names of a mounted route class (its fields holding operations). */
 type OperationNames<TRoute> = {

@@ -93,8 +93,9 @@ describe('the app default policy', () => {
     }
   });
 
-  it('partitions by client address, from X-Forwarded-For only behind a trusted proxy', async () => {
-    const trusting = new LimitedApp({ logger: memoryLogger(), env: { APP_TRUST_FORWARDED: '1' } });
+  it("partitions by client address, from X-Forwarded-For only behind the app's trusted proxy", async () => {
+    // trustProxy: 1 — the one proxy appended what it saw; what the client wrote (9.9.9.9) is ignored.
+    const trusting = new LimitedApp({ logger: memoryLogger(), trustProxy: 1 });
     const { c } = await start(trusting);
     const from = (address: string) =>
       c.get('/notes', { headers: { 'x-forwarded-for': `9.9.9.9, ${address}` } });

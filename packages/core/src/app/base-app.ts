@@ -14,7 +14,7 @@ import { adaptLogger } from '../logging/logger';
 import { ExitStacks, type Closeable, type FactoryClass } from '../lifecycle/exit-stack';
 import { runShutdown, type ShutdownOptions } from '../lifecycle/shutdown';
 import type { Middleware } from '../middleware/middleware';
-import type { EndpointOperations, ResourceOperations } from '../route-class/route-class';
+import type { MountKindCheck } from '../route-class/mount-kind';
 import { AppWiring } from '../wiring/app-wiring';
 import { mountRouteClass } from '../wiring/mount';
 import { finishWiring } from '../wiring/build';
@@ -154,12 +154,12 @@ export abstract class BaseApp<TFactory = undefined> {
    * Mounts a `Resource`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
    * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
    */
-  protected includeResource<TRoute extends ResourceOperations>(
+  protected includeResource<TRoute extends object>(
     // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless one is missing
-    resource: TRoute & OmittedOptionsCheck<TRoute>,
+    resource: TRoute & MountKindCheck<TRoute, 'resource'> & OmittedOptionsCheck<TRoute>,
   ): void;
-  protected includeResource<TRoute extends ResourceOperations>(
-    resource: TRoute,
+  protected includeResource<TRoute extends object>(
+    resource: TRoute & MountKindCheck<TRoute, 'resource'>,
     options: MountArg<TRoute>,
   ): void;
   protected includeResource(resource: object, options?: object): void {
@@ -171,12 +171,12 @@ export abstract class BaseApp<TFactory = undefined> {
    * Mounts an `Endpoint`. `options` (`middleware`, `limits`, and what packages add: `auth`, `cors`,
    * ...) is required when the route needs some (e.g. `auth` when an operation declares `user`).
    */
-  protected includeEndpoint<TRoute extends EndpointOperations>(
+  protected includeEndpoint<TRoute extends object>(
     // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- `unknown` unless one is missing
-    endpoint: TRoute & OmittedOptionsCheck<TRoute>,
+    endpoint: TRoute & MountKindCheck<TRoute, 'endpoint'> & OmittedOptionsCheck<TRoute>,
   ): void;
-  protected includeEndpoint<TRoute extends EndpointOperations>(
-    endpoint: TRoute,
+  protected includeEndpoint<TRoute extends object>(
+    endpoint: TRoute & MountKindCheck<TRoute, 'endpoint'>,
     options: MountArg<TRoute>,
   ): void;
   protected includeEndpoint(endpoint: object, options?: object): void {

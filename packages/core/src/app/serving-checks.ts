@@ -9,7 +9,7 @@ import type {
 } from '../contract/serving-options';
 import { DEFAULT_LIVE_PATH, DEFAULT_READY_PATH } from '../runtime/health';
 
-const HEALTH_KEYS = ['livePath', 'readyPath'];
+const HEALTH_KEYS = ['livePath', 'readyPath', 'document'];
 const SHEDDING_KEYS = [
   'maxEventLoopDelayMs',
   'maxHeapUsedBytes',
@@ -46,7 +46,7 @@ function unknownKeys(where: string, option: string, value: Record<string, unknow
 /** Checks `health` (true, false, or `{ livePath, readyPath }`) and returns its paths. */
 export function checkHealth(where: string, health: unknown): HealthPaths | undefined {
   if (health === undefined || health === false) return undefined;
-  if (health === true) return { livePath: DEFAULT_LIVE_PATH, readyPath: DEFAULT_READY_PATH };
+  if (health === true) return { livePath: DEFAULT_LIVE_PATH, readyPath: DEFAULT_READY_PATH, document: false };
   if (!isRecord(health))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
@@ -72,7 +72,15 @@ export function checkHealth(where: string, health: unknown): HealthPaths | undef
       `health.livePath and health.readyPath are both "${paths.livePath}"`,
       'give liveness and readiness their own paths (a readiness 503 must not restart the process)',
     );
-  return paths;
+  const document = o.document ?? false;
+  if (typeof document !== 'boolean')
+    throw wiringError(
+      'API_WIRING_INVALID_ARGUMENT',
+      where,
+      `health.document must be true or false, got ${describeValue(document)}`,
+      'document: true lists /livez and /readyz in the OpenAPI document; leave it out to keep them unlisted',
+    );
+  return { ...paths, document };
 }
 
 /** Checks `loadShedding`: an object with at least one limit, each a positive number. */

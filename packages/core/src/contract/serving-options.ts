@@ -10,17 +10,26 @@ export interface HealthOptions {
   /** The liveness path: `200` while the process serves at all. Default `/livez`. */
   readonly livePath?: string;
   /**
-   * The readiness path: `200` while the app serves; `503` while it starts and from the moment
+   * The readiness path: `200` while the app serves; `503` while it starts (`serve()` listens
+   * while `wire()` runs; `app.fetch` and `app.listener` answer a probe without waiting) and from the moment
    * shutdown begins (under `serve()`: from SIGTERM, `drainDelayMs` before the server stops
    * accepting). Default `/readyz`.
    */
   readonly readyPath?: string;
+  /**
+   * List both probes as operations in generated documents (`@api/openapi`: tag `health`, their
+   * `200`/`503` JSON answers). Default false: a probe is for the load balancer, not the API's
+   * clients.
+   */
+  readonly document?: boolean;
 }
 
 /** The health answers an app gives, checked at construction (`health` resolved). */
 export interface HealthPaths {
   readonly livePath: string;
   readonly readyPath: string;
+  /** Whether generated documents list the probes (`health.document`). */
+  readonly document: boolean;
 }
 
 /**

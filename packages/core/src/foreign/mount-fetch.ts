@@ -93,7 +93,7 @@ export function mountFetch(
         prefix,
         owner,
         operation: 'fetch',
-        hidden: true,
+        // Documents decide: @api/openapi skips prefix routes unless `prefixRoutes: 'opaque'`.
         ...(methods === undefined ? {} : { methods }),
         mountOptions: mountOptions,
         handle: async (ex) => {

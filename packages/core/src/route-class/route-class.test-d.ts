@@ -117,7 +117,7 @@ describe('path rules at compile time', () => {
     }
     class App extends BaseApp {
       protected override async wire(): Promise<void> {
-        // @ts-expect-error no operation in common with a Resource
+        // @ts-expect-error no Resource operation (a WiringTypeError says so)
         this.includeResource(new Empty());
       }
     }

@@ -118,7 +118,7 @@ export type OperationKind<TKind extends RouteKindName = RouteKindName> = TKind e
   : '@api: an Endpoint operation (mount its class with includeEndpoint)';
 
 /** What tsc prints for a path field beyond the slots of an exact path. */
-type ExactPathError<TKind extends RouteKindName> = TKind extends 'resource'
+export type ExactPathError<TKind extends RouteKindName> = TKind extends 'resource'
   ? TypeErrorMessage<
       'create and readMany answer on the mount path itself, so their path fields must all be {slots} of it',
       'remove the other path fields, or declare an item operation (readOne, updateFull, updatePartial, delete)'

@@ -38,9 +38,9 @@ export function clientAddressOf(req: RequestHead, trust: TrustProxy): string | u
     .filter((hop) => hop !== '');
   if (hops.length === 0) return peer;
   if (trust === true) return hops[0];
-  // The peer is the first hop in: [client, proxy1, …, peer]; `trust` proxies are believed.
-  const chain = peer === undefined ? hops : [...hops, peer];
-  return chain[Math.max(0, chain.length - 1 - trust)];
+  // Each trusted proxy appends the address it saw: the client is the entry `trust` in from the
+  // right, whether or not the peer (the nearest proxy) is known — on app.fetch it is not.
+  return hops[Math.max(0, hops.length - trust)];
 }
 
 /**

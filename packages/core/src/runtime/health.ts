@@ -1,4 +1,5 @@
 import type { HeaderList } from '../contract/exchange';
+import type { HealthPaths } from '../contract/serving-options';
 
 /** What a probe's answer needs of the exchange (`CoreExchange` is one). */
 interface ProbedExchange {
@@ -48,4 +49,24 @@ export class Health {
 /** A probe answer's own headers (a fresh list: the exchange appends the route headers to it). */
 export function probeHeaders(): HeaderList {
   return ['content-type', 'application/json', 'cache-control', 'no-store'];
+}
+
+/**
+ * The answer to a probe that arrives before the app's runtime exists (it is starting): liveness
+ * `200`, readiness `503 {"status":"starting"}`. Undefined when the request is not a probe (it
+ * waits for the start). Both transports answer from this.
+ *
+ * @param health - the app's probe paths, if it answers probes
+ * @param method - the request's method
+ * @param path - the request's path (no query)
+ */
+export function probeWhileStarting(
+  health: HealthPaths | undefined,
+  method: string,
+  path: string,
+): { readonly status: 200 | 503; readonly body: string } | undefined {
+  if (health === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined;
+  if (path === health.livePath) return { status: 200, body: OK };
+  if (path === health.readyPath) return { status: 503, body: STARTING };
+  return undefined;
 }

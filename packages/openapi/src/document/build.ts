@@ -2,6 +2,7 @@ import { Tag, type ErrorBodyAdapter, type OperationMeta, type RouteMeta } from '
 import { wiringError, type RouteCatalogue, type RouteInfo } from '@api/core/extension';
 import { ErrorDocs } from './errors';
 import type { JsonSchema } from './json-schema';
+import { opaqueOperations, opaquePath } from './opaque-prefix';
 import { parametersOf, requestBodyOf } from './parameters';
 import { ResponseDocs } from './responses';
 import { SchemaRegistry } from './schemas';
@@ -27,6 +28,8 @@ export interface DocumentOptions {
   readonly openapiVersion?: '3.1.0' | '3.2.0' | undefined;
   /** The app's error adapter, when one is registered (Problem errors then document its body). */
   readonly errorAdapter?: ErrorBodyAdapter | undefined;
+  /** Prefix routes (`mountFetch`): left out (`'skip'`, default) or listed as opaque operations. */
+  readonly prefixRoutes?: 'skip' | 'opaque' | undefined;
 }
 
 /**
@@ -69,8 +72,14 @@ class DocumentBuilder {
     const opts = this.options;
     for (const tag of opts.tags ?? []) this.#tag(tag, 'openapi({ tags })');
     const paths: Record<string, Record<string, unknown>> = {};
+    const opaque = opts.prefixRoutes === 'opaque';
     for (const route of this.catalogue.routes) {
-      if (route.hidden || route.kind !== 'operation') continue;
+      if (route.hidden) continue;
+      if (route.kind === 'prefix') {
+        if (opaque) this.#prefixOperations(route, paths);
+        continue;
+      }
+      if (route.kind !== 'operation' && !(route.kind === 'custom' && declaresAnswers(route))) continue;
       const item = (paths[route.path] ??= {});
       item[route.method.toLowerCase()] = this.#operation(route);
     }
@@ -140,6 +149,30 @@ class DocumentBuilder {
     return name;
   }
 
+  #claimOperationId(operationId: string, where: string): void {
+    const taken = this.#operationIds.get(operationId);
+    if (taken !== undefined) {
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `operationId "${operationId}" is already used by ${taken}`,
+        `give one of them a unique meta: { operationId: '…' }`,
+      );
+    }
+    this.#operationIds.set(operationId, where);
+  }
+
+  /** A prefix route as opaque operations (`prefixRoutes: 'opaque'`): see `opaque-prefix.ts`. */
+  #prefixOperations(route: RouteInfo, paths: Record<string, Record<string, unknown>>): void {
+    const where = `${route.owner} (${route.path}/…)`;
+    const tag = this.#tag(route.owner, where);
+    for (const [method, op] of opaqueOperations(route, tag)) {
+      this.#claimOperationId(op.operationId, where);
+      op.security = this.#security.requirement(route, where);
+      (paths[opaquePath(route.path)] ??= {})[method] = op;
+    }
+  }
+
   #operation(route: RouteInfo): Record<string, unknown> {
     const where = `${route.owner}.${route.operation}`;
     const spec = route.spec ?? {};
@@ -168,16 +201,7 @@ class DocumentBuilder {
     // A class mounted under a prefix (`/v1`) gets it as a suffix, so mounting it twice stays unique.
     const operationId =
       route.mountPrefix === undefined ? declared : `${declared}_${prefixId(route.mountPrefix)}`;
-    const taken = this.#operationIds.get(operationId);
-    if (taken !== undefined) {
-      throw wiringError(
-        'API_WIRING_DUPLICATE',
-        where,
-        `operationId "${operationId}" is already used by ${taken}`,
-        `give one of them a unique meta: { operationId: '…' }`,
-      );
-    }
-    this.#operationIds.set(operationId, where);
+    this.#claimOperationId(operationId, where);
     op.operationId = operationId;
 
     const parameters = parametersOf(route, this.#registry);
@@ -189,6 +213,14 @@ class DocumentBuilder {
     op.security = this.#security.requirement(route, where);
     return op;
   }
+}
+
+/**
+ * True for an extension route that declares what it answers (`responses`, or `classMeta.responses`,
+ * e.g. core's health probes with `health.document`): listed like an operation unless hidden.
+ */
+function declaresAnswers(route: RouteInfo): boolean {
+  return route.responses.length > 0 || Object.keys(route.classMeta?.responses ?? {}).length > 0;
 }
 
 /** A mount prefix as an operationId part: `/api/v2` → `api_v2`. */

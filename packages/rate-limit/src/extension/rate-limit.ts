@@ -10,10 +10,9 @@ import {
   type Extension,
   type RouteContribution,
   type RouteInfo,
-  type Wiring,
 } from '@api/core/extension';
 import { policyField } from '../headers/headers';
-import { clientAddressReader } from '../key/client-address';
+import { addressKeyReader } from '../key/client-address';
 import { RateLimit } from '../policy/policy';
 import { PerOperation, RateLimitGroup, type OperationLimit } from '../policy/mount-option';
 import type { RateLimitStore } from '../store/store';
@@ -39,12 +38,6 @@ export interface RateLimitSetup {
    * assets, the docs page and the OpenAPI document]
    */
   readonly skip?: (route: RouteInfo) => boolean;
-  /**
-   * How many proxies in front of the app append to `X-Forwarded-For`; the client address is the
-   * entry that many from the right. [1 when the app trusts forwarded headers
-   * (`APP_TRUST_FORWARDED`), else 0: the connection's peer]
-   */
-  readonly proxyHops?: number;
 }
 
 /** What `this.include(rateLimit(…))` returns. */
@@ -55,7 +48,7 @@ export interface RateLimiter {
   stats(): RateLimitStats;
 }
 
-const OPTION_KEYS: readonly string[] = ['store', 'onStoreDown', 'policy', 'skip', 'proxyHops'];
+const OPTION_KEYS: readonly string[] = ['store', 'onStoreDown', 'policy', 'skip'];
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/health', '/livez', '/readyz']);
 
 /** The default `skip`: health probes and hidden extension routes (assets, docs). */
@@ -68,9 +61,10 @@ export function defaultSkip(route: RouteInfo): boolean {
  * app-default policy. Mounts set or replace policies with the `rateLimit` mount option (a
  * policy, `rateLimits(…)`, `perOperation({ … })`, or `false`). Limited routes answer 429
  * `too-many-requests` with `retry-after`, and carry `RateLimit-Policy` and `RateLimit` on every
- * answer; automatic OPTIONS answers (preflights) are never counted.
+ * answer; automatic OPTIONS answers (preflights) are never counted. A policy by address reads the
+ * client's address as core does (`wiring.clientAddress`, under the app's `trustProxy`).
  *
- * @param setup - `store`, `onStoreDown`, `policy`, `skip`, `proxyHops`
+ * @param setup - `store`, `onStoreDown`, `policy`, `skip`
  * @example
  * const limiter = this.include(rateLimit({ store: memoryStore(), policy: new RateLimit({ name: 'api', limit: 100, window: 60 }) }));
  */
@@ -86,13 +80,15 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
           'rate limiting is already installed',
           'include rateLimit() once; set per-mount policies with the rateLimit mount option',
         );
-      const checked = checkSetup(wiring, where, setup);
+      const checked = checkSetup(where, setup);
       installed.add(wiring);
       const { store } = checked;
       const health = new StoreHealth(store.kind, checked.onStoreDown, wiring.log);
       store.open?.();
       if (store.close) wiring.enter({ close: () => store.close?.() });
-      const address = clientAddressReader(checked.proxyHops);
+      const address = addressKeyReader((req) => wiring.clientAddress(req));
+      const trust = wiring.trustProxy;
+      let warnedLeftmost = false;
       const names = new Map<string, RateLimit>();
       const defaults =
         checked.policy instanceof RateLimitGroup
@@ -112,17 +108,24 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
       const contribution = (route: RouteInfo, limit: RateLimit | RateLimitGroup): RouteContribution => {
         const policies = limit instanceof RateLimit ? [limit] : limit.policies;
         for (const policy of policies) claimName(names, policy, route);
-        if (
-          wiring.transport === 'fetch' &&
-          checked.proxyHops === 0 &&
-          policies.some((p) => p.key === 'address')
-        )
+        const byAddress = policies.some((p) => p.key === 'address');
+        if (wiring.transport === 'fetch' && (trust === false || trust === 0) && byAddress)
           throw wiringError(
             'API_WIRING_APP_STATE',
             routeWhere(route),
             'a policy partitions by client address, but on the fetch transport the app is not told the peer',
-            'set APP_TRUST_FORWARDED (or proxyHops) behind a proxy that writes X-Forwarded-For, or partition with a key function',
+            "set the app's trustProxy (new App({ trustProxy: 1 }) behind one proxy that writes X-Forwarded-For), or partition with a key function",
           );
+        if (trust === true && byAddress && !warnedLeftmost) {
+          // Not a wiring error: `true` is a valid app setting (URL building wants it); only the
+          // partition is weak. Said once per app, not per route.
+          warnedLeftmost = true;
+          wiring.log.warn(
+            'rate limits by client address: trustProxy is true, so the client address is the first X-Forwarded-For entry, which a client can write itself; set trustProxy to the number of proxies in front of the app (e.g. 1)',
+            undefined,
+            { route: routeWhere(route) },
+          );
+        }
         const { step, headers } = compileRouteLimit({ policies, store, health, address });
         const byUser = policies.some((p) => typeof p.key === 'object');
         return {
@@ -219,10 +222,9 @@ interface CheckedSetup {
   readonly onStoreDown: StoreDownMode;
   readonly policy: RateLimit | RateLimitGroup | undefined;
   readonly skip: (route: RouteInfo) => boolean;
-  readonly proxyHops: number;
 }
 
-function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup {
+function checkSetup(where: string, setup: unknown): CheckedSetup {
   if (typeof setup !== 'object' || setup === null || Array.isArray(setup))
     throw wiringError(
       'API_WIRING_INVALID_ARGUMENT',
@@ -231,7 +233,7 @@ function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup
       'rateLimit({ store: memoryStore() })',
     );
   const o = setup as Record<string, unknown>;
-  checkKnownKeys(where, o, OPTION_KEYS);
+  checkKnownKeys(where, o, OPTION_KEYS, "the client address follows the app's trustProxy");
   const store = o.store as RateLimitStore | undefined;
   if (typeof store !== 'object' || store === null || typeof store.take !== 'function')
     throw wiringError(
@@ -271,21 +273,11 @@ function checkSetup(wiring: Wiring, where: string, setup: unknown): CheckedSetup
       `skip must be a function of the route, got ${describeValue(skip)}`,
       "skip: (route) => route.path === '/healthz'",
     );
-  const trusted = /^(?!0$|false$)./i.test(wiring.env.APP_TRUST_FORWARDED?.trim() ?? '');
-  const hops = o.proxyHops ?? (trusted ? 1 : 0);
-  if (typeof hops !== 'number' || !Number.isInteger(hops) || hops < 0 || hops > 16)
-    throw wiringError(
-      'API_WIRING_INVALID_ARGUMENT',
-      where,
-      `proxyHops must be a whole number from 0 to 16, got ${describeValue(hops)}`,
-      'proxyHops: 1 behind one proxy',
-    );
   return {
     store,
     onStoreDown: mode ?? 'refuse',
     policy: policy,
     skip: skip as (route: RouteInfo) => boolean,
-    proxyHops: hops,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestHead } from '@api/core/extension';
-import { addressPartition, clientAddressReader } from './client-address';
+import { addressKeyReader, addressPartition } from './client-address';
 
 function req(remoteAddress: string | undefined, forwarded?: string | string[]): RequestHead {
   return {
@@ -29,26 +29,27 @@ describe('addressPartition', () => {
   });
 });
 
-describe('clientAddressReader', () => {
-  it('reads the peer and ignores X-Forwarded-For when no proxy is trusted', () => {
-    expect(clientAddressReader(0)(req('198.51.100.1', '203.0.113.9'))).toBe('198.51.100.1');
-    expect(clientAddressReader(0)(req(undefined))).toBeUndefined();
-  });
-
-  it('counts trusted proxies from the right, never believing what the client wrote', () => {
-    // client wrote "1.1.1.1"; the one trusted proxy appended what it saw (203.0.113.9)
-    const one = clientAddressReader(1);
-    expect(one(req('10.0.0.2', '1.1.1.1, 203.0.113.9'))).toBe('203.0.113.9');
-    expect(one(req('10.0.0.2', ['1.1.1.1', '203.0.113.9']))).toBe('203.0.113.9');
-    const two = clientAddressReader(2);
-    expect(two(req('10.0.0.2', '1.1.1.1, 203.0.113.9, 10.0.0.1'))).toBe('203.0.113.9');
-    // fewer entries than proxies: the leftmost
-    expect(two(req('10.0.0.2', '203.0.113.9'))).toBe('203.0.113.9');
-  });
-
-  it('falls back to the peer without the header or with an entry that is not an address', () => {
-    const one = clientAddressReader(1);
-    expect(one(req('10.0.0.2'))).toBe('10.0.0.2');
-    expect(one(req('10.0.0.2', 'unknown'))).toBe('10.0.0.2');
+describe('addressKeyReader', () => {
+  it('partitions the address the app reads, and is undefined when the app knows none', () => {
+    const seen: string[] = [];
+    const read = addressKeyReader((r) => {
+      const address = r.socket?.remoteAddress;
+      if (address !== undefined) seen.push(address);
+      return address;
+    });
+    expect(read(req('198.51.100.1', '203.0.113.9'))).toBe('198.51.100.1');
+    expect(read(req('2001:db8:1:2:3:4:5:6'))).toBe('2001:db8:1:2::/64');
+    expect(read(req('not-an-address'))).toBeUndefined();
+    expect(read(req(undefined))).toBeUndefined();
+    // The same address again is read from the cache, with the same answer.
+    expect(read(req('not-an-address'))).toBeUndefined();
+    expect(read(req('198.51.100.1'))).toBe('198.51.100.1');
+    expect(seen).toEqual([
+      '198.51.100.1',
+      '2001:db8:1:2:3:4:5:6',
+      'not-an-address',
+      'not-an-address',
+      '198.51.100.1',
+    ]);
   });
 });

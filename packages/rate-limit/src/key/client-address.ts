@@ -1,5 +1,5 @@
-// The client's address as a rate-limit partition: the peer of the connection, or — behind trusted
-// proxies — the address the nearest of them saw, read from X-Forwarded-For counting from the right.
+// The client's address as a rate-limit partition: core says who the client is (the peer, or what a
+// trusted proxy saw under the app's `trustProxy`); this file groups addresses into partitions.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { RequestHead } from '@api/core/extension';
 
@@ -42,19 +42,22 @@ function expand(address: string): string[] {
 }
 
 /**
- * Reads the client's address partition from a request. With `hops` trusted proxies in front of
- * the app, the address is the `hops`-th entry of `X-Forwarded-For` counted from the right (what
- * the outermost trusted proxy saw; entries further left were written by the client and are never
- * believed); a request with no such header (a direct probe) falls back to the connection's peer.
+ * The client's address partition of a request, from the app's own reading of the client address
+ * (`wiring.clientAddress`: the connection's peer, or what a trusted proxy wrote under the app's
+ * `trustProxy`). Partitions of recent addresses are cached: a keep-alive client sends many
+ * requests from one address, so its partition is parsed once (bounded: cleared past 4096).
  *
- * @param hops - how many proxies in front of the app append to `X-Forwarded-For` (0: none trusted)
- * @returns undefined when no address is known (the fetch transport without trusted proxies)
+ * @param clientAddress - the app's client-address reader (`wiring.clientAddress`)
+ * @returns undefined when no address is known (the fetch transport without a trusted proxy) or the
+ * address is not an IP address
  */
-export function clientAddressReader(hops: number): (req: RequestHead) => string | undefined {
-  // Partitions of recent addresses: a keep-alive client sends many requests from one address, so
-  // its partition is parsed once (bounded: cleared past 4096 addresses).
+export function addressKeyReader(
+  clientAddress: (req: RequestHead) => string | undefined,
+): (req: RequestHead) => string | undefined {
   const known = new Map<string, string | undefined>();
-  const partition = (address: string): string | undefined => {
+  return (req) => {
+    const address = clientAddress(req);
+    if (address === undefined) return undefined;
     let found = known.get(address);
     if (found === undefined && !known.has(address)) {
       if (known.size >= 4096) known.clear();
@@ -62,18 +65,5 @@ export function clientAddressReader(hops: number): (req: RequestHead) => string 
       known.set(address, found);
     }
     return found;
-  };
-  const peer = (req: RequestHead): string | undefined => {
-    const address = req.socket?.remoteAddress;
-    return address === undefined ? undefined : partition(address);
-  };
-  if (hops === 0) return peer;
-  return (req) => {
-    const header = req.headers['x-forwarded-for'];
-    if (header === undefined || header === '') return peer(req);
-    const entries = (Array.isArray(header) ? header.join(',') : header).split(',');
-    // Fewer entries than proxies: the leftmost is the best anyone in the chain knows.
-    const entry = entries[Math.max(0, entries.length - hops)]!.trim();
-    return partition(entry) ?? peer(req);
   };
 }

@@ -6,6 +6,7 @@ import { FetchRequest } from './fetch-request';
 import { FetchResponse } from './fetch-response';
 import type { AppHost } from '../host';
 import { NOT_STARTED_BODY, refuseSize } from '../request-checks';
+import { probeHeaders, probeWhileStarting } from '../../runtime/health';
 
 /**
  * The fetch entry of an app (`app.fetch`): an app nobody started is started for the fetch transport
@@ -16,14 +17,38 @@ import { NOT_STARTED_BODY, refuseSize } from '../request-checks';
  */
 export function fetchEntry(host: AppHost): (request: Request) => Promise<Response> {
   return async (request) => {
-    if (host.runtime === undefined)
+    if (host.runtime === undefined) {
+      const probe = answerProbeWhileStarting(host, request);
+      if (probe !== undefined) return probe;
       try {
         await host.start(host.starting ? {} : { transport: 'fetch' });
       } catch (error) {
         return notStarted(host.log, host.name, error);
       }
+    }
     return answerFetch(host.runtime!, request);
   };
+}
+
+/**
+ * A probe before the app has started: answered at once (liveness 200, readiness 503 starting), not
+ * after the start; an app nobody started starts now, as for any first request.
+ */
+function answerProbeWhileStarting(host: AppHost, request: Request): Response | undefined {
+  if (host.health === undefined) return undefined;
+  const answer = probeWhileStarting(host.health, request.method, new URL(request.url).pathname);
+  if (answer === undefined) return undefined;
+  if (!host.starting)
+    host
+      .start({ transport: 'fetch' })
+      .catch((error: unknown) => host.log.error(`${host.name} failed to start`, error));
+  const headers = probeHeaders();
+  const init: [string, string][] = [];
+  for (let i = 0; i < headers.length; i += 2) init.push([headers[i]!, headers[i + 1]!]);
+  return new Response(request.method === 'HEAD' ? null : answer.body, {
+    status: answer.status,
+    headers: init,
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import type { AppHost } from '../host';
 import { MAX_TARGET, NOT_STARTED_BODY } from '../request-checks';
 import { isClosing } from './linger';
-import { probeHeaders, STARTING } from '../../runtime/health';
+import { probeHeaders, probeWhileStarting } from '../../runtime/health';
 import type { HealthPaths } from '../../contract/serving-options';
 
 /**
@@ -32,8 +32,14 @@ export function nodeListener(host: AppHost): (req: IncomingMessage, res: ServerR
       handleRequest(runtime, req, res);
       return;
     }
-    // A probe while the app starts: live, not ready.
-    if (answerProbeWhileStarting(host.health, req, res)) return;
+    // A probe while the app starts: live, not ready. A probe is a request like any other: an app
+    // nobody started starts now (its readiness would otherwise wait for traffic a load balancer
+    // sends only once it is ready).
+    if (answerProbeWhileStarting(host.health, req, res)) {
+      if (!host.starting)
+        host.start().catch((error: unknown) => host.log.error(`${host.name} failed to start`, error));
+      return;
+    }
     host.start().then(
       () => handleRequest(host.runtime!, req, res),
       (error: unknown) => {
@@ -176,14 +182,12 @@ function answerProbeWhileStarting(
   req: IncomingMessage,
   res: ServerResponse,
 ): boolean {
-  if (health === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+  if (health === undefined) return false;
   const target = req.url ?? '/';
   const q = target.indexOf('?');
-  const path = q < 0 ? target : target.slice(0, q);
-  const live = path === health.livePath;
-  if (!live && path !== health.readyPath) return false;
-  const body = live ? '{"status":"ok"}' : STARTING;
-  res.writeHead(live ? 200 : 503, [...probeHeaders(), 'content-length', String(body.length)]);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const answer = probeWhileStarting(health, req.method ?? 'GET', q < 0 ? target : target.slice(0, q));
+  if (answer === undefined) return false;
+  res.writeHead(answer.status, [...probeHeaders(), 'content-length', String(answer.body.length)]);
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
   return true;
 }

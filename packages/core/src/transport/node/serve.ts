@@ -166,14 +166,20 @@ const PROBLEM = (error: HTTPError, reason: string, requestId?: string): string =
 
 /**
  * Serves an app on node:http: starts it (runs `wire()`), listens, and on SIGTERM/SIGINT stops
- * accepting, finishes in-flight requests within the shutdown limit, then tears the app down.
+ * accepting, finishes in-flight requests within the shutdown limit, then tears the app down. An
+ * app with `health` listens first and starts while listening: probes meanwhile get liveness 200
+ * and readiness 503 `{"status":"starting"}`, other requests wait for the start; resolves once started.
  *
  * @example
  * const running = await serve(new App(), { port: 8000 });
  */
 export async function serve(app: ServableApp, options: ServeOptions = {}): Promise<RunningServer> {
   checkServeArguments(app, options);
-  await app.start({ transport: 'node' });
+  // An app that answers probes listens while it starts: liveness 200, readiness 503 "starting"
+  // (a probe sees the process while wire() and its startup work run; other requests wait for the
+  // start). Without probes nothing could tell "starting" from "serving": it listens once started.
+  const listensWhileStarting = app.answersProbes === true;
+  if (!listensWhileStarting) await app.start({ transport: 'node' });
   const limits = app.limits;
   const server = createServer(
     {
@@ -190,7 +196,6 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
   );
   // One over the limit so the app sees the overflow and answers 431 itself.
   server.maxHeadersCount = limits.maxHeaders + 1;
-  if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const code = error.code;
     if (!socket.writable || code === 'ECONNRESET') {
@@ -242,6 +247,9 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
       resolve();
     });
   });
+  if (listensWhileStarting) await startListening(app, server);
+  // Upgrade routes are known once wired.
+  if (app.hasUpgradeRoutes) server.on('upgrade', app.upgradeListener);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -302,4 +310,23 @@ export async function serve(app: ServableApp, options: ServeOptions = {}): Promi
     process.on('SIGINT', onSignal);
   }
   return { server, port: address.port, url, close };
+}
+
+/**
+ * Starts an app whose server already listens: an upgrade request meanwhile is refused (closed: no
+ * upgrade route exists yet); a failed start closes the server before `serve()` rejects.
+ */
+async function startListening(app: ServableApp, server: Server): Promise<void> {
+  const refuseUpgrade = (_req: IncomingMessage, socket: Duplex): void => void socket.destroy();
+  server.on('upgrade', refuseUpgrade);
+  try {
+    await app.start({ transport: 'node' });
+  } catch (error) {
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await stopped;
+    throw error;
+  } finally {
+    server.off('upgrade', refuseUpgrade);
+  }
 }
