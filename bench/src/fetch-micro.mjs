@@ -20,7 +20,11 @@ const ROUNDS = Number(argOf('rounds', 9));
 const ITER = Number(argOf('iterations', 4000));
 const WANT = argOf('scenarios', 'info,movies,invalid').split(',');
 const RUNTIME =
-  typeof Bun !== 'undefined' ? `bun ${Bun.version}` : typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : `node ${process.versions.node}`;
+  typeof Bun !== 'undefined'
+    ? `bun ${Bun.version}`
+    : typeof Deno !== 'undefined'
+      ? `deno ${Deno.version.deno}`
+      : `node ${process.versions.node}`;
 
 const quiet = { info: () => {}, warn: () => {}, error: (m, e) => console.error(m, e) };
 const { App } = await import('../servers/api.mjs');

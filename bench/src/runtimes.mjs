@@ -189,11 +189,23 @@ function ratioText(xs) {
 /** The last line: req/s ratios of @api against its peers on Bun and Deno, per scenario (standalone). */
 function summaryLine(samples) {
   const pair = (sc, a, b) =>
-    ratioText(roundRatios(samples.filter((s) => s.scenario === sc), a, b, 'rps'));
+    ratioText(
+      roundRatios(
+        samples.filter((s) => s.scenario === sc),
+        a,
+        b,
+        'rps',
+      ),
+    );
   const bun = ['info', 'movies']
-    .map((sc) => `${sc} api/hono ${pair(sc, 'bun-api', 'bun-hono')} api/elysia ${pair(sc, 'bun-api', 'bun-elysia')}`)
+    .map(
+      (sc) =>
+        `${sc} api/hono ${pair(sc, 'bun-api', 'bun-hono')} api/elysia ${pair(sc, 'bun-api', 'bun-elysia')}`,
+    )
     .join(', ');
-  const deno = ['info', 'movies'].map((sc) => `${sc} api/hono ${pair(sc, 'deno-api', 'deno-hono')}`).join(', ');
+  const deno = ['info', 'movies']
+    .map((sc) => `${sc} api/hono ${pair(sc, 'deno-api', 'deno-hono')}`)
+    .join(', ');
   return `runtimes: bun ${bun}; deno ${deno}`;
 }
 
