@@ -24,7 +24,18 @@ function randomValue(rand: () => number, depth = 0): unknown {
     case 7:
       return Array.from({ length: Math.floor(rand() * 12) }, () => randomValue(rand, depth + 1));
     default: {
-      const keys = ['title', 'year', 'rating', 'genres', 'released', 'limit', 'name', 'note', 'tag', 'toString'];
+      const keys = [
+        'title',
+        'year',
+        'rating',
+        'genres',
+        'released',
+        'limit',
+        'name',
+        'note',
+        'tag',
+        'toString',
+      ];
       const obj: Record<string, unknown> = {};
       for (const k of keys) if (rand() < 0.6) obj[k] = randomValue(rand, depth + 1);
       return obj;
@@ -109,8 +120,11 @@ describe('compileExplainer', () => {
         expect(
           issues.map((x) => [x.kind, x.type, x.expected, x.input, x.path?.map((p) => [p.key, p.value])]),
           label,
-        ).toEqual(want.map((x) => [x.kind, x.type, x.expected, x.input, x.path?.map((p) => [p.key, p.value])]));
-        for (const source of SOURCES) expect(toErrorReason(source, issues)).toEqual(toErrorReason(source, want));
+        ).toEqual(
+          want.map((x) => [x.kind, x.type, x.expected, x.input, x.path?.map((p) => [p.key, p.value])]),
+        );
+        for (const source of SOURCES)
+          expect(toErrorReason(source, issues)).toEqual(toErrorReason(source, want));
       }
       expect(explained).toBeGreaterThan(1000);
     });

@@ -60,7 +60,7 @@ function issue(kind: 'schema' | 'validation', type: string, input: unknown, expe
     received: '',
     message: '',
     path: undefined,
-  } as unknown as Issue;
+  };
 }
 
 /** Prefixes the path item to the issues pushed since `from` (valibot builds paths inside out). */
@@ -103,9 +103,11 @@ function failsTest(action: Action): ((value: never) => boolean) | undefined {
 }
 
 /** The checks of a pipe after its schema, each with its issue's type and expectation. */
-function pipeChecks(node: Node): { type: string; expected: string | null; fails: (x: never) => boolean }[] | undefined {
+function pipeChecks(
+  node: Node,
+): { type: string; expected: string | null; fails: (x: never) => boolean }[] | undefined {
   const checks = [];
-  for (const action of (node.pipe ?? []).slice(1)) {
+  for (const action of ((node.pipe ?? []) as readonly Action[]).slice(1)) {
     if (action.kind === 'metadata') continue;
     if (action.kind !== 'validation') return undefined;
     const fails = failsTest(action);
@@ -147,7 +149,8 @@ function compile(schema: SchemaNode): Step | undefined {
   // The pipe's validations run on a typed value only, each one (abortEarly and abortPipeEarly off).
   const validate = (value: unknown, run: Run): boolean => {
     for (const check of checks)
-      if (check.fails(value as never)) run.issues.push(issue('validation', check.type, value, check.expected));
+      if (check.fails(value as never))
+        run.issues.push(issue('validation', check.type, value, check.expected));
     return true;
   };
   const test = typeTest(node);
@@ -259,7 +262,7 @@ function compile(schema: SchemaNode): Step | undefined {
  * explains that schema's failures).
  */
 export function compileExplainer(schema: v.GenericSchema): Explainer | undefined {
-  const step = compile(schema as SchemaNode);
+  const step = compile(schema);
   if (step === undefined) return undefined;
   return (input) => {
     const run = new Run();
