@@ -3,14 +3,21 @@
 // POST /movies (the same routes, handlers and validation as the Node servers).
 // - Bun (the pinned binary of scripts/runtimes): `Bun.serve({ fetch: app.fetch })` (bun-api) vs
 //   Hono on `Bun.serve` (bun-hono) and Elysia 1.4 (bun-elysia).
+// - Deno (the pinned binary of scripts/runtimes): `Deno.serve(app.fetch)` (deno-api) vs Hono on
+//   `Deno.serve` (deno-hono).
 // - Node: `app.fetch` through @hono/node-server (api-fetch) vs `serve()` on node:http (api), the
 //   recommended path there: the figure that shows what the Request/Response translation costs.
+// Ends with one line: `runtimes: bun info api/hono <r> api/elysia <r>, movies …; deno info api/hono
+// <r>, movies api/hono <r>` (req/s ratios, standalone: the median of per-round ratios and its
+// 90% interval). `--micro` also runs src/fetch-micro.mjs (app.fetch in-process, api/hono
+// alternating in one process) on Node, Bun and Deno first.
 // Same method as `pnpm bench`: checks on processes of their own, then standalone rounds of fresh
 // processes (rotating order; each started, warmed up, one run, stopped), then co-runs of each pair
 // (fresh pair per block and scenario). Writes results/runtimes-<date>.{md,json}.
 // Usage: pnpm bench --runtimes [--rounds 3] [--duration 4] [--warmup 3] [--corun-blocks 2]
 //          [--corun-runs 2] [--corun-duration 3] [--corun-warmup 6] [--scenarios info,movies]
-//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia] [--threshold 0.1] [--out DIR]
+//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia,deno-api,deno-hono] [--threshold 0.1]
+//          [--out DIR] [--micro]
 import os from 'node:os';
 import { join } from 'node:path';
 import { SCENARIOS, runChecks, statusesAsExpected } from './scenarios.mjs';
@@ -49,11 +56,11 @@ const opts = {
   corunDuration: 3,
   corunWarmup: 6,
   scenarios: ['info', 'movies'],
-  servers: ['api', 'api-fetch', 'bun-api', 'bun-hono', 'bun-elysia'],
+  servers: ['api', 'api-fetch', 'bun-api', 'bun-hono', 'bun-elysia', 'deno-api', 'deno-hono'],
   threshold: 0.1,
   out: join(BENCH, 'results'),
   ...parseFlags(
-    process.argv.slice(2).filter((a) => a !== '--runtimes'),
+    process.argv.slice(2).filter((a) => a !== '--runtimes' && a !== '--micro'),
     {
       '--rounds': ['rounds', 'number'],
       '--duration': ['duration', 'number'],
@@ -75,6 +82,7 @@ const PAIRS = [
   ['api-fetch', 'api'],
   ['bun-api', 'bun-hono'],
   ['bun-api', 'bun-elysia'],
+  ['deno-api', 'deno-hono'],
 ];
 const RUNTIME_LABEL = {
   api: 'Node, serve() (node:http)',
@@ -82,6 +90,8 @@ const RUNTIME_LABEL = {
   'bun-api': 'Bun, Bun.serve({ fetch: app.fetch })',
   'bun-hono': 'Bun, Hono on Bun.serve',
   'bun-elysia': 'Bun, Elysia',
+  'deno-api': 'Deno, Deno.serve(app.fetch)',
+  'deno-hono': 'Deno, Hono on Deno.serve',
 };
 
 const log = (...a) => console.log(...a);
@@ -114,9 +124,9 @@ async function timedRun(server, scenario, servers) {
 }
 
 function markdown(meta, scenarios, samples, coRuns, versions) {
-  const L = [`# Runtimes: app.fetch on Bun and Node (${meta.date})`, ''];
+  const L = [`# Runtimes: app.fetch on Bun, Deno and Node (${meta.date})`, ''];
   L.push(
-    `Node ${meta.node}, Bun ${versions.bun}, ${meta.cpu}; server pinned to core 0, wrk (1 thread, 50 connections) ` +
+    `Node ${meta.node}, Bun ${versions.bun}, Deno ${versions.deno}, ${meta.cpu}; server pinned to core 0, wrk (1 thread, 50 connections) ` +
       `to core 1. Standalone: ${opts.rounds} round(s), each server in turn a fresh process (${opts.warmup} s warm-up, ` +
       `one ${opts.duration} s run). Co-runs: ${opts.corunBlocks} block(s) per pair, a fresh pair per scenario, ` +
       `${opts.corunWarmup} s warm-up together, ${opts.corunRuns} run(s) of ${opts.corunDuration} s. ` +
@@ -169,8 +179,60 @@ function markdown(meta, scenarios, samples, coRuns, versions) {
   return L.join('\n');
 }
 
+/** A ratio with its interval, `1.04 (0.98–1.10)`, or `n/a`. */
+function ratioText(xs) {
+  if (!xs.length) return 'n/a';
+  const { lo, hi } = medianInterval(xs);
+  return `${r2(median(xs))} (${r2(lo)}–${r2(hi)})`;
+}
+
+/** The last line: req/s ratios of @api against its peers on Bun and Deno, per scenario (standalone). */
+function summaryLine(samples) {
+  const pair = (sc, a, b) =>
+    ratioText(
+      roundRatios(
+        samples.filter((s) => s.scenario === sc),
+        a,
+        b,
+        'rps',
+      ),
+    );
+  const bun = ['info', 'movies']
+    .map(
+      (sc) =>
+        `${sc} api/hono ${pair(sc, 'bun-api', 'bun-hono')} api/elysia ${pair(sc, 'bun-api', 'bun-elysia')}`,
+    )
+    .join(', ');
+  const deno = ['info', 'movies']
+    .map((sc) => `${sc} api/hono ${pair(sc, 'deno-api', 'deno-hono')}`)
+    .join(', ');
+  return `runtimes: bun ${bun}; deno ${deno}`;
+}
+
+/** `--micro`: app.fetch in-process on each runtime (api/hono alternating in one process). */
+function micro() {
+  const runs = [
+    ['node', { path: process.execPath, args: [] }],
+    ['bun', runtimeOf('bun-api')],
+    ['deno', runtimeOf('deno-api')],
+  ];
+  for (const [name, rt] of runs) {
+    if (!rt.path) {
+      log(`fetch-micro ${name}: skipped (${rt.why})`);
+      continue;
+    }
+    const r = spawnSync(rt.path, [...(rt.args ?? []), join(BENCH, 'src', 'fetch-micro.mjs')], {
+      cwd: BENCH,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    log((r.stdout || r.stderr).trim());
+  }
+}
+
 async function main() {
   prepareServerBench();
+  if (process.argv.includes('--micro')) micro();
   const loadBefore = os.loadavg();
   const scenarios = SCENARIOS.filter((s) => opts.scenarios.includes(s.name));
   const names = [];
@@ -252,8 +314,12 @@ async function main() {
     }
   stopAll();
   const bun = runtimeOf('bun-api');
+  const deno = runtimeOf('deno-api');
   const versions = {
     bun: bun.path ? spawnSync(bun.path, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'n/a',
+    deno: deno.path
+      ? (/deno (\S+)/.exec(spawnSync(deno.path, ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 'n/a')
+      : 'n/a',
     hono: packageVersion('hono'),
     elysia: packageVersion('elysia'),
     '@hono/node-server': packageVersion('@hono/node-server'),
@@ -262,6 +328,7 @@ async function main() {
   const base = join(opts.out, `runtimes-${fileStamp(meta.date)}`);
   writeResults(base, { meta, samples, coRuns }, markdown(meta, scenarios, samples, coRuns, versions));
   log(`wrote ${base}.md`);
+  log(summaryLine(samples));
   if (samples.some((s) => !s.statusOk || s.socketErrors)) process.exitCode = 1;
 }
 

@@ -7,12 +7,19 @@ import { binary } from '../../scripts/runtimes/targets.mjs';
 /** The framework servers of `pnpm bench` (Node, node:http underneath). */
 export const FRAMEWORK_SERVERS = ['raw', 'fastify', 'hono', 'express', 'api'];
 
-/** Servers that run on Bun (`Bun.serve`); every other one runs on Node. */
+/** Servers that run on Bun (`Bun.serve`); every other one runs on Node (or Deno, below). */
 export const BUN_SERVERS = ['bun-api', 'bun-hono', 'bun-elysia'];
 
-/** The runtime binary a server runs on: `{ path }`, or `{ why }` when this machine has none. */
+/** Servers that run on Deno (`Deno.serve`), with every permission (`run -A`). */
+export const DENO_SERVERS = ['deno-api', 'deno-hono'];
+
+/** The runtime binary a server runs on: `{ path, args? }` (args before the script), or `{ why }` when this machine has none. */
 export function runtimeOf(name) {
   if (BUN_SERVERS.includes(name)) return binary('bun');
+  if (DENO_SERVERS.includes(name)) {
+    const deno = binary('deno');
+    return deno.path ? { ...deno, args: ['run', '-A', '--no-lock'] } : deno;
+  }
   return { path: process.execPath };
 }
 
@@ -30,7 +37,7 @@ export function startBenchServer(name, { label = name, nodeArgs, port } = {}) {
     script: join(BENCH, 'servers', `${name}.mjs`),
     env: { HOST: '127.0.0.1' },
     exec: rt.path,
-    nodeArgs,
+    nodeArgs: [...(rt.args ?? []), ...(nodeArgs ?? [])],
     port,
     settleMs: SETTLE_MS,
   });

@@ -15,6 +15,7 @@ import { fieldCoercion, type FieldCoercion } from '../schema/coerce';
 import { hasDefault, isOptional, objectEntries } from '../schema/introspect';
 import { toErrorReason, type SourceLabel } from '../schema/issues';
 import { compileFastValidator, FAIL } from '../schema/fast-validate';
+import { compileExplainer } from '../schema/explain';
 import { discriminatorOf } from '../schema/tagged-union';
 import { compileUnsafeIntegerFinder, unsafeIntegerIssue } from '../schema/safe-integers';
 import { arrayAsObjectIssue, compileArrayAsObjectFinder } from '../schema/array-as-object';
@@ -90,10 +91,16 @@ export function validator(schema: v.GenericSchema): Validate {
           return path === undefined ? result : refused(input, unsafeIntegerIssue(path));
         };
   if (!fast) return slow;
-  // The compiled check decides valid input; anything it refuses goes to valibot for the issues.
+  // The failure side, compiled too: the issues valibot would report, found without running it
+  // (valibot's per-issue text, which core never sends, is most of a 422's cost). Off when a global
+  // config stops pipes early (valibot's issues would differ); it leaves anything unsure to valibot.
+  const explain = config.abortPipeEarly ? undefined : compileExplainer(schema);
+  // The compiled check decides valid input; anything it refuses is explained (or goes to valibot).
   return (input) => {
     const output = fast(input);
     if (output !== FAIL) return { typed: true, success: true, output, issues: undefined };
+    const issues = explain?.(input);
+    if (issues !== undefined) return { typed: false, success: false, output: input, issues } as never;
     return slow(input);
   };
 }

@@ -195,6 +195,41 @@ describe('app.fetch', () => {
     await app.close();
   });
 
+  it('reads a body with a declared length in one read, and refuses a declared length over the limit unread', async () => {
+    const app = new App({ logger: memoryLogger(), limits: { maxBodyBytes: 1024 } });
+    const body = '{"name":"bolt","priceCents":7}';
+    const ok = await app.fetch(
+      new Request('http://api.test/widgets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+        body,
+      }),
+    );
+    expect(ok.status).toBe(201);
+    expect(await ok.json()).toEqual({ id: '1', name: 'bolt', priceCents: 7 });
+
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(512).fill(32));
+      },
+    });
+    const declared = await app.fetch(
+      new Request('http://api.test/widgets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '4096' },
+        body: endless,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(declared.status).toBe(413);
+    expect((await declared.json()) as unknown).toMatchObject({ type: 'payload-too-large', status: 413 });
+    // Refused by its content-length before a byte was read (a stream pulls ahead at most once).
+    expect(pulled).toBeLessThan(2);
+    await app.close();
+  });
+
   it('binds a multipart form from a fetch body', async () => {
     const app = new App({ logger: memoryLogger() });
     const form = new FormData();

@@ -59,22 +59,28 @@ function answerProbeWhileStarting(host: AppHost, request: Request): Response | u
  * @param request - The request.
  */
 export function answerFetch(runtime: Runtime, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  let path = url.pathname;
+  const { origin, pathname, search } = partsOf(request.url);
+  let path = pathname;
   // One spelling for routing, binding and assets, as on node:http.
   if (path.includes('%')) path = normalizePercentEncoding(path);
   const req = new FetchRequest(
     request,
-    url.pathname + url.search,
-    url.protocol === 'https:' ? 'https' : 'http',
-    url.origin,
+    pathname + search,
+    origin.charCodeAt(4) === 115 /* "https:" */ ? 'https' : 'http',
+    origin,
   );
   const method = request.method;
   const res = new FetchResponse(method === 'HEAD');
-  const ex = new CoreExchange(runtime, req, res, method, path, url.search.slice(1));
+  const ex = new CoreExchange(runtime, req, res, method, path, search.slice(1));
+  // The header lines are counted, not copied (read only when something reads a header).
+  const maxHeaders = runtime.limits.maxHeaders;
   runtime.dispatch(
     ex,
-    refuseSize(req.rawHeaders, url.pathname.length + url.search.length, runtime.limits.maxHeaders),
+    refuseSize(
+      req.headerCount > maxHeaders ? req.rawHeaders : NO_LINES,
+      pathname.length + search.length,
+      maxHeaders,
+    ),
   );
   // Answered within dispatch (a synchronous route): no client can have left before it. Otherwise a
   // client that leaves before its answer is complete closes the response (a stream's teardown runs).
@@ -82,6 +88,42 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
   // builds a full undici Request for it).
   if (!res.writableEnded) closeWhenClientLeaves(request, res);
   return res.response;
+}
+
+const NO_LINES: readonly string[] = [];
+
+interface UrlParts {
+  readonly origin: string;
+  readonly pathname: string;
+  /** `?` and the query, or empty (as `URL.search`). */
+  readonly search: string;
+}
+
+/**
+ * A request's origin, path and query, as `new URL(href)` gives them, without building a `URL`:
+ * `request.url` is already a serialized URL (normalized by the runtime's parser), so its parts are
+ * where the serializer put them. An `http(s)` URL with no userinfo is split; anything else is parsed.
+ */
+export function partsOf(href: string): UrlParts {
+  const https = href.startsWith('https://');
+  if (https || href.startsWith('http://')) {
+    const authority = https ? 8 : 7;
+    const slash = href.indexOf('/', authority);
+    if (slash > authority && href.lastIndexOf('@', slash) < authority) {
+      const hash = href.indexOf('#', slash);
+      const end = hash < 0 ? href.length : hash;
+      const mark = href.indexOf('?', slash);
+      const query = mark < 0 || mark > end ? end : mark;
+      return {
+        origin: href.slice(0, slash),
+        pathname: href.slice(slash, query),
+        // A lone "?" is an empty query: URL.search is "" for it.
+        search: end - query > 1 ? href.slice(query, end) : '',
+      };
+    }
+  }
+  const url = new URL(href);
+  return { origin: url.origin, pathname: url.pathname, search: url.search };
 }
 
 function closeWhenClientLeaves(request: Request, res: FetchResponse): void {

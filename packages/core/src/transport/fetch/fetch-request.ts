@@ -4,9 +4,15 @@ import type { WireRequest } from '../../contract/wire';
 type Listener = (chunk: Buffer) => void;
 
 /**
- * A WHATWG `Request` as core's exchange reads a request: headers in node:http's shapes, the body
- * as chunks (events or async iteration), read only when a binder asks for it, one chunk at a time
- * (pull: nothing is buffered ahead of the binder).
+ * A WHATWG `Request` as core's exchange reads a request: headers in node:http's shapes, built
+ * only when something reads them (most routes read none, or one, through `headers`), the body as
+ * chunks (events or async iteration), read only when a binder asks for it.
+ *
+ * The body: with a declared `content-length` (core refuses one over its limit before reading), the
+ * runtime's own `arrayBuffer()` reads it in one call — the runtime's HTTP framing holds it to that
+ * length, and the binder still counts what arrives. Without one (chunked), it is pulled one chunk
+ * at a time from a stream reader, nothing buffered ahead of the binder, so an over-limit body is
+ * refused at the limit and the rest never read.
  *
  * What `fetch` cannot tell: header names arrive lower-cased and repeats of one name already
  * joined with `, ` (`set-cookie` aside), so `rawHeaders` keeps the order, not the spelling or the
@@ -16,14 +22,15 @@ export class FetchRequest implements WireRequest {
   readonly url: string;
   readonly scheme: 'http' | 'https';
   readonly origin: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly rawHeaders: string[];
   complete: boolean;
   readableEnded: boolean;
+  readonly #request: Request;
   readonly #body: ReadableStream<Uint8Array> | null;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
   /** Set once something reads the body (listeners or iteration): it is read once. */
   #started = false;
+  #headers: IncomingHttpHeaders | undefined = undefined;
+  #raw: string[] | undefined = undefined;
   #distinct: Record<string, string[]> | undefined = undefined;
   readonly #data: Listener[] = [];
   readonly #end: (() => void)[] = [];
@@ -39,17 +46,42 @@ export class FetchRequest implements WireRequest {
     this.url = url;
     this.scheme = scheme;
     this.origin = origin;
+    this.#request = request;
+    this.#body = request.body;
+    this.complete = this.readableEnded = this.#body === null;
+  }
+
+  /** The headers in node:http's shape (lower-case names; `set-cookie` a list), built on first read. */
+  get headers(): IncomingHttpHeaders {
+    if (this.#headers === undefined) this.#readHeaders();
+    return this.#headers!;
+  }
+
+  /** Names and values in arrival order, built on first read. */
+  get rawHeaders(): string[] {
+    if (this.#raw === undefined) this.#readHeaders();
+    return this.#raw!;
+  }
+
+  /** The number of header lines (the 431 check), without building either shape when the runtime tells it. */
+  get headerCount(): number {
+    if (this.#raw !== undefined) return this.#raw.length >> 1;
+    // Bun's `Headers` knows its size (`count`); elsewhere the headers are read once here.
+    const count = (this.#request.headers as Headers & { count?: unknown }).count;
+    if (typeof count === 'number') return count;
+    return this.rawHeaders.length >> 1;
+  }
+
+  #readHeaders(): void {
     const headers: Record<string, string | string[]> = {};
     const raw: string[] = [];
-    request.headers.forEach((value, name) => {
+    this.#request.headers.forEach((value, name) => {
       raw.push(name, value);
       if (name === 'set-cookie') ((headers[name] ??= []) as string[]).push(value);
       else headers[name] = value;
     });
-    this.headers = headers;
-    this.rawHeaders = raw;
-    this.#body = request.body;
-    this.complete = this.readableEnded = this.#body === null;
+    this.#headers = headers;
+    this.#raw = raw;
   }
 
   get headersDistinct(): Record<string, string[]> {
@@ -97,6 +129,23 @@ export class FetchRequest implements WireRequest {
     if (body === null) {
       // No body: end as node does for an empty one, once the listeners are in place.
       await Promise.resolve();
+      this.#finish(true);
+      return;
+    }
+    if (this.#request.headers.get('content-length') !== null) {
+      // A declared length: one native read (see the class comment).
+      let bytes: ArrayBuffer;
+      try {
+        bytes = await this.#request.arrayBuffer();
+      } catch {
+        // The client left or the body broke mid-read: 'close' alone, as node:http does.
+        this.#finish(false);
+        return;
+      }
+      if (bytes.byteLength > 0) {
+        const chunk = Buffer.from(bytes);
+        for (const listener of this.#data.slice()) listener(chunk);
+      }
       this.#finish(true);
       return;
     }

@@ -14,6 +14,12 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  */
 const MANUAL = { encodeBody: 'manual' } as const;
 
+const NO_HEADERS: Record<string, string> = {};
+
+/** A field name (a token) and a field value a `Headers` takes as it is; anything else it checks itself. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
 /** Hop-by-hop headers: a fetch server owns its connections and frames the body itself. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
@@ -37,7 +43,9 @@ export class FetchResponse extends Writable {
   headersSent = false;
   readonly #bodiless: boolean;
   #status = 200;
-  #headers: Headers | undefined = undefined;
+  #headers: Record<string, string> | Headers | undefined = undefined;
+  /** The head names a media type: a text body is handed to the `Response` as text (no default type added). */
+  #typed = false;
   #settled = false;
   #resolve!: (response: Response) => void;
   #reject!: (error: Error) => void;
@@ -58,16 +66,34 @@ export class FetchResponse extends Writable {
     this.response.catch(() => undefined);
   }
 
-  /** Records the head; throws (nothing recorded) when a header cannot be sent, as node does. */
+  /**
+   * Records the head; throws (nothing recorded) when a header cannot be sent, as node does. The
+   * fields become a plain record (what a runtime's `Response` takes fastest); a name sent twice
+   * (`set-cookie`) makes it a `Headers`, which keeps each line.
+   */
   writeHead(status: number, headers: HeaderList): this {
-    const out = new Headers();
+    let out: Record<string, string> | Headers = {};
+    let typed = false;
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!;
-      if (HOP_BY_HOP.has(name.toLowerCase())) continue;
-      out.append(name, headers[i + 1]!);
+      const lower = name.toLowerCase();
+      if (HOP_BY_HOP.has(lower)) continue;
+      if (lower === 'content-type') typed = true;
+      const value = headers[i + 1]!;
+      if (out instanceof Headers) out.append(name, value);
+      else {
+        // Refused here, as a Headers refuses it, before anything is recorded.
+        if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) new Headers([[name, value]]);
+        if (Object.hasOwn(out, name)) {
+          const lines: Headers = new Headers(out);
+          lines.append(name, value);
+          out = lines;
+        } else out[name] = value;
+      }
     }
     this.#status = status;
     this.#headers = out;
+    this.#typed = typed;
     this.headersSent = true;
     return this;
   }
@@ -85,24 +111,27 @@ export class FetchResponse extends Writable {
       return super.end(chunk as () => void);
     }
     if (!this.#settled) {
-      // The whole body at once: a Response over its bytes, no stream.
-      this.#answer(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
+      // The whole body at once: a Response over its text or bytes, no stream. Text is encoded by
+      // the runtime; only a head without a media type needs bytes (a string body would add one).
+      this.#answer(
+        typeof chunk === 'string' && !this.#typed ? Buffer.from(chunk) : (chunk as Uint8Array | string),
+      );
       return super.end(encoding as () => void);
     }
     return super.end(chunk, encoding as BufferEncoding, cb as () => void);
   }
 
   /** Answers with the whole body (or none). */
-  #answer(body: Uint8Array | undefined): void {
+  #answer(body: Uint8Array | string | undefined): void {
     this.#settled = true;
     const status = this.#status;
     const none = this.#bodiless || NULL_BODY.has(status) || body === undefined;
     this.#resolve(
-      new Response(none ? null : (body as Uint8Array<ArrayBuffer>), {
-        ...MANUAL,
+      new Response(none ? null : (body as Uint8Array<ArrayBuffer> | string), {
+        encodeBody: 'manual',
         status,
-        headers: this.#headers ?? [],
-      }),
+        headers: this.#headers ?? NO_HEADERS,
+      } as ResponseInit),
     );
   }
 
@@ -111,7 +140,9 @@ export class FetchResponse extends Writable {
     if (this.#settled) return;
     this.#settled = true;
     if (this.#bodiless || NULL_BODY.has(this.#status)) {
-      this.#resolve(new Response(null, { ...MANUAL, status: this.#status, headers: this.#headers ?? [] }));
+      this.#resolve(
+        new Response(null, { ...MANUAL, status: this.#status, headers: this.#headers ?? NO_HEADERS }),
+      );
       return;
     }
     const stream = new ReadableStream<Uint8Array>(
@@ -130,7 +161,9 @@ export class FetchResponse extends Writable {
       // Nothing queued ahead of the consumer: a chunk leaves this writer when it is read.
       { highWaterMark: 0 },
     );
-    this.#resolve(new Response(stream, { ...MANUAL, status: this.#status, headers: this.#headers ?? [] }));
+    this.#resolve(
+      new Response(stream, { ...MANUAL, status: this.#status, headers: this.#headers ?? NO_HEADERS }),
+    );
   }
 
   #pulled(): void {
