@@ -119,6 +119,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
             if (!(request instanceof Request)) return rpcResult(id, request);
             return rpcResult(id, await resultOf(def, await wiring.dispatch(request)));
           }
+          case undefined:
           default:
             return rpcError(id, METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(message.method)}`);
         }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { MountOptions } from '@api/core';
-import { checkOptions, wiringError, type RequestHead } from '@api/core/extension';
+import { checkOptions, isPlainObject, wiringError, type RequestHead } from '@api/core/extension';
 
 /** A route class (every operation of it) or a name: `'WidgetResource'`, `'WidgetResource.create'`. */
 export type ToolSelector = string | (abstract new (...args: never[]) => object);
@@ -77,10 +77,11 @@ export function checkMcpOptions(options: unknown = {}): CheckedOptions {
   const where = 'mcp(options)';
   const own: Record<string, unknown> = {};
   const mountOptions: Record<string, unknown> = {};
-  if (typeof options === 'object' && options !== null && !Array.isArray(options))
+  const plain = isPlainObject(options);
+  if (plain)
     for (const [key, value] of Object.entries(options))
       (OWN_KEYS.includes(key) ? own : mountOptions)[key] = value;
-  const checked = checkOptions(where, OwnOptions, typeof options === 'object' ? own : options, {
+  const checked = checkOptions(where, OwnOptions, plain ? own : options, {
     fixes: {
       path: "e.g. path: '/mcp'",
       tools: "tools: 'all', or tools: [WidgetResource, 'Other.readOne']",

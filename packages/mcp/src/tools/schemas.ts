@@ -56,7 +56,7 @@ export function inputOf(route: RouteInfo, where: string): InputPlan {
     }
   }
   let body: InputPlan['body'] = 'none';
-  const bodyOptional = spec.json !== undefined && isOptional(spec.json as never);
+  const bodyOptional = spec.json !== undefined && isOptional(spec.json);
   if (spec.json) {
     const converted = jsonSchemaOf(spec.json, where);
     const fields = converted.type === 'object' ? objectOf(converted, defs, where) : undefined;
@@ -116,7 +116,7 @@ function withoutDefs(schema: JsonSchema, defs: Record<string, JsonSchema>, where
     const prior = defs[name];
     if (prior !== undefined && JSON.stringify(prior) !== JSON.stringify(def))
       throw wiringError(
-        'API_WIRING_OPENAPI_CONFLICT',
+        'API_WIRING_DUPLICATE',
         where,
         `two different models are named "${name}"`,
         `give one of them another name: Struct('${name}', …, { name: 'Other' })`,
