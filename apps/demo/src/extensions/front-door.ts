@@ -43,6 +43,7 @@ export function operatorUrls(url: string, options: { readonly metrics: boolean }
     `health:              ${base}/healthz`,
     `liveness probe:      ${base}/livez`,
     `readiness probe:     ${base}/readyz`,
+    `MCP tools:           ${base}/mcp`,
     ...(options.metrics ? [`metrics (Prometheus): ${base}/metrics`] : []),
     `chat (WebSocket):    ${ws}/chat`,
   ];
