@@ -18,4 +18,5 @@ export const PUBLISHED = [
   'rate-limit',
   'secure-headers',
   'client',
+  'mcp',
 ];

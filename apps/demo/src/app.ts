@@ -3,6 +3,7 @@ import { assets } from '@api/assets';
 import { csrf } from '@api/auth';
 import { compress } from '@api/compress';
 import { CORS, cors } from '@api/cors';
+import { mcp } from '@api/mcp';
 import { openapi } from '@api/openapi';
 import { otel, taskContext } from '@api/otel';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
@@ -225,6 +226,9 @@ export class DemoApp extends BaseApp.withFactory(Factory) {
     this.includeEndpoint(new AccountNameEndpoint(accounts), { auth: accounts.accountAuth });
     const mcpSdk = (this.#mcpSdk = await this.aenter(new McpSdkSessions(store)));
     this.include(mountFetch(MCP_SDK_PATH, mcpSdk.handler, { name: 'mcp-sdk' }));
+    // The widget operations as MCP tools at /mcp (@api/mcp): the bearer token opens the session,
+    // and each tool call runs the operation itself, as the caller (auth, rate limit, 404s, logs).
+    this.include(mcp({ path: '/mcp', auth: tokenAuth, tools: [WidgetResource], serverName: 'demo-widgets' }));
 
     // Large uploads, versioned: the file part streams to disk (at most 256 MiB per request).
     this.includeEndpoint(new UploadEndpoint(), {

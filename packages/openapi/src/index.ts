@@ -9,5 +9,7 @@ export {
   type OpenAPIDocument,
   type OpenAPIServer,
 } from './document/build';
+export { jsonSchemaOf } from './document/json-schema-of';
+export type { JsonSchema } from './document/json-schema';
 export { SCALAR_THEMES, type ScalarConfig, type ScalarTheme } from './docs/scalar-config';
 export { SCALAR_VERSION } from './docs/scalar';

@@ -6,7 +6,7 @@ import { wiringError } from '../contract/wiring-error';
 import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../wiring/route-catalogue';
-import { fetchEntry } from '../transport/fetch/fetch-handler';
+import { dispatchEntry, fetchEntry } from '../transport/fetch/fetch-handler';
 import { createAppHost, type AppHost } from '../transport/host';
 import { nodeListener, nodeUpgradeListener } from '../transport/node/handle';
 import { closeAfterResponse } from '../transport/node/linger';
@@ -82,6 +82,7 @@ export abstract class BaseApp<TFactory = undefined> {
       ...serving,
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
+      dispatch: dispatchEntry(this.#host),
     });
     const factoryClass = (this.constructor as { [kFactoryClass]?: FactoryClass<TFactory> })[kFactoryClass];
     if (options.factory !== undefined) this.#factory = options.factory;

@@ -64,6 +64,8 @@ export class AppWiring {
   readonly stacks: ExitStacks;
   /** Throws unless `wire()` is running. */
   readonly assertWiring: (method: string) => void;
+  /** Answers a WHATWG `Request` through the started app (`wiring.dispatch`). */
+  readonly dispatch: (request: Request) => Promise<Response>;
 
   constructor(fields: {
     readonly appName: string;
@@ -78,6 +80,8 @@ export class AppWiring {
     readonly stacks: ExitStacks;
     /** Throws unless `wire()` is running. */
     readonly assertWiring: (method: string) => void;
+    /** Answers a WHATWG `Request` through the started app (`wiring.dispatch`). */
+    readonly dispatch: (request: Request) => Promise<Response>;
   }) {
     this.appName = fields.appName;
     this.limits = fields.limits;
@@ -90,6 +94,7 @@ export class AppWiring {
     this.trustProxy = resolveTrustProxy(fields.trustProxy, fields.env);
     this.stacks = fields.stacks;
     this.assertWiring = fields.assertWiring;
+    this.dispatch = fields.dispatch;
   }
 
   /** Prefix routes added so far: an overlapping prefix fails at the call that adds it. */

@@ -51,6 +51,18 @@ export interface Wiring {
   clientAddress(req: RequestHead): string | undefined;
   /** The scheme the client used (`https` over TLS, a `https:` fetch `Request`, or a trusted `X-Forwarded-Proto`). */
   requestScheme(req: RequestHead): 'http' | 'https';
+  /**
+   * Answers a WHATWG `Request` through the app's own pipeline, as `app.fetch` does on either
+   * transport: routing, the route's plan (mount options such as `auth`, binding, exception
+   * handlers, the request log, `around` hooks such as spans) and the error funnel. For request
+   * time — an extension answering with another route of the app (`@api/mcp` runs a tool call as
+   * the operation's own request); called before the app has started it rejects with a
+   * `WiringError` (`API_WIRING_APP_STATE`).
+   *
+   * @example
+   * const response = await wiring.dispatch(new Request(new URL('/widgets', origin), { headers }));
+   */
+  dispatch(request: Request): Promise<Response>;
   /** Opens a sync resource on the app's exit stack (torn down in exact reverse order of opening). */
   enter<T extends Closeable>(resource: T): T;
   /** Opens an async resource on the app's exit stack. */

@@ -84,6 +84,7 @@ function createWiringApi(target: AppWiring): Wiring {
     get transport() {
       return target.transport;
     },
+    dispatch: (request) => target.dispatch(request),
     enter: (resource) => {
       checkCloseable('wiring.enter', resource);
       return stacks.sync.push(resource, 'extension enter');

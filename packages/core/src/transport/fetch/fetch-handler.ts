@@ -1,3 +1,4 @@
+import { wiringError } from '../../contract/wiring-error';
 import type { Logger } from '../../logging/logger';
 import { normalizePercentEncoding } from '../../routing/normalize-path';
 import { CoreExchange } from '../../responses/core-exchange';
@@ -49,6 +50,26 @@ function answerProbeWhileStarting(host: AppHost, request: Request): Response | u
     status: answer.status,
     headers: init,
   });
+}
+
+/**
+ * `wiring.dispatch`: a `Request` answered through the started app's runtime, whichever transport
+ * started it; before the start has finished it rejects (a dispatch from `wire()` would wait on
+ * itself).
+ *
+ * @param host - The app as its transports see it.
+ */
+export function dispatchEntry(host: AppHost): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (host.runtime === undefined)
+      throw wiringError(
+        'API_WIRING_APP_STATE',
+        'wiring.dispatch',
+        `${host.name} has not finished starting, so no route can answer yet`,
+        'call dispatch while answering a request, not from setup or onWired',
+      );
+    return answerFetch(host.runtime, request);
+  };
 }
 
 /**
