@@ -374,10 +374,7 @@ export abstract class BaseApp<TFactory = undefined> {
     return this.#wiring.health !== undefined;
   }
 
-  /**
-   * The node:http request listener: `http.createServer(app.listener)`. Starts the app on the
-   * first request if nobody did (a probe meanwhile: live, not ready).
-   */
+  /** `http.createServer(app.listener)`: starts the app on a first request (a probe meanwhile: live, not ready). */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void = nodeListener(this.#host);
 
   /**
