@@ -60,6 +60,17 @@ export { discriminatorOf, type Discriminator } from './schema/tagged-union';
 export { toErrorReason } from './schema/issues';
 export { parseTemplate } from './routing/router';
 export { structInfo, type StructInfo } from './schema/struct';
+export {
+  isAnySchema,
+  isStandardSchema,
+  resolveRef,
+  standardFields,
+  standardJsonSchema,
+  type ForeignSchema,
+  type StandardField,
+} from './schema/standard';
+export { standardCheck, type StandardCheck } from './binding/standard-binders';
+export { standardReason } from './schema/standard-issues';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from './route-class/route-class';
 export { nameRouteClass, routeClassName } from './contract/route-name';
 export type { MountOptions } from './app/app-options';

@@ -4,9 +4,10 @@ import type * as v from 'valibot';
 import type { OperationMeta } from './meta';
 import type { ObjectSchemaLike } from './object-schema';
 import type { ResponseSpec } from './response-spec';
+import type { AnySchema } from './standard-schema';
 
 /** What a handler may return, as declared in `returns:` (one entry or a union list). */
-export type ReturnsEntry = ResponseSpec<unknown> | v.GenericSchema;
+export type ReturnsEntry = ResponseSpec<unknown> | AnySchema;
 export type Returns = ReturnsEntry | readonly ReturnsEntry[];
 
 /**
@@ -39,7 +40,7 @@ export interface CoreOperationSpec {
   /** Cookies, by verbatim name (400 when invalid). */
   readonly cookies?: ObjectSchemaLike;
   /** The JSON body (400 malformed, 422 invalid, 415 for another media type). */
-  readonly json?: v.GenericSchema;
+  readonly json?: AnySchema;
   /** The raw body as a Buffer. */
   readonly content?: true;
   /** A case-insensitive, immutable view of the request headers as sent. */

@@ -1,3 +1,4 @@
+import type { SchemaOutput } from '../contract/standard-schema';
 import type * as v from 'valibot';
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import { checkMiddleware } from './check';
@@ -43,7 +44,7 @@ export interface Middleware<THeaders = unknown> {
   observe?(request: Request<THeaders>, status: number, durationMs: number): void;
 }
 
-type HeadersOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : Record<string, never>;
+type HeadersOf<TSchema> = TSchema extends v.GenericSchema ? SchemaOutput<TSchema> : Record<string, never>;
 
 /**
  * Declares middleware with `request.headers` typed from its `headers` schema.

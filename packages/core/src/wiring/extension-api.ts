@@ -1,4 +1,5 @@
 // The wiring surface an extension's `setup(wiring)` gets; implemented by `wiring/wiring-api.ts`.
+import type { SchemaOutput } from '../contract/standard-schema';
 import type { WiringErrorCode } from '../contract/wiring-error';
 import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
@@ -120,11 +121,11 @@ export interface Wiring {
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,
-  ): (req: RequestHead) => v.InferOutput<TSchema>;
+  ): (req: RequestHead) => SchemaOutput<TSchema>;
   /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
   cookieBinder<TSchema extends ObjectSchemaLike>(
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,
-  ): (req: RequestHead) => v.InferOutput<TSchema>;
+  ): (req: RequestHead) => SchemaOutput<TSchema>;
 }
