@@ -83,6 +83,20 @@ function message(source: SourceLabel, issue: Loose, value: unknown): string {
   return `Expected ${expected}, got ${kindOf(value)}`;
 }
 
+/** One issue's path keys, the schema's expectation (if known) and the kind of value found there. */
+export function describeIssue(
+  issue: StandardSchemaV1.Issue,
+  input: unknown,
+): { readonly keys: readonly PropertyKey[]; readonly expected: string; readonly received: string } {
+  const keys = keysOf(issue);
+  const value = valueAt(input, keys);
+  return {
+    keys,
+    expected: expectation(issue as unknown as Loose) ?? 'a valid value',
+    received: value === MISSING ? 'nothing (missing)' : kindOf(value),
+  };
+}
+
 /**
  * Turns a Standard Schema's issues into an `ErrorReason` (the first failure as `reason`, all as
  * `issues`): paths from `issue.path`, messages from the schema's expectation and the value's kind.

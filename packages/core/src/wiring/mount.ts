@@ -1,3 +1,4 @@
+import type { AnySchema } from '../contract/standard-schema';
 import { isStandardSchema, noShape, standardFields } from '../schema/standard';
 import type * as v from 'valibot';
 import { isExtensionKind } from '../responses/extension-kind';
@@ -279,14 +280,17 @@ export function normalizeReturns(where: string, spec: OperationSpec): ResponseKi
   for (const entry of list) {
     const info = responseFacts(entry);
     if (info) out.push(info);
-    else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
-      out.push(responseFacts(plainJson(entry as v.GenericSchema))!);
+    else if (
+      (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') ||
+      isStandardSchema(entry)
+    ) {
+      out.push(responseFacts(plainJson(entry as AnySchema))!);
     } else {
       throw wiringError(
         'API_WIRING_RETURNS',
         where,
         'a returns entry is neither a schema nor a response declaration',
-        'use a valibot schema, JSONResponse.of(schema), Created.of(schema), ' +
+        'use a valibot or Standard Schema (zod, ArkType), JSONResponse.of(schema), Created.of(schema), ' +
           'NoContent.of(), BytesResponse.of(), Text or Bytes',
       );
     }
