@@ -35,82 +35,105 @@ export { isStandardSchema };
 /** Converts and names the Standard Schemas of one document. */
 export class StandardModels {
   readonly #converted = new Map<object, { input?: Converted | null; output?: Converted | null }>();
-  readonly #components = new Map<string, Component>();
+  /** Each name's JSON per direction (a model used by requests and responses may differ: a default). */
+  readonly #uses = new Map<string, { input?: Component; output?: Component; owner?: object }>();
+  /** Every `$ref` handed out, filled in by `components()` once each name's key is known. */
+  readonly #refs: { readonly target: JsonSchema; readonly name: string; readonly io: Io }[] = [];
 
   /** The document's JSON Schema of `schema` for `io`: a `$ref` to its component, or inlined. */
   model(schema: ForeignSchema, where: string, io: Io): JsonSchema {
     const converted = this.#convert(schema, io, where);
-    const names = this.#nameDefs(schema, converted, io, where);
-    const root = rewrite(converted.root, names);
+    this.#addDefs(converted, io, where);
+    const root = this.#rewrite(converted.root, io);
     const info = structInfo(schema);
     if (!info) return root;
-    const key = this.#keyFor(schema, io, where, info.name, (c) => c.root);
+    checkName(info.name, where);
+    const use = this.#use(info.name);
+    if (use.owner !== undefined && use.owner !== schema)
+      throw conflict(info.name, where, (use.input ?? use.output)!.where);
+    use.owner = schema;
     if (info.description !== undefined && root.description === undefined) root.description = info.description;
-    this.#add(key, root, where);
-    return { $ref: REF_PREFIX + pointerToken(key) };
+    this.#add(info.name, io, root, where);
+    return this.#ref(info.name, io);
   }
 
   /** The fields of an object schema (input): name, required, and each field's JSON Schema. */
   fields(schema: ForeignSchema, where: string): { key: string; required: boolean; schema: JsonSchema }[] {
     const converted = this.#convert(schema, 'input', where);
-    const names = this.#nameDefs(schema, converted, 'input', where);
-    const root = rewrite(converted.root, names);
+    this.#addDefs(converted, 'input', where);
+    const root = this.#rewrite(converted.root, 'input');
     const properties = (root.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
     return Object.entries(properties).map(([key, field]) => ({ key, required: required.has(key), schema: field }));
   }
 
-  /** The components every model registered. */
+  /**
+   * The components of every model, keyed by name; a model whose request (input) JSON Schema
+   * differs from its response (output) one gets the input as `<Name>Input`. Fills every `$ref`.
+   */
   components(): Record<string, JsonSchema> {
     const out: Record<string, JsonSchema> = {};
-    for (const [key, component] of this.#components) out[key] = component.json;
+    const keys = new Map<string, { input: string; output: string }>();
+    for (const [name, use] of this.#uses) {
+      if (use.input && use.output && use.input.text !== use.output.text) {
+        const inputKey = `${name}Input`;
+        if (this.#uses.has(inputKey)) throw conflict(inputKey, use.input.where, this.#uses.get(inputKey)!.input?.where ?? '');
+        out[name] = use.output.json;
+        out[inputKey] = use.input.json;
+        keys.set(name, { input: inputKey, output: name });
+      } else {
+        out[name] = (use.output ?? use.input)!.json;
+        keys.set(name, { input: name, output: name });
+      }
+    }
+    for (const ref of this.#refs) ref.target.$ref = REF_PREFIX + pointerToken(keys.get(ref.name)![ref.io]);
     return out;
   }
 
-  /** The component key of `name` for `io`: `<name>Input` when the input differs from the output. */
-  #keyFor(
-    schema: ForeignSchema,
-    io: Io,
-    where: string,
-    name: string,
-    pick: (c: Converted) => JsonSchema | undefined,
-  ): string {
-    if (!COMPONENT_NAME.test(name))
-      throw wiringError(
-        'API_WIRING_OPENAPI_NAME',
-        where,
-        `model name ${JSON.stringify(name)} cannot be a components.schemas key (letters, digits, ".", "-" and "_" only)`,
-        `name it '${name.replace(/[^A-Za-z0-9._-]/g, '') || 'Model'}'`,
-      );
-    if (io === 'output') return name;
-    const output = this.#tryConvert(schema, 'output');
-    if (!output) return name;
-    const input = this.#convert(schema, 'input', where);
-    const a = pick(input);
-    const b = pick(output);
-    return b === undefined || JSON.stringify(a) === JSON.stringify(b) ? name : `${name}Input`;
+  #use(name: string): { input?: Component; output?: Component; owner?: object } {
+    let use = this.#uses.get(name);
+    if (!use) this.#uses.set(name, (use = {}));
+    return use;
   }
 
-  /** Registers the `$defs` of a conversion as components; returns their keys by def name. */
-  #nameDefs(schema: ForeignSchema, converted: Converted, io: Io, where: string): Map<string, string> {
-    const names = new Map<string, string>();
-    for (const def of Object.keys(converted.defs))
-      names.set(def, this.#keyFor(schema, io, where, def, (c) => c.defs[def]));
-    for (const [def, json] of Object.entries(converted.defs)) this.#add(names.get(def)!, rewrite(json, names), where);
-    return names;
+  #ref(name: string, io: Io): JsonSchema {
+    const target: JsonSchema = { $ref: '' };
+    this.#refs.push({ target, name, io });
+    return target;
   }
 
-  #add(key: string, json: JsonSchema, where: string): void {
+  /** Registers the `$defs` of a conversion (zod's `.meta({ id })` models) as components. */
+  #addDefs(converted: Converted, io: Io, where: string): void {
+    for (const [def, json] of Object.entries(converted.defs)) {
+      checkName(def, where);
+      this.#add(def, io, this.#rewrite(json, io), where);
+    }
+  }
+
+  #add(name: string, io: Io, json: JsonSchema, where: string): void {
     const text = JSON.stringify(json);
-    const prior = this.#components.get(key);
-    if (prior && prior.text !== text)
-      throw wiringError(
-        'API_WIRING_OPENAPI_CONFLICT',
-        where,
-        `two different models are named "${key}" (the other is used by ${prior.where})`,
-        "give one of them another name (named('Other', …), or another .meta({ id }))",
-      );
-    if (!prior) this.#components.set(key, { json, text, where });
+    const use = this.#use(name);
+    const prior = use[io];
+    if (prior && prior.text !== text) throw conflict(name, where, prior.where);
+    if (!prior) use[io] = { json, text, where };
+  }
+
+  /** A copy of `json` whose `#/$defs/X` references point at the components (filled at the end). */
+  #rewrite(json: JsonSchema, io: Io): JsonSchema {
+    const visit = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(visit);
+      if (value === null || typeof value !== 'object') return value;
+      const ref = (value as JsonSchema).$ref;
+      if (typeof ref === 'string' && ref.startsWith(DEFS_PREFIX)) {
+        const target = this.#ref(decodeURIComponent(ref.slice(DEFS_PREFIX.length)), io);
+        for (const [key, item] of Object.entries(value)) if (key !== '$ref') target[key] = visit(item);
+        return target;
+      }
+      const out: JsonSchema = {};
+      for (const [key, item] of Object.entries(value)) out[key] = visit(item);
+      return out;
+    };
+    return visit(json) as JsonSchema;
   }
 
   #tryConvert(schema: ForeignSchema, io: Io): Converted | undefined {
@@ -148,25 +171,26 @@ export class StandardModels {
   }
 }
 
+function checkName(name: string, where: string): void {
+  if (!COMPONENT_NAME.test(name))
+    throw wiringError(
+      'API_WIRING_OPENAPI_NAME',
+      where,
+      `model name ${JSON.stringify(name)} cannot be a components.schemas key (letters, digits, ".", "-" and "_" only)`,
+      `name it '${name.replace(/[^A-Za-z0-9._-]/g, '') || 'Model'}'`,
+    );
+}
+
+function conflict(name: string, where: string, other: string): Error {
+  return wiringError(
+    'API_WIRING_OPENAPI_CONFLICT',
+    where,
+    `two different models are named "${name}" (the other is used by ${other})`,
+    "give one of them another name (named('Other', …), or another .meta({ id }))",
+  );
+}
+
 function split(json: Record<string, unknown>): Converted {
   const { $schema: _schema, $defs, ...root } = json;
   return { root, defs: ($defs ?? {}) as Record<string, JsonSchema> };
-}
-
-/** A copy of `json` whose `#/$defs/X` references point at the components. */
-function rewrite(json: JsonSchema, names: ReadonlyMap<string, string>): JsonSchema {
-  if (names.size === 0) return structuredClone(json);
-  const visit = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(visit);
-    if (value === null || typeof value !== 'object') return value;
-    const out: JsonSchema = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '$ref' && typeof item === 'string' && item.startsWith(DEFS_PREFIX)) {
-        const def = decodeURIComponent(item.slice(DEFS_PREFIX.length));
-        out.$ref = REF_PREFIX + pointerToken(names.get(def) ?? def);
-      } else out[key] = visit(item);
-    }
-    return out;
-  };
-  return visit(json) as JsonSchema;
 }
