@@ -60,7 +60,27 @@ export { discriminatorOf, type Discriminator } from './schema/tagged-union';
 export { toErrorReason } from './schema/issues';
 export { parseTemplate } from './routing/router';
 export { structInfo, type StructInfo } from './schema/struct';
+export {
+  isAnySchema,
+  isStandardSchema,
+  resolveRef,
+  standardFields,
+  standardJsonSchema,
+  type ForeignSchema,
+  type StandardField,
+} from './schema/standard';
+export { standardCheck, type StandardCheck } from './binding/standard-binders';
+export { standardReason } from './schema/standard-issues';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from './route-class/route-class';
+export type { AnyObjectSchema } from './contract/object-schema';
+export type {
+  AnySchema,
+  SchemaInput,
+  SchemaOutput,
+  SchemaReturn,
+  StandardObjectSchema,
+  StandardSchemaV1,
+} from './contract/standard-schema';
 export { nameRouteClass, routeClassName } from './contract/route-name';
 export type { MountOptions } from './app/app-options';
 export type { Middleware } from './middleware/middleware';

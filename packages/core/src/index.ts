@@ -31,6 +31,16 @@ export { mountFetch, type FetchHandler, type MountFetchOptions } from './foreign
 
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
+export { named, type NamedMeta } from './schema/standard';
+export type { AnyObjectSchema } from './contract/object-schema';
+export type {
+  AnySchema,
+  SchemaInput,
+  SchemaOutput,
+  SchemaReturn,
+  StandardObjectSchema,
+  StandardSchemaV1,
+} from './contract/standard-schema';
 export type { LogFields, Logger } from './logging/logger';
 export type { RouteInfo } from './contract/route-info';
 export type { RouteCatalogue } from './wiring/route-catalogue';

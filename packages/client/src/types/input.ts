@@ -1,6 +1,6 @@
+import type { AnySchema, SchemaInput } from '@api/core';
 // What a call takes: one object whose keys are the operation's declared request parts, typed from
 // the same schemas the server binds with (their *input* side: what a caller may send).
-import type * as v from 'valibot';
 import type { FileFormPartValue, FormPartValue } from '@api/core';
 
 /** A raw request body (`content:`). */
@@ -23,9 +23,9 @@ type FormFieldIn<T> =
  * `FormData` (multipart), or a `URLSearchParams` (url-encoded). The fields object is sent as
  * multipart, or url-encoded with `formEncoding: 'urlencoded'` (then without files).
  */
-export type FormIn<TSchema> = TSchema extends v.GenericSchema
+export type FormIn<TSchema> = TSchema extends AnySchema
   ?
-      | { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> }
+      | { readonly [K in keyof SchemaInput<TSchema>]: FormFieldIn<SchemaInput<TSchema>[K]> }
       | FormData
       | URLSearchParams
   : never;
@@ -35,15 +35,15 @@ type SourceIn<K, TSchema> = K extends 'form'
   ? FormIn<TSchema>
   : K extends 'content'
     ? RawBody
-    : TSchema extends v.GenericSchema
-      ? v.InferInput<TSchema>
+    : TSchema extends AnySchema
+      ? SchemaInput<TSchema>
       : never;
 
 /** Sources a call always carries when declared (a body, the path). */
 type Always = 'path' | 'json' | 'form' | 'content';
 /** Sources required only when their schema has a required field. */
 type Maybe = 'params' | 'headers';
-type InputOf<T> = T extends v.GenericSchema ? v.InferInput<T> : never;
+type InputOf<T> = T extends AnySchema ? SchemaInput<T> : never;
 /** `K` when the spec declares it with a required field (a conditional per source, no mapped type). */
 type RequiredIf<S, K extends Maybe> = K extends keyof S ? (object extends InputOf<S[K]> ? never : K) : never;
 

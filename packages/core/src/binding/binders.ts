@@ -28,6 +28,16 @@ import {
   parseJsonBody,
 } from './body';
 import { RawHeadersView } from './raw-headers';
+import { isStandardSchema } from '../schema/standard';
+import type { AnySchema, StandardSchemaV1 } from '../contract/standard-schema';
+import {
+  mapMaybeAsync,
+  standardCookiesBinder,
+  standardHeadersBinder,
+  standardJsonDecoder,
+  standardPathBinder,
+  standardQueryBinder,
+} from './standard-binders';
 import { Later } from '../binding/body';
 import type { Uploads } from './body';
 
@@ -124,9 +134,10 @@ function badRequest(source: SourceLabel, issues: readonly v.BaseIssue<unknown>[]
 }
 
 /** Binds the query string (400 when invalid); the last repeat wins unless the field is an array. */
-export function queryBinder(schema: v.GenericSchema): Binder {
-  const fields = fieldsOf(schema, (k) => k);
-  const validate = validator(schema);
+export function queryBinder(schema: AnySchema): Binder {
+  if (isStandardSchema(schema)) return standardQueryBinder(schema);
+  const fields = fieldsOf(schema as v.GenericSchema, (k) => k);
+  const validate = validator(schema as v.GenericSchema);
   return (ex) => {
     const raw = ex.query.length === 0 ? undefined : parseQuery(ex.query);
     const input: Record<string, unknown> = {};
@@ -147,11 +158,17 @@ export function queryBinder(schema: v.GenericSchema): Binder {
 
 /** Binds request headers into a schema: `x_trace_id` / `xTraceId` read `x-trace-id`. */
 export function headersBinder(
-  schema: v.GenericSchema,
+  schema: AnySchema,
   onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('header', issues),
+  onStandardIssues?: (
+    issues: readonly StandardSchemaV1.Issue[],
+    input: unknown,
+    rename: ReadonlyMap<string, string>,
+  ) => Error,
 ): (req: RequestHead) => unknown {
-  const fields = fieldsOf(schema, toHeaderName);
-  const validate = validator(schema);
+  if (isStandardSchema(schema)) return standardHeadersBinder(schema, onStandardIssues);
+  const fields = fieldsOf(schema as v.GenericSchema, toHeaderName);
+  const validate = validator(schema as v.GenericSchema);
   return (req) => {
     const input: Record<string, unknown> = {};
     const headers = req.headers;
@@ -187,11 +204,13 @@ function renameFirstPathKey(issue: v.BaseIssue<unknown>, names: Map<string, stri
 
 /** Binds cookies by verbatim, case-sensitive name. */
 export function cookiesBinder(
-  schema: v.GenericSchema,
+  schema: AnySchema,
   onError: (issues: readonly v.BaseIssue<unknown>[]) => Error = (issues) => badRequest('cookie', issues),
+  onStandardIssues?: (issues: readonly StandardSchemaV1.Issue[], input: unknown) => Error,
 ): (req: RequestHead) => unknown {
-  const fields = fieldsOf(schema, (k) => k);
-  const validate = validator(schema);
+  if (isStandardSchema(schema)) return standardCookiesBinder(schema, onStandardIssues);
+  const fields = fieldsOf(schema as v.GenericSchema, (k) => k);
+  const validate = validator(schema as v.GenericSchema);
   return (req) => {
     const jar = parseCookieHeader(req.headers.cookie);
     const input: Record<string, unknown> = {};
@@ -206,8 +225,9 @@ export function cookiesBinder(
 }
 
 /** Binds path slots; any failure (decoding or conversion) is a bare 404. */
-export function pathBinder(schema: v.GenericSchema, slots: readonly string[], where: string): Binder {
-  const entries = objectEntries(schema);
+export function pathBinder(schema: AnySchema, slots: readonly string[], where: string): Binder {
+  if (isStandardSchema(schema)) return standardPathBinder(schema, slots, where);
+  const entries = objectEntries(schema as v.GenericSchema);
   if (!entries)
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
@@ -233,7 +253,7 @@ export function pathBinder(schema: v.GenericSchema, slots: readonly string[], wh
       );
     return { key: slot, coercion: fieldCoercion(field) };
   });
-  const validate = validator(schema);
+  const validate = validator(schema as v.GenericSchema);
   const n = fields.length;
   return (ex) => {
     const input: Record<string, unknown> = {};
@@ -289,8 +309,15 @@ export function readBody(ex: BindingExchange, limits: Limits): Later<Buffer> {
 const JSON_ACCEPTED = 'application/json (or another +json type) in UTF-8, without a content-encoding';
 
 /** Binds the JSON body: 415 other media type, 400 malformed, 422 invalid. */
-export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
-  const validate = validator(schema);
+export function jsonBinder(schema: AnySchema, limits: Limits): Binder {
+  if (isStandardSchema(schema)) {
+    const decode = standardJsonDecoder(schema, (body) => parseJsonBody(body, limits.maxJsonDepth));
+    return (ex) => {
+      checkJsonMediaType(ex);
+      return mapMaybeAsync(readBody(ex, limits), decode);
+    };
+  }
+  const validate = validator(schema as v.GenericSchema);
   const decode = (body: Buffer): unknown => {
     const value = parseJsonBody(body, limits.maxJsonDepth);
     const result = validate(value);
@@ -308,6 +335,16 @@ export function jsonBinder(schema: v.GenericSchema, limits: Limits): Binder {
     }
     return readBody(ex, limits).map(decode);
   };
+}
+
+/** The JSON binders' 415: another media type, a content-encoding, or a charset other than UTF-8. */
+function checkJsonMediaType(ex: BindingExchange): void {
+  const headers = ex.req.headers;
+  const type = headers['content-type'];
+  if (type !== 'application/json' || headers['content-encoding'] !== undefined) {
+    if ((type !== undefined && !isJsonMediaType(type)) || !isPlainUtf8Body(headers))
+      throw new UnsupportedMediaTypeError({ accepted: JSON_ACCEPTED });
+  }
 }
 
 /** Binds the raw body bytes. */

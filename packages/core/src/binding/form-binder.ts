@@ -38,6 +38,10 @@ import {
   type FormPartKind,
 } from './form';
 import { RawHeadersView } from './raw-headers';
+import type { AnySchema } from '../contract/standard-schema';
+import { isStandardSchema, noShape, standardFields, type ForeignSchema } from '../schema/standard';
+import { coercerFor } from '../schema/coerce';
+import { mapMaybeAsync, sourceCheck } from './standard-binders';
 
 interface FormField {
   readonly key: string;
@@ -116,8 +120,10 @@ function parsePartJson(data: Buffer, path: string, maxDepth: number): unknown {
  * (or multipart without a usable boundary), 413 over a limit (by `content-length` before reading
  * anything), 400 broken, 422 invalid.
  */
-export function formBinder(schema: v.GenericSchema, limits: Limits, where: string): Binder {
-  const entries = objectEntries(schema);
+export function formBinder(schema: AnySchema, limits: Limits, where: string): Binder {
+  const std = isStandardSchema(schema) ? schema : undefined;
+  const entries = std ? {} : objectEntries(schema as v.GenericSchema);
+  if (std && !standardFields(std)) throw noShape(where, 'form');
   if (!entries)
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
@@ -125,7 +131,7 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       'the form source is not an object schema',
       'declare form as a Struct',
     );
-  const fields: FormField[] = Object.entries(entries).map(([key, field]) => {
+  const fields: FormField[] = std ? standardFormFields(std) : Object.entries(entries).map(([key, field]) => {
     const part = partOf(field as v.GenericSchema);
     if (!part) {
       const coercion = fieldCoercion(field);
@@ -156,7 +162,8 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
         : undefined,
     };
   });
-  const validate = validator(schema);
+  const validate = std ? undefined : validator(schema as v.GenericSchema);
+  const check = std ? sourceCheck(std, 'form') : undefined;
   const spooledFields: ReadonlySet<string> = new Set(fields.filter((f) => f.spooled).map((f) => f.key));
   // Spooled files are on disk: a declared length may exceed the in-memory total by their bound.
   const maxTotal =
@@ -290,7 +297,8 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
       } else if (f.many) input[f.key] = matching.map((p, i) => bindPart(f, p, i));
       else input[f.key] = bindPart(f, matching[matching.length - 1]!, undefined);
     }
-    const result = validate(input);
+    if (check !== undefined) return check(input);
+    const result = validate!(input);
     if (!result.success) throw new ValidationFailedError(toErrorReason('form', result.issues));
     return result.output;
   };
@@ -301,13 +309,35 @@ export function formBinder(schema: v.GenericSchema, limits: Limits, where: strin
     // cannot be sent this way: it is missing its filename, a 422). Read within maxBodyBytes.
     if (isUrlEncodedForm(type)) {
       if (!isPlainUtf8Body(ex.req.headers)) throw new UnsupportedMediaTypeError({ accepted: FORM_TYPES });
-      return readBody(ex, limits).map((body) => bindParts(parseUrlEncoded(body, limits.multipart)));
+      const body = readBody(ex, limits);
+      const bind = (data: Buffer): unknown => bindParts(parseUrlEncoded(data, limits.multipart));
+      return check === undefined ? body.map(bind) : mapMaybeAsync(body, bind);
     }
     // Without a usable boundary the body cannot be read as multipart at all: the media type is unsupported.
     const boundary = isMultipartFormData(type) ? parseBoundary(type) : undefined;
     if (!boundary) throw new UnsupportedMediaTypeError({ accepted: FORM_TYPES });
     return readMultipart(ex, boundary);
   };
+}
+
+/** The fields of a Standard Schema form: plain text fields, or JSON text for structured ones (no parts). */
+function standardFormFields(schema: ForeignSchema): FormField[] {
+  return (standardFields(schema) ?? []).map((f) => {
+    const types = f.schema.type;
+    const structured =
+      types === 'object' ||
+      (f.many && typeof f.schema.items === 'object' && (f.schema.items as { type?: unknown }).type === 'object');
+    return {
+      key: f.key,
+      kind: structured ? 'plain-json' : 'plain',
+      spooled: false,
+      many: f.many,
+      optional: !f.required || f.hasDefault,
+      coercion: { many: f.many, coerce: coercerFor(f.scalar) },
+      value: undefined,
+      headers: undefined,
+    };
+  });
 }
 
 /** What a `form` route reads, as its 415 says. */

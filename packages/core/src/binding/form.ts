@@ -1,3 +1,4 @@
+import type { SchemaOutput } from '../contract/standard-schema';
 import * as v from 'valibot';
 import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
 import type { Readable } from 'node:stream';
@@ -174,7 +175,7 @@ export function FormPart<
 ): PartSchema<
   FormPartValue<
     v.InferOutput<TValue>,
-    THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
+    THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>
   >
 > {
   checkPart('FormPart', options, { given: value });
@@ -196,7 +197,7 @@ export function FormPart<
 FormPart.bytes = function bytes<THeaders extends ObjectSchemaLike | undefined = undefined>(
   options: { headers?: THeaders } = {},
 ): PartSchema<
-  FormPartValue<Buffer, THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
+  FormPartValue<Buffer, THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>>
 > {
   checkPart('FormPart.bytes', options);
   return marker({ kind: 'bytes', file: true, value: undefined, headers: options.headers });
@@ -214,7 +215,7 @@ FormPart.bytes = function bytes<THeaders extends ObjectSchemaLike | undefined = 
 export function FileFormPart<THeaders extends ObjectSchemaLike | undefined = undefined>(
   options: { headers?: THeaders } = {},
 ): PartSchema<
-  FileFormPartValue<THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>>
+  FileFormPartValue<THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>>
 > {
   checkPart('FileFormPart', options);
   return marker({ kind: 'file', file: true, value: undefined, headers: options.headers });
@@ -306,7 +307,7 @@ function utf8Prefix(text: string, max: number): string {
 }
 
 /** The bound form: the schema's output. */
-export type FormInput<TSchema extends ObjectSchemaLike> = v.InferOutput<TSchema>;
+export type FormInput<TSchema extends ObjectSchemaLike> = SchemaOutput<TSchema>;
 
 /**
  * Declares a file part spooled to a temporary file as the body streams in, for uploads too large
@@ -325,7 +326,7 @@ FileFormPart.spooled = function spooled<THeaders extends ObjectSchemaLike | unde
   options: { headers?: THeaders } = {},
 ): PartSchema<
   SpooledFileFormPartValue<
-    THeaders extends ObjectSchemaLike ? v.InferOutput<THeaders> : Record<string, never>
+    THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>
   >
 > {
   checkPart('FileFormPart.spooled', options);

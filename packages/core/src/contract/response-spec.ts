@@ -2,6 +2,7 @@
 // read from it. Core's wrappers (responses/response.ts) and extension kinds both describe
 // themselves through these.
 import type * as v from 'valibot';
+import type { AnySchema, StandardObjectSchema } from './standard-schema';
 import { kResponseKind } from './symbols';
 
 /**
@@ -24,9 +25,9 @@ export interface ResponseKindFacts {
   /** The wrapper class a returned value is an instance of (undefined: plain values). */
   readonly cls: (abstract new (...args: never[]) => object) | undefined;
   /** The body schema, if any. */
-  readonly schema: v.GenericSchema | undefined;
+  readonly schema: AnySchema | undefined;
   /** The typed response headers schema, if any. */
-  readonly headers: v.ObjectSchema<v.ObjectEntries, undefined> | undefined;
+  readonly headers: v.ObjectSchema<v.ObjectEntries, undefined> | StandardObjectSchema | undefined;
   /** A fixed status (Created → 201); undefined means the operation default or `statusCode`. */
   readonly status: number | undefined;
   /** Default media type; undefined means none is sent. */

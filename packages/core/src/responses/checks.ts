@@ -1,15 +1,16 @@
 // Argument checks of the response wrappers. `of` declarations run once, at module load or wiring,
 // and check everything; constructors run per request and only do typeof/instanceof checks.
+import { isStandardSchema, standardFields } from '../schema/standard';
 import { describeValue, isObjectSchema, isSchema, wiringError } from '../contract/wiring-error';
 
 /** Checks a declaration's `(schema, options)`: a valibot schema, an options object with known keys. */
 export function checkOf(factory: string, schema: unknown, options: unknown, keys: readonly string[]): void {
-  if (schema !== NO_SCHEMA && !isSchema(schema))
+  if (schema !== NO_SCHEMA && !isSchema(schema) && !isStandardSchema(schema))
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
       factory,
-      `the body schema must be a valibot schema, got ${describeValue(schema)}`,
-      `pass a Struct or a v.* schema, e.g. ${factory}(Widget)`,
+      `the body schema must be a valibot schema or a Standard Schema (zod, ArkType), got ${describeValue(schema)}`,
+      `pass a Struct, a v.* schema or a zod/ArkType schema, e.g. ${factory}(Widget)`,
     );
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw wiringError(
@@ -27,7 +28,7 @@ export function checkOf(factory: string, schema: unknown, options: unknown, keys
         `unknown option "${key}"`,
         `use only ${keys.join(', ')}`,
       );
-  if (o.headers !== undefined && !isObjectSchema(o.headers))
+  if (o.headers !== undefined && !isObjectSchema(o.headers) && !(isStandardSchema(o.headers) && standardFields(o.headers)))
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
       factory,
@@ -71,8 +72,8 @@ export function checkResponseKind(info: unknown): void {
     fail('compile', 'a function (ctx) => writer', 'compile: (ctx) => (value, sink) => { … }');
   if (i.cls !== undefined && typeof i.cls !== 'function')
     fail('cls', 'the class a returned value is an instance of, or undefined', 'cls: Csv');
-  if (i.schema !== undefined && !isSchema(i.schema))
-    fail('schema', 'a valibot schema or undefined', 'schema: Struct(…), or undefined');
+  if (i.schema !== undefined && !isSchema(i.schema) && !isStandardSchema(i.schema))
+    fail('schema', 'a valibot or Standard Schema, or undefined', 'schema: Struct(…), or undefined');
   if (i.headers !== undefined && !isObjectSchema(i.headers))
     fail('headers', 'an object schema or undefined', "headers: Struct('Headers', { … }), or undefined");
   const status = i.status;

@@ -1,3 +1,4 @@
+import type { AnySchema, SchemaOutput, SchemaReturn, StandardObjectSchema } from '../contract/standard-schema';
 import type * as v from 'valibot';
 import { SetCookie } from '../cookies/set-cookie';
 import { describeValue, wiringError } from '../contract/wiring-error';
@@ -51,9 +52,9 @@ export abstract class BufferedResponse<THeaders> {
 }
 
 /** The typed headers a response carries for its declared headers schema (`undefined`: none). */
-export type HeadersOf<THeaders> = THeaders extends v.GenericSchema ? v.InferOutput<THeaders> : undefined;
+export type HeadersOf<THeaders> = THeaders extends AnySchema ? SchemaOutput<THeaders> : undefined;
 /** A typed response-headers schema, as `JSONResponse.of(schema, { headers })` takes it. */
-export type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined>;
+export type HeaderSchema = v.ObjectSchema<v.ObjectEntries, undefined> | StandardObjectSchema;
 
 /** The constructor argument of a JSON wrapper; `statusCode` only where the status is not forced. */
 type JsonInit<T, THeaders, TForced extends boolean> = { readonly json: T } & (TForced extends true
@@ -81,7 +82,7 @@ abstract class JsonBody<T, THeaders, TForced extends boolean> extends BufferedRe
 function jsonSpec<TValue>(
   cls: abstract new (...args: never[]) => object,
   status: number | undefined,
-  schema: v.GenericSchema,
+  schema: AnySchema,
   headers: HeaderSchema | undefined,
 ): ResponseSpec<TValue> {
   return spec({ kind: 'json', cls, schema, headers, status, contentType: 'application/json' });
@@ -103,10 +104,10 @@ export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders,
   /** Nominal: a `Created` is not a `JSONResponse` (returning one where the other is declared is a type error). */
   declare protected readonly wrapper: 'JSONResponse';
   /** Declares a JSON response of `schema`, with optional typed headers. */
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  static of<TSchema extends AnySchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<JSONResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
+  ): ResponseSpec<JSONResponse<SchemaReturn<TSchema>, HeadersOf<THeaders>>> {
     checkOf('JSONResponse.of', schema, options, ['headers']);
     return jsonSpec(JSONResponse, undefined, schema, options.headers);
   }
@@ -116,10 +117,10 @@ export class JSONResponse<T, THeaders = undefined> extends JsonBody<T, THeaders,
 export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true> {
   declare protected readonly wrapper: 'Created';
   /** Declares a 201 JSON response of `schema`, with optional typed headers. */
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  static of<TSchema extends AnySchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Created<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
+  ): ResponseSpec<Created<SchemaReturn<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Created.of', schema, options, ['headers']);
     return jsonSpec(Created, 201, schema, options.headers);
   }
@@ -129,10 +130,10 @@ export class Created<T, THeaders = undefined> extends JsonBody<T, THeaders, true
 export class Accepted<T, THeaders = undefined> extends JsonBody<T, THeaders, true> {
   declare protected readonly wrapper: 'Accepted';
   /** Declares a 202 JSON response of `schema`, with optional typed headers. */
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  static of<TSchema extends AnySchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: JsonOfOptions<THeaders> = {},
-  ): ResponseSpec<Accepted<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
+  ): ResponseSpec<Accepted<SchemaReturn<TSchema>, HeadersOf<THeaders>>> {
     checkOf('Accepted.of', schema, options, ['headers']);
     return jsonSpec(Accepted, 202, schema, options.headers);
   }
@@ -222,9 +223,7 @@ export const Bytes: ResponseSpec<Uint8Array> = spec({
 });
 
 /** Declares a plain JSON value of `schema` (what a bare schema in `returns:` means). */
-export function plainJson<TSchema extends v.GenericSchema>(
-  schema: TSchema,
-): ResponseSpec<v.InferOutput<TSchema>> {
+export function plainJson<TSchema extends AnySchema>(schema: TSchema): ResponseSpec<SchemaReturn<TSchema>> {
   return spec({
     kind: 'json',
     cls: undefined,

@@ -1,5 +1,6 @@
 // Responses no declaration describes: what an intercept or middleware returns, and the
 // `ExceptionResponse` of an exception handler (declared: compiled encoder; undeclared: JSON.stringify).
+import type { AnySchema } from '../contract/standard-schema';
 import type * as v from 'valibot';
 import { hasHeader } from '../http/header-name';
 import type { HeaderList } from '../contract/exchange';
@@ -65,8 +66,8 @@ export interface EncodedException {
  * no typed headers). Throws `ResponseShapeError` when the value's body does not fit.
  */
 export function exceptionResponseEncoder(
-  schema: v.GenericSchema | undefined,
-  headers: v.GenericSchema | undefined,
+  schema: AnySchema | undefined,
+  headers: AnySchema | undefined,
   where?: string,
 ): (value: ExceptionResponse<unknown, unknown>) => EncodedException {
   const serialize = compileSerializer(schema, { strict: true });

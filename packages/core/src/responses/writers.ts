@@ -2,6 +2,8 @@
 // extension's own kind) once per route, at wiring, and writes the answer's own header fields (typed
 // headers, cookies, Location/Link, raw headers) per response. Responses no declaration describes:
 // undeclared.ts.
+import type { AnySchema } from '../contract/standard-schema';
+import { isStandardSchema, standardFields } from '../schema/standard';
 import { hasHeader } from '../http/header-name';
 import type { Exchange, HeaderList } from '../contract/exchange';
 import type { WireResponse } from '../contract/wire';
@@ -182,13 +184,13 @@ export type TypedHeadersWriter = (values: unknown, out: HeaderList) => void;
  * carries fails the answer at run time (a logged 500), never a second line.
  */
 export function compileTypedHeaders(
-  schema: v.GenericSchema | undefined,
+  schema: AnySchema | undefined,
   where = 'typed response headers',
   writerContentType = false,
 ): TypedHeadersWriter | undefined {
-  const entries = schema ? objectEntries(schema) : undefined;
-  if (!entries) return undefined;
-  const fields = Object.keys(entries).map((key) => {
+  const keys = schema ? headerKeys(schema) : undefined;
+  if (!keys) return undefined;
+  const fields = keys.map((key) => {
     const wire = toHeaderName(key);
     return [key, wire, isSingletonHeader(wire)] as const;
   });
@@ -233,6 +235,13 @@ export function compileTypedHeaders(
       out.push(wire, text);
     }
   };
+}
+
+/** The field names of a typed headers schema: valibot entries, or a Standard Schema's JSON Schema. */
+function headerKeys(schema: AnySchema): string[] | undefined {
+  if (isStandardSchema(schema)) return standardFields(schema)?.map((f) => f.key);
+  const entries = objectEntries(schema as v.GenericSchema);
+  return entries ? Object.keys(entries) : undefined;
 }
 
 export function pushCookies(cookies: readonly SetCookie[], out: HeaderList): void {

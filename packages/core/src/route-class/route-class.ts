@@ -11,6 +11,7 @@ import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors'
 import type { PeerPathSyntax } from '../routing/peer-syntax';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
+import type { SchemaOutput, SchemaReturn } from '../contract/standard-schema';
 import type { ExtensionSources, OperationSpec, SourceName } from '../contract/operation-spec';
 export type { ObjectSchemaLike } from '../contract/object-schema';
 export type {
@@ -37,18 +38,15 @@ type SourceValue<K, S> = K extends keyof ExtensionSources
           : K extends 'form'
             ? S extends ObjectSchemaLike
               ? FormInput<S>
-              : never
-            : S extends v.GenericSchema
-              ? v.InferOutput<S>
-              : never;
+              : SchemaOutput<S>
+            : SchemaOutput<S>;
 
 /** The single argument a handler receives: one key per declared binding source. */
 export type HandlerInput<S extends OperationSpec> = {
   readonly [K in keyof S as K extends SourceName | keyof ExtensionSources ? K : never]: SourceValue<K, S[K]>;
 };
 
-type ReturnOf1<R> =
-  R extends ResponseSpec<infer T> ? T : R extends v.GenericSchema ? v.InferOutput<R> : never;
+type ReturnOf1<R> = R extends ResponseSpec<infer T> ? T : SchemaReturn<R>;
 /** The value a handler returns for its `returns:` declaration. */
 export type HandlerOutput<S extends OperationSpec> = S extends { readonly returns: infer R }
   ? R extends readonly unknown[]

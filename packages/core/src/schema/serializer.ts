@@ -2,6 +2,9 @@ import type * as v from 'valibot';
 import { isOptional, node, unwrap, type SchemaNode } from './introspect';
 import { kindOf, mismatch, otherThan, ResponseShapeError } from './response-shape-error';
 import { discriminatorOf, type Discriminator } from './tagged-union';
+import type { AnySchema } from '../contract/standard-schema';
+import { isStandardSchema } from './standard';
+import { standardSerializer } from './standard-serializer';
 
 /** Encodes a value to JSON text, emitting only what its schema declares. */
 export type Serializer = (value: unknown) => string;
@@ -368,17 +371,18 @@ function compileObject(
  * serialize({ id: '1', type: 'Deleted', extra: true }); // '{"type":"Deleted","id":"1"}'
  */
 export function compileSerializer(
-  schema: v.GenericSchema | undefined,
+  schema: AnySchema | undefined,
   options: { readonly strict?: boolean } = {},
 ): Serializer {
   if (!schema) return stringify;
-  return compileNode(node(schema), new Map(), options.strict === true);
+  if (isStandardSchema(schema)) return standardSerializer(schema, options.strict === true);
+  return compileNode(node(schema as v.GenericSchema), new Map(), options.strict === true);
 }
 
 const classSerializers = new WeakMap<object, Serializer>();
 
 /** The compiled serializer of a schema declared on a class (an error's params or body), compiled once per class. */
-export function classSerializer(cls: object, schema: v.GenericSchema): Serializer {
+export function classSerializer(cls: object, schema: AnySchema): Serializer {
   let serialize = classSerializers.get(cls);
   if (serialize === undefined) {
     serialize = compileSerializer(schema);

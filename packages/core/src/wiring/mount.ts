@@ -1,3 +1,5 @@
+import type { AnySchema } from '../contract/standard-schema';
+import { isStandardSchema, noShape, standardFields } from '../schema/standard';
 import type * as v from 'valibot';
 import { isExtensionKind } from '../responses/extension-kind';
 import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
@@ -176,7 +178,7 @@ export function mountRouteClass(mount: RouteClassMount): RouteRecord[] {
           'operation declares no path model, so no request could bind it',
         `declare path: Struct('…', { ${slots.map((s) => `${s}: v.string()`).join(', ')} })`,
       );
-    const pathFields = spec.path ? Object.keys(objectEntries(spec.path) ?? {}) : [];
+    const pathFields = spec.path ? fieldNames(spec.path) : [];
     for (const slot of slots) {
       if (spec.path && !pathFields.includes(slot))
         throw wiringError(
@@ -278,14 +280,17 @@ export function normalizeReturns(where: string, spec: OperationSpec): ResponseKi
   for (const entry of list) {
     const info = responseFacts(entry);
     if (info) out.push(info);
-    else if (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') {
-      out.push(responseFacts(plainJson(entry as v.GenericSchema))!);
+    else if (
+      (entry && typeof entry === 'object' && 'kind' in entry && entry.kind === 'schema') ||
+      isStandardSchema(entry)
+    ) {
+      out.push(responseFacts(plainJson(entry as AnySchema))!);
     } else {
       throw wiringError(
         'API_WIRING_RETURNS',
         where,
         'a returns entry is neither a schema nor a response declaration',
-        'use a valibot schema, JSONResponse.of(schema), Created.of(schema), ' +
+        'use a valibot or Standard Schema (zod, ArkType), JSONResponse.of(schema), Created.of(schema), ' +
           'NoContent.of(), BytesResponse.of(), Text or Bytes',
       );
     }
@@ -338,6 +343,10 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
   }
   for (const source of ['path', 'params', 'headers', 'cookies', 'form'] as const) {
     const schema: unknown = spec[source];
+    if (isStandardSchema(schema)) {
+      if (!standardFields(schema)) throw noShape(where, source);
+      continue;
+    }
     if (schema !== undefined && !(isSchema(schema) && objectEntries(schema)))
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
@@ -351,11 +360,11 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
   }
   for (const source of ['json', 'user'] as const) {
     const schema: unknown = spec[source];
-    if (schema !== undefined && !isSchema(schema))
+    if (schema !== undefined && !isSchema(schema) && !(source === 'json' && isStandardSchema(schema)))
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
-        `the ${source} source must be a valibot schema, got ${describeValue(schema)}`,
+        `the ${source} source must be a valibot schema${source === 'json' ? ' or a Standard Schema (zod, ArkType)' : ''}, got ${describeValue(schema)}`,
         `${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema)`,
       );
   }
@@ -369,4 +378,10 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
         `${source}: true, or leave it out`,
       );
   }
+}
+
+/** The field names of a path schema: valibot's entries, or a Standard Schema's JSON Schema properties. */
+function fieldNames(schema: unknown): string[] {
+  if (isStandardSchema(schema)) return (standardFields(schema) ?? []).map((f) => f.key);
+  return Object.keys(objectEntries(schema as v.GenericSchema) ?? {});
 }

@@ -1,4 +1,6 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
+import { standardReason } from '../schema/standard-issues';
+import type { SchemaOutput } from '../contract/standard-schema';
 import type * as v from 'valibot';
 import { cookiesBinder, headersBinder } from '../binding/binders';
 import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
@@ -202,11 +204,15 @@ function createWiringApi(target: AppWiring): Wiring {
       headersBinder(
         schema,
         onError ? (issues) => onError(toErrorReason('header', issues).reason) : undefined,
-      ) as (req: RequestHead) => v.InferOutput<typeof schema>,
+        onError
+          ? (issues, input, rename) => onError(standardReason('header', issues, input, rename).reason)
+          : undefined,
+      ) as (req: RequestHead) => SchemaOutput<typeof schema>,
     cookieBinder: (schema, _where, onError) =>
       cookiesBinder(
         schema,
         onError ? (issues) => onError(toErrorReason('cookie', issues).reason) : undefined,
-      ) as (req: RequestHead) => v.InferOutput<typeof schema>,
+        onError ? (issues, input) => onError(standardReason('cookie', issues, input).reason) : undefined,
+      ) as (req: RequestHead) => SchemaOutput<typeof schema>,
   };
 }

@@ -3,7 +3,11 @@ import {
   compileSerializer,
   compileValidator,
   discriminatorOf,
+  isStandardSchema,
+  standardReason,
   toErrorReason,
+  type AnySchema,
+  type ForeignSchema,
   type Serializer,
   type Validate,
 } from '@api/core/extension';
@@ -35,7 +39,13 @@ function mismatch(what: string, issues: readonly v.BaseIssue<unknown>[]): TypeEr
  * const encode = compileItemEncoder(v.union([Created, Deleted]), 'NDJSON item');
  * encode({ type: 'Deleted', id: '1' }); // '{"type":"Deleted","id":"1"}'
  */
-export function compileItemEncoder(schema: v.GenericSchema, what: string): ItemEncoder {
+export function compileItemEncoder(schema: AnySchema, what: string): ItemEncoder {
+  return isStandardSchema(schema)
+    ? standardItemEncoder(schema, what)
+    : valibotItemEncoder(schema as v.GenericSchema, what);
+}
+
+function valibotItemEncoder(schema: v.GenericSchema, what: string): ItemEncoder {
   const discriminator = discriminatorOf(schema);
   const options = optionsOf(schema);
   if (discriminator || !options) {
@@ -58,5 +68,24 @@ export function compileItemEncoder(schema: v.GenericSchema, what: string): ItemE
     for (const member of members) if (member.validate(item).success) return member.serialize(item);
     const result = v.safeParse(schema, item);
     throw mismatch(what, result.success ? [] : result.issues);
+  };
+}
+
+/**
+ * The encoder of a Standard Schema's items (zod, ArkType): validated by the generic path (sync
+ * only: an item is written as it comes), written as the schema's output with `JSON.stringify`.
+ */
+function standardItemEncoder(schema: ForeignSchema, what: string): ItemEncoder {
+  const props = schema['~standard'];
+  return (item) => {
+    const result = props.validate(item);
+    if (result instanceof Promise) {
+      // An async schema cannot check an item as it is written; its rejection is this TypeError's.
+      result.catch(() => undefined);
+      throw new TypeError(`${what} has a schema that validates asynchronously; stream items are checked synchronously`);
+    }
+    if (result.issues)
+      throw new TypeError(`${what} does not match its schema: ${standardReason('json', result.issues, item).reason}`);
+    return JSON.stringify(result.value) ?? 'null';
   };
 }

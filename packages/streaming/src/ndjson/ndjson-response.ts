@@ -3,9 +3,15 @@ import type { ResponseSpec } from '@api/core';
 import {
   defineResponseKind,
   discriminatorOf,
+  isStandardSchema,
+  resolveRef,
+  standardJsonSchema,
   structInfo,
   wiringError,
+  type AnySchema,
+  type ForeignSchema,
   type ResponseCompileContext,
+  type SchemaReturn,
 } from '@api/core/extension';
 import { compileItemEncoder } from '../codec/item-codec';
 import { compileStreamWriter } from '../response/stream-writer';
@@ -39,15 +45,42 @@ function describeSchema(schema: v.GenericSchema): string {
  * else — a number, a string, a plain `v.object`, an untagged union — is a `WiringError` naming the
  * operation.
  */
-function checkItemSchema(schema: v.GenericSchema, ctx: ResponseCompileContext): void {
+function checkItemSchema(schema: AnySchema, ctx: ResponseCompileContext): void {
+  if (isStandardSchema(schema)) return checkStandardItem(schema, ctx);
   if (structInfo(schema)) return;
-  const discriminator = discriminatorOf(schema);
+  const discriminator = discriminatorOf(schema as v.GenericSchema);
   if (discriminator && [...discriminator.members.values()].every((member) => structInfo(member))) return;
   throw wiringError(
     'API_WIRING_STREAMING_ITEM',
     ctx.where,
-    `NDJSONStreamingResponse.of(${describeSchema(schema)}): an NDJSON item is a Struct or a union of tagged Structs, one JSON object per line`,
+    `NDJSONStreamingResponse.of(${describeSchema(schema as v.GenericSchema)}): an NDJSON item is a Struct or a union of tagged Structs, one JSON object per line`,
     "declare the item as Struct('Item', { … }), or v.union([A, B]) of Structs declared with { tag: true }",
+  );
+}
+
+/** A Standard Schema item (zod, ArkType) must be an object, or a union of objects, by its JSON Schema. */
+function checkStandardItem(schema: ForeignSchema, ctx: ResponseCompileContext): void {
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = standardJsonSchema(schema, 'output', { unrepresentable: 'any' });
+  } catch {
+    // No JSON Schema for this item: the WiringError below says what the rule needs.
+    json = undefined;
+  }
+  const isObject = (node: unknown): boolean => {
+    const n = json && node ? resolveRef(node as Record<string, unknown>, json) : undefined;
+    if (!n) return false;
+    if (n.type === 'object') return true;
+    const list = (n.anyOf ?? n.oneOf) as unknown[] | undefined;
+    return Array.isArray(list) && list.length > 0 && list.every(isObject);
+  };
+  if (isObject(json)) return;
+  throw wiringError(
+    'API_WIRING_STREAMING_ITEM',
+    ctx.where,
+    `NDJSONStreamingResponse.of(a ${schema['~standard'].vendor} schema): an NDJSON item is one JSON object per line, ` +
+      "and this schema's JSON Schema (`~standard.jsonSchema`) does not say it is an object (or a union of objects)",
+    'declare the item as an object schema, e.g. z.object({ … }) or z.discriminatedUnion(…)',
   );
 }
 
@@ -78,10 +111,10 @@ export class NDJSONStreamingResponse<T, THeaders = undefined> extends StreamResp
    * @param schema - the item schema (a Struct, or `v.union` / `v.variant('type', …)` of tagged Structs)
    * @param options - `headers`: the typed response-headers schema
    */
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  static of<TSchema extends AnySchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: { readonly headers?: THeaders } = {},
-  ): ResponseSpec<NDJSONStreamingResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
+  ): ResponseSpec<NDJSONStreamingResponse<SchemaReturn<TSchema>, HeadersOf<THeaders>>> {
     return defineResponseKind({
       kind: 'ndjson',
       cls: NDJSONStreamingResponse,

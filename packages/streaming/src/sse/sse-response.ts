@@ -1,6 +1,5 @@
-import type * as v from 'valibot';
 import type { ResponseSpec } from '@api/core';
-import { defineResponseKind, wiringError } from '@api/core/extension';
+import { defineResponseKind, wiringError, type AnySchema, type SchemaReturn } from '@api/core/extension';
 import { compileItemEncoder, type ItemEncoder } from '../codec/item-codec';
 import { compileStreamWriter } from '../response/stream-writer';
 import {
@@ -81,10 +80,10 @@ export class SSEResponse<T, THeaders = undefined> extends StreamResponse<SSEItem
    * @param schema - the data schema (a Struct, or a union of tagged Structs; `v.string()` for text only)
    * @param options - `headers`: the typed response-headers schema
    */
-  static of<TSchema extends v.GenericSchema, THeaders extends HeaderSchema | undefined = undefined>(
+  static of<TSchema extends AnySchema, THeaders extends HeaderSchema | undefined = undefined>(
     schema: TSchema,
     options: { readonly headers?: THeaders } = {},
-  ): ResponseSpec<SSEResponse<v.InferOutput<TSchema>, HeadersOf<THeaders>>> {
+  ): ResponseSpec<SSEResponse<SchemaReturn<TSchema>, HeadersOf<THeaders>>> {
     return defineResponseKind({
       kind: 'sse',
       cls: SSEResponse,
