@@ -13,7 +13,8 @@ export class WidgetStore {
   readonly #widgets = new Map<string, Widget>();
 
   #checkName(name: string, id?: string): void {
-    for (const w of this.#widgets.values()) if (w.name === name && w.id !== id) throw new DuplicateNameError(name);
+    for (const w of this.#widgets.values())
+      if (w.name === name && w.id !== id) throw new DuplicateNameError(name);
   }
 
   create(input: { name: string; priceCents: number }): Widget {
@@ -43,7 +44,10 @@ export class WidgetStore {
     return widget;
   }
 
-  update(id: string, patch: { name?: string | undefined; priceCents?: number | undefined }): Widget | undefined {
+  update(
+    id: string,
+    patch: { name?: string | undefined; priceCents?: number | undefined },
+  ): Widget | undefined {
     const old = this.#widgets.get(id);
     if (!old) return undefined;
     if (patch.name !== undefined) this.#checkName(patch.name, id);

@@ -99,7 +99,10 @@ export const STEPS: readonly Step[] = [
     name: 'POST /widgets text/plain: 415',
     send: (c) => c.post('/widgets', { content: 'x', headers: { ...AUTH, 'content-type': 'text/plain' } }),
   },
-  { name: 'POST /widgets anonymous: 401', send: (c) => c.post('/widgets', { json: { name: 'x', priceCents: 1 } }) },
+  {
+    name: 'POST /widgets anonymous: 401',
+    send: (c) => c.post('/widgets', { json: { name: 'x', priceCents: 1 } }),
+  },
   { name: 'GET /widgets anonymous: 401', send: (c) => c.get('/widgets') },
   {
     name: 'GET /widgets bad token: 401',
@@ -141,7 +144,7 @@ export async function runSteps(client: TestClient): Promise<Answer[]> {
   const answers: { status: number; headers: Record<string, string | undefined>; body: string }[] = [];
   for (const step of STEPS) {
     const res = await step.send(client, ids);
-    if (res.status === 201) ids.push((res.json() as { id: string }).id);
+    if (res.status === 201) ids.push(res.json<{ id: string }>().id);
     const headers: Record<string, string | undefined> = {};
     for (const h of COMPARED_HEADERS) headers[h] = res.headers.get(h) ?? undefined;
     answers.push({ status: res.status, headers, body: res.text });

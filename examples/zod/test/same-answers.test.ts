@@ -45,13 +45,17 @@ describe('the zod app answers as the demo', () => {
     expect(zod[n]).toEqual(demo[n]);
   });
 
-  const validation = STEPS.map((s, n) => [s.name, n] as const).filter(([, n]) => STEPS[n]!.kind === 'validation');
+  const validation = STEPS.map((s, n) => [s.name, n] as const).filter(
+    ([, n]) => STEPS[n]!.kind === 'validation',
+  );
   it.each(validation)('%s: same status, Problem type and issue paths', (_name, n) => {
     expect(shape(zod[n]!)).toEqual(shape(demo[n]!));
   });
 
   it('covers every kind of answer: 200, 201, 400, 401, 404, 405, 409, 415, 422', () => {
-    expect([...new Set(zod.map((a) => a.status))].sort()).toEqual([200, 201, 400, 401, 404, 405, 409, 415, 422]);
+    expect([...new Set(zod.map((a) => a.status))].sort()).toEqual([
+      200, 201, 400, 401, 404, 405, 409, 415, 422,
+    ]);
   });
 
   it('pins the demo answers it compares against (the demo contract tests expect these)', () => {
