@@ -214,3 +214,43 @@ describe('WebSockets', () => {
     void api.rooms.connect();
   });
 });
+
+describe('zod and ArkType routes (Standard Schema)', () => {
+  it('take the schemas input types and resolve to their output types', async () => {
+    const { z } = await import('zod');
+    const { type } = await import('arktype');
+    const { Endpoint, Resource } = await import('@api/core');
+    const Movie = z.object({ id: z.string(), year: z.number().int(), rating: z.number().default(0) });
+    class Movies extends Resource('/movies') {
+      create = this.operation(
+        { json: z.object({ title: z.string(), year: z.coerce.number() }), returns: Movie },
+        () => ({ id: '1', year: 1 }),
+      );
+      readOne = this.operation(
+        { path: type({ movie_id: 'string' }), params: type({ 'full?': 'boolean' }), returns: type({ id: 'string' }) },
+        () => ({ id: '1' }),
+      );
+    }
+    class Ping extends Endpoint('/ping') {
+      get = this.operation({ headers: z.object({ x_trace_id: z.string() }), returns: z.string() }, () => 'pong');
+    }
+    const zapi = createClient({
+      baseUrl: '',
+      routes: { movies: route<Movies>('/movies'), ping: route<Ping>('/ping') },
+    });
+    expectTypeOf(zapi.movies.create).parameter(0).toHaveProperty('json').toEqualTypeOf<{ title: string; year: unknown }>();
+    expectTypeOf(zapi.movies.readOne)
+      .parameter(0)
+      .toHaveProperty('path')
+      .toEqualTypeOf<{ movie_id: string }>();
+    expectTypeOf(zapi.ping.get).parameter(0).toHaveProperty('headers').toEqualTypeOf<{ x_trace_id: string }>();
+    const created = await zapi.movies.create({ json: { title: 't', year: 1 } });
+    if (created.ok) expectTypeOf(created.data).toEqualTypeOf<{ id: string; year: number; rating: number }>();
+    const one = await zapi.movies.readOne({ path: { movie_id: '1' } });
+    if (one.ok) expectTypeOf(one.data).toEqualTypeOf<{ id: string }>();
+    const pong = await zapi.ping.get({ headers: { x_trace_id: 't' } });
+    if (pong.ok) expectTypeOf(pong.data).toEqualTypeOf<string>();
+    // @ts-expect-error -- the path is required
+    void zapi.movies.readOne({});
+  });
+});

@@ -72,6 +72,7 @@ export {
 export { standardCheck, type StandardCheck } from './binding/standard-binders';
 export { standardReason } from './schema/standard-issues';
 export type { ObjectSchemaLike, OperationSpec, ExtensionSources } from './route-class/route-class';
+export type { AnyObjectSchema } from './contract/object-schema';
 export { nameRouteClass, routeClassName } from './contract/route-name';
 export type { MountOptions } from './app/app-options';
 export type { Middleware } from './middleware/middleware';

@@ -31,6 +31,7 @@ export { mountFetch, type FetchHandler, type MountFetchOptions } from './foreign
 // Models and routes
 export { Struct, structInfo, type StructInfo, type StructMeta, type StructSchema } from './schema/struct';
 export { named, type NamedMeta } from './schema/standard';
+export type { AnyObjectSchema } from './contract/object-schema';
 export type {
   AnySchema,
   SchemaInput,

@@ -164,7 +164,7 @@ describe('mounts, enter and the wiring surface', () => {
         }
         d.mount(new J());
       },
-      'J.post: the json source must be a valibot schema, got an object. Fix: json: WidgetIn (a Struct or a v.* schema).',
+      'J.post: the json source must be a valibot schema or a Standard Schema (zod, ArkType), got an object. Fix: json: WidgetIn (a Struct or a v.* schema).',
       'API_WIRING_NOT_A_SCHEMA',
     ],
     [

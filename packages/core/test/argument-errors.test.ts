@@ -47,7 +47,7 @@ export const rows: [string, WiringErrorCode, () => unknown, string][] = [
     'JSONResponse.of(non-schema)',
     'API_WIRING_NOT_A_SCHEMA',
     () => JSONResponse.of(any('Widget')),
-    'JSONResponse.of: the body schema must be a valibot schema, got a string. Fix: pass a Struct or a v.* schema, e.g. JSONResponse.of(Widget).',
+    'JSONResponse.of: the body schema must be a valibot schema or a Standard Schema (zod, ArkType), got a string. Fix: pass a Struct, a v.* schema or a zod/ArkType schema, e.g. JSONResponse.of(Widget).',
   ],
   [
     'Created.of: unknown option',

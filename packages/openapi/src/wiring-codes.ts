@@ -13,6 +13,8 @@ declare module '@api/core/extension' {
     API_WIRING_OPENAPI_FAVICON: true;
     /** A model or error class whose name cannot be a component key (or that has none). */
     API_WIRING_OPENAPI_NAME: true;
+    /** A Standard Schema (zod, ArkType …) whose library offers no JSON Schema for the document. */
+    API_WIRING_OPENAPI_NO_JSON_SCHEMA: true;
     /** An authenticator the document cannot describe (no `openapiSecurity`). */
     API_WIRING_OPENAPI_UNDESCRIBED: true;
     /** A response that is an untagged union of Structs (clients cannot tell the members apart). */

@@ -1,6 +1,6 @@
+import type { AnySchema, SchemaInput } from '@api/core';
 // A typed WebSocket over the platform's `WebSocket` (or any object with its interface, e.g. the
 // `ws` package in Node): JSON messages encoded and decoded, text and bytes passed through.
-import type * as v from 'valibot';
 
 /** The fields of the `message` and `close` events the client reads. */
 export interface SocketEvent {
@@ -39,8 +39,8 @@ export interface CloseInfo {
 type HandshakeSource = 'path' | 'params' | 'headers';
 /** The argument of `connect`: the handshake's declared path, query and headers, plus options. */
 export type ConnectInput<S> = {
-  readonly [K in keyof S as K extends HandshakeSource ? K : never]: S[K] extends v.GenericSchema
-    ? v.InferInput<S[K]>
+  readonly [K in keyof S as K extends HandshakeSource ? K : never]: S[K] extends AnySchema
+    ? SchemaInput<S[K]>
     : never;
 } & {
   /** Subprotocols to offer (`Sec-WebSocket-Protocol`). */

@@ -1,6 +1,6 @@
+import type { AnySchema, SchemaOutput } from '@api/core';
 // What a call resolves to: a union by status of the declared successes and every error the route
 // can produce, read from the operation's spec through types only.
-import type * as v from 'valibot';
 import type { Accepted, BytesResponse, Created, JSONResponse, NoContent, ResponseSpec } from '@api/core';
 import type { SSEEvent } from '../streams/sse';
 import type {
@@ -114,8 +114,8 @@ type HeadersFallback<H> = [Exclude<H, undefined>] extends [never] ? undefined : 
 type SuccessOf<E, TName> =
   E extends ResponseSpec<infer V>
     ? SuccessOfValue<V, TName>
-    : E extends v.GenericSchema
-      ? Success<DefaultStatus<TName>, v.InferOutput<E>, undefined>
+    : E extends AnySchema
+      ? Success<DefaultStatus<TName>, SchemaOutput<E>, undefined>
       : never;
 
 /** The successes of an operation: one per `returns:` entry; none declared means 204. */

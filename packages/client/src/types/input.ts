@@ -1,6 +1,6 @@
+import type { AnySchema, SchemaInput } from '@api/core';
 // What a call takes: one object whose keys are the operation's declared request parts, typed from
 // the same schemas the server binds with (their *input* side: what a caller may send).
-import type * as v from 'valibot';
 import type { FileFormPartValue, FormPartValue } from '@api/core';
 
 /** A raw request body (`content:`). */
@@ -19,8 +19,8 @@ type FormFieldIn<T> =
         : T;
 
 /** A multipart body as the caller gives it: the form Struct's fields (files as `Blob`/`File`), or a `FormData`. */
-export type FormIn<TSchema> = TSchema extends v.GenericSchema
-  ? { readonly [K in keyof v.InferInput<TSchema>]: FormFieldIn<v.InferInput<TSchema>[K]> } | FormData
+export type FormIn<TSchema> = TSchema extends AnySchema
+  ? { readonly [K in keyof SchemaInput<TSchema>]: FormFieldIn<SchemaInput<TSchema>[K]> } | FormData
   : never;
 
 /** The value a caller gives for one declared source. */
@@ -28,15 +28,15 @@ type SourceIn<K, TSchema> = K extends 'form'
   ? FormIn<TSchema>
   : K extends 'content'
     ? RawBody
-    : TSchema extends v.GenericSchema
-      ? v.InferInput<TSchema>
+    : TSchema extends AnySchema
+      ? SchemaInput<TSchema>
       : never;
 
 /** Sources a call always carries when declared (a body, the path). */
 type Always = 'path' | 'json' | 'form' | 'content';
 /** Sources required only when their schema has a required field. */
 type Maybe = 'params' | 'headers';
-type InputOf<T> = T extends v.GenericSchema ? v.InferInput<T> : never;
+type InputOf<T> = T extends AnySchema ? SchemaInput<T> : never;
 type Optional<S, K extends keyof S> = object extends InputOf<S[K]> ? true : false;
 
 /** The keys a call cannot leave out (never: the argument itself is optional). */

@@ -2,7 +2,7 @@
 // `this.operation(spec, handler)` takes, what the catalogue and contributions read).
 import type * as v from 'valibot';
 import type { OperationMeta } from './meta';
-import type { ObjectSchemaLike } from './object-schema';
+import type { AnyObjectSchema } from './object-schema';
 import type { ResponseSpec } from './response-spec';
 import type { AnySchema } from './standard-schema';
 
@@ -32,13 +32,13 @@ export type OperationSpec = CoreOperationSpec & ExtensionSpec;
 /** Core's binding sources, responses and metadata of one operation. */
 export interface CoreOperationSpec {
   /** Path slots (404 when a value fails conversion). */
-  readonly path?: ObjectSchemaLike;
+  readonly path?: AnyObjectSchema;
   /** The query string (400 when invalid). */
-  readonly params?: ObjectSchemaLike;
+  readonly params?: AnyObjectSchema;
   /** Request headers: field `x_trace_id` or `xTraceId` reads header `x-trace-id` (400 when invalid). */
-  readonly headers?: ObjectSchemaLike;
+  readonly headers?: AnyObjectSchema;
   /** Cookies, by verbatim name (400 when invalid). */
-  readonly cookies?: ObjectSchemaLike;
+  readonly cookies?: AnyObjectSchema;
   /** The JSON body (400 malformed, 422 invalid, 415 for another media type). */
   readonly json?: AnySchema;
   /** The raw body as a Buffer. */
@@ -46,7 +46,7 @@ export interface CoreOperationSpec {
   /** A case-insensitive, immutable view of the request headers as sent. */
   readonly rawHeaders?: true;
   /** A multipart/form-data body (415 not multipart, 400 broken, 422 invalid). */
-  readonly form?: ObjectSchemaLike;
+  readonly form?: AnyObjectSchema;
   /** The request's id (`x-request-id` when well-formed, else generated), echoed on the response. */
   readonly requestId?: true;
   /**

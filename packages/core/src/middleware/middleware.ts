@@ -1,6 +1,6 @@
 import type { SchemaOutput } from '../contract/standard-schema';
 import type * as v from 'valibot';
-import type { ObjectSchemaLike } from '../contract/object-schema';
+import type { AnyObjectSchema } from '../contract/object-schema';
 import { checkMiddleware } from './check';
 
 /** The read-only request view a hook receives (`Request[H]`). */
@@ -33,7 +33,7 @@ export type ResponseHeadersHook<THeaders> =
  */
 export interface Middleware<THeaders = unknown> {
   /** The headers schema bound into `request.headers` (same mapping as the `headers` source). */
-  readonly headers?: ObjectSchemaLike;
+  readonly headers?: AnyObjectSchema;
   /** Constant headers baked in at wiring, or a method computed per response. */
   readonly responseHeaders?: ResponseHeadersHook<THeaders>;
   /** Answers instead of routing when it returns a response; `undefined` falls through. */
@@ -55,7 +55,7 @@ type HeadersOf<TSchema> = TSchema extends v.GenericSchema ? SchemaOutput<TSchema
  *   responseHeaders: (request) => ({ 'x-request-id': request.headers.x_request_id ?? crypto.randomUUID() }),
  * });
  */
-export function defineMiddleware<TSchema extends ObjectSchemaLike | undefined = undefined>(
+export function defineMiddleware<TSchema extends AnyObjectSchema | undefined = undefined>(
   middleware: { readonly headers?: TSchema } & Omit<Middleware<HeadersOf<TSchema>>, 'headers'>,
 ): Middleware<HeadersOf<TSchema>> {
   checkMiddleware('defineMiddleware', middleware, true);

@@ -38,7 +38,7 @@ type SourceValue<K, S> = K extends keyof ExtensionSources
           : K extends 'form'
             ? S extends ObjectSchemaLike
               ? FormInput<S>
-              : never
+              : SchemaOutput<S>
             : SchemaOutput<S>;
 
 /** The single argument a handler receives: one key per declared binding source. */

@@ -3,7 +3,6 @@
 // implements `~standard`, so valibot is detected first (`isSchema`) and keeps its compiled path.
 import type { StandardSchemaV1 } from '../contract/standard-schema';
 import { isSchema, wiringError } from '../contract/wiring-error';
-import type { StructInfo } from './struct';
 import type { Scalar } from './introspect';
 
 /**
@@ -27,7 +26,14 @@ export function isAnySchema(value: unknown): boolean {
   return isSchema(value) || isStandardSchema(value);
 }
 
-const names = new WeakMap<object, StructInfo>();
+/** What `named()` records (the shape of `StructInfo`, never tagged). */
+export interface NamedInfo {
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly tagged: boolean;
+}
+
+const names = new WeakMap<object, NamedInfo>();
 
 /** Metadata of `named()`: the model's description in OpenAPI. */
 export interface NamedMeta {
@@ -69,7 +75,7 @@ export function named<S extends StandardSchemaV1>(name: string, schema: S, meta:
 }
 
 /** The `named()` name of a Standard Schema, or `undefined`. */
-export function namedInfo(schema: unknown): StructInfo | undefined {
+export function namedInfo(schema: unknown): NamedInfo | undefined {
   return schema !== null && (typeof schema === 'object' || typeof schema === 'function')
     ? names.get(schema as object)
     : undefined;
@@ -79,10 +85,13 @@ export function namedInfo(schema: unknown): StructInfo | undefined {
 export function standardJsonSchema(
   schema: StandardSchemaV1,
   io: 'input' | 'output',
+  libraryOptions?: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
   const converter = schema['~standard'].jsonSchema;
   if (converter === undefined || typeof converter[io] !== 'function') return undefined;
-  return converter[io]({ target: 'draft-2020-12' });
+  return converter[io](
+    libraryOptions ? { target: 'draft-2020-12', libraryOptions } : { target: 'draft-2020-12' },
+  );
 }
 
 type Json = Record<string, unknown>;

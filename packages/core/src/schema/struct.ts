@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
 import { kStruct } from '../contract/symbols';
+import { namedInfo } from './standard';
 
 /** Metadata a model carries into OpenAPI (`ModelMeta` in the spec). */
 export interface StructMeta {
@@ -59,9 +60,9 @@ export function Struct(name: string, entries: v.ObjectEntries, meta: StructMeta 
   return schema as StructSchema;
 }
 
-/** The `Struct()` metadata of a schema, or `undefined` for an anonymous schema. */
+/** The `Struct()` (or `named()`) metadata of a schema, or `undefined` for an anonymous schema. */
 export function structInfo(schema: unknown): StructInfo | undefined {
-  return (schema as { [kStruct]?: StructInfo } | null)?.[kStruct];
+  return (schema as { [kStruct]?: StructInfo } | null)?.[kStruct] ?? namedInfo(schema);
 }
 
 const META_KEYS = new Set(['description', 'name', 'tag']);

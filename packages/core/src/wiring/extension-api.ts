@@ -9,7 +9,7 @@ import type { Middleware } from '../middleware/middleware';
 import type { RouteInfo, RouteLookup } from '../contract/route-info';
 import type { RouteCatalogue } from './route-catalogue';
 import type { RequestHead, Transport } from '../contract/exchange';
-import type { ObjectSchemaLike } from '../contract/object-schema';
+import type { AnyObjectSchema } from '../contract/object-schema';
 import type { TrustProxy } from '../contract/serving-options';
 import type {
   AppIntercept,
@@ -117,13 +117,13 @@ export interface Wiring {
     order: number,
   ): RouteContribution | undefined;
   /** Binds a headers schema from a request (same mapping as the `headers` source); throws `onError()` on failure. */
-  headerBinder<TSchema extends ObjectSchemaLike>(
+  headerBinder<TSchema extends AnyObjectSchema>(
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,
   ): (req: RequestHead) => SchemaOutput<TSchema>;
   /** Binds a cookies schema from a request (verbatim names); throws `onError()` on failure. */
-  cookieBinder<TSchema extends ObjectSchemaLike>(
+  cookieBinder<TSchema extends AnyObjectSchema>(
     schema: TSchema,
     where: string,
     onError?: (reason: string) => Error,

@@ -6,6 +6,7 @@ import {
   toHeaderName,
 } from '@api/core/extension';
 import { examplesOf, withExamples } from './examples';
+import { isStandardSchema } from './standard';
 import { BINARY, isOptional, objectEntries, type JsonSchema, type SchemaNode } from './json-schema';
 import type { SchemaRegistry } from './schemas';
 
@@ -22,18 +23,33 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 export function parametersOf(route: RouteInfo, registry: SchemaRegistry): JsonSchema[] {
   const spec = route.spec ?? {};
   const out: JsonSchema[] = [];
-  const pathEntries = spec.path ? (objectEntries(spec.path) ?? {}) : {};
-  for (const slot of parseTemplate(route.path).slots) {
-    const field = pathEntries[slot];
-    out.push({
-      name: slot,
-      in: 'path',
-      required: true,
-      schema: field ? registry.inline(field) : { type: 'string' },
-    });
+  const where = `${route.owner}.${route.operation}`;
+  if (isStandardSchema(spec.path)) {
+    const fields = new Map(registry.standardFields(spec.path, where).map((f) => [f.key, f.schema]));
+    for (const slot of parseTemplate(route.path).slots)
+      out.push({ name: slot, in: 'path', required: true, schema: fields.get(slot) ?? { type: 'string' } });
+  } else {
+    const pathEntries = spec.path ? (objectEntries(spec.path as SchemaNode) ?? {}) : {};
+    for (const slot of parseTemplate(route.path).slots) {
+      const field = pathEntries[slot];
+      out.push({
+        name: slot,
+        in: 'path',
+        required: true,
+        schema: field ? registry.inline(field) : { type: 'string' },
+      });
+    }
   }
   const add = (source: unknown, location: 'query' | 'header' | 'cookie'): void => {
     if (!source) return;
+    if (isStandardSchema(source)) {
+      for (const field of registry.standardFields(source, where)) {
+        const name = location === 'header' ? toHeaderName(field.key) : field.key;
+        if (location === 'header' && IGNORED_HEADERS.has(name)) continue;
+        out.push({ name, in: location, required: field.required, schema: field.schema });
+      }
+      return;
+    }
     const entries = objectEntries(source as SchemaNode) ?? {};
     for (const [key, field] of Object.entries(entries)) {
       const name = location === 'header' ? toHeaderName(key) : key;
@@ -61,6 +77,25 @@ export function requestBodyOf(
   where: string,
 ): JsonSchema | undefined {
   const spec = route.spec ?? {};
+  if (isStandardSchema(spec.json)) {
+    const media = { schema: registry.model(spec.json as unknown as SchemaNode, where, false, 'input') };
+    return { required: true, content: { 'application/json': media } };
+  }
+  if (isStandardSchema(spec.form)) {
+    // Plain and JSON-text fields only (no parts): multipart and url-encoded alike.
+    const schema = registry.model(spec.form as unknown as SchemaNode, where, false, 'input');
+    const fields = registry.standardFields(spec.form, where);
+    const encoding: JsonSchema = {};
+    for (const f of fields)
+      if (f.schema.type === 'object' || (f.schema.items as JsonSchema | undefined)?.type === 'object')
+        encoding[f.key] = { contentType: 'application/json' };
+    const media: JsonSchema = { schema };
+    if (Object.keys(encoding).length > 0) media.encoding = encoding;
+    return {
+      required: true,
+      content: { 'multipart/form-data': media, 'application/x-www-form-urlencoded': { schema } },
+    };
+  }
   if (spec.json) {
     const schema = spec.json as unknown as SchemaNode;
     const media = { schema: registry.model(schema, where) };

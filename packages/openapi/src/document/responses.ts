@@ -1,3 +1,4 @@
+import { isStandardSchema } from './standard';
 import { STATUS_CODES } from 'node:http';
 import {
   AuthenticationRequiredError,
@@ -269,7 +270,10 @@ export class ResponseDocs {
           schema: { type: 'string' },
         };
       }
-      for (const [field, schema] of Object.entries(
+      if (isStandardSchema(info.headers))
+        for (const field of this.#registry.standardFields(info.headers, where))
+          r.headers[toHeaderName(field.key)] = { required: field.required, schema: field.schema };
+      else for (const [field, schema] of Object.entries(
         info.headers ? (objectEntries(info.headers as unknown as SchemaNode) ?? {}) : {},
       )) {
         r.headers[toHeaderName(field)] = {
@@ -284,14 +288,14 @@ export class ResponseDocs {
       r.content.set(mediaType, list);
     };
     const schemaOf = (): JsonSchema | undefined =>
-      info.schema ? this.#registry.model(info.schema, where, true) : undefined;
+      info.schema ? this.#registry.model(info.schema as unknown as SchemaNode, where, true) : undefined;
     switch (info.kind) {
       case 'empty':
         return;
       case 'json': {
         const mediaType = info.contentType ?? 'application/json';
         add(mediaType, schemaOf() ?? {});
-        const node = info.schema as unknown as SchemaNode | undefined;
+        const node = isStandardSchema(info.schema) ? undefined : (info.schema as unknown as SchemaNode | undefined);
         const examples = node ? examplesOf(node, this.#registry.nameOf(node), where) : undefined;
         if (examples) r.examples.set(mediaType, { ...r.examples.get(mediaType), ...examples });
         return;

@@ -2,6 +2,8 @@ import * as v from 'valibot';
 import { toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import { formPartInfo, structInfo, wiringError, type StructInfo } from '@api/core/extension';
 import { pointerToken, unwrap, type JsonSchema, type SchemaNode } from './json-schema';
+import { isStandardSchema, StandardModels, type Io } from './standard';
+import type { ForeignSchema } from '@api/core/extension';
 
 type Valibot = Parameters<typeof toJsonSchemaDefs>[0][string];
 
@@ -51,6 +53,7 @@ export class SchemaRegistry {
   /** Subtrees already scanned for dates (none found). */
   readonly #scanned = new WeakSet<object>();
   #finished = false;
+  readonly #std = new StandardModels();
 
   /**
    * A schema that belongs in the document's models: its Structs (and nested ones) become
@@ -58,7 +61,9 @@ export class SchemaRegistry {
    *
    * @param checkUnions reject untagged unions of several Structs (response bodies, stream items)
    */
-  model(schema: SchemaNode, where: string, checkUnions = false): JsonSchema {
+  model(schema: SchemaNode, where: string, checkUnions = false, io?: Io): JsonSchema {
+    // A Standard Schema (zod, ArkType): its library's own JSON Schema, input for requests, output for responses.
+    if (isStandardSchema(schema)) return this.#std.model(schema, where, io ?? (checkUnions ? 'output' : 'input'));
     const walked = this.#walked[checkUnions ? 1 : 0];
     if (!walked.has(schema)) {
       this.#walk(schema, where, checkUnions, new Set());
@@ -67,6 +72,14 @@ export class SchemaRegistry {
     const name = this.#byObject.get(schema);
     if (name !== undefined) return componentRef(name);
     return this.inline(schema);
+  }
+
+  /** The fields of a Standard object schema (parameters, typed headers): name, required, JSON Schema. */
+  standardFields(
+    schema: ForeignSchema,
+    where: string,
+  ): { key: string; required: boolean; schema: JsonSchema }[] {
+    return this.#std.fields(schema, where);
   }
 
   /** A schema converted in place (parameters): its Structs are not added to the components. */
@@ -83,6 +96,7 @@ export class SchemaRegistry {
 
   /** The component name of a registered Struct, if it is one. */
   nameOf(schema: SchemaNode): string | undefined {
+    if (isStandardSchema(schema)) return undefined;
     return this.#byObject.get(schema);
   }
 
@@ -188,6 +202,17 @@ export class SchemaRegistry {
     this.#roots.forEach((root, i) => {
       Object.assign(root.target, tidy(converted[rootKeys[i]!] as JsonSchema, this.#discriminators));
     });
+    for (const [key, schema] of Object.entries(this.#std.components())) {
+      const model = this.#models.get(key);
+      if (model)
+        throw wiringError(
+          'API_WIRING_OPENAPI_CONFLICT',
+          model.where,
+          `two different models are named "${key}": a Struct and a Standard Schema (zod, ArkType) model`,
+          'give one of them another name',
+        );
+      components[key] = schema;
+    }
     return components;
   }
 
