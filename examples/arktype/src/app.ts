@@ -11,27 +11,38 @@ function notFound(): never {
 export class WidgetResource extends Resource('/widgets', { name: 'WidgetResource' }) {
   readonly #widgets = new Map<string, Widget>();
 
-  create = this.operation({ json: WidgetIn, returns: Created.of(Widget) }, ({ json }) => {
-    const widget = { id: randomUUID(), ...json };
-    this.#widgets.set(widget.id, widget);
-    return new Created({
-      json: widget,
-      location: Location.fromOperation(WidgetResource, 'readOne', { path: { widget_id: widget.id } }),
-    });
-  });
+  create = this.operation(
+    { json: WidgetIn, returns: Created.of(Widget), meta: { summary: 'Create a widget.' } },
+    ({ json }) => {
+      const widget = { id: randomUUID(), ...json };
+      this.#widgets.set(widget.id, widget);
+      return new Created({
+        json: widget,
+        location: Location.fromOperation(WidgetResource, 'readOne', { path: { widget_id: widget.id } }),
+      });
+    },
+  );
 
-  readMany = this.operation({ params: Page, returns: Widget.array() }, ({ params }) => {
-    const offset = params.offset ?? 0;
-    return [...this.#widgets.values()].slice(offset, offset + (params.limit ?? 20));
-  });
+  readMany = this.operation(
+    { params: Page, returns: Widget.array(), meta: { summary: 'List widgets, oldest first.' } },
+    ({ params }) => {
+      const offset = params.offset ?? 0;
+      return [...this.#widgets.values()].slice(offset, offset + (params.limit ?? 20));
+    },
+  );
 
   readOne = this.operation(
-    { path: WidgetPath, returns: Widget, meta: { exceptions: [NotFoundError] } },
+    { path: WidgetPath, returns: Widget, meta: { summary: 'Read one widget.', exceptions: [NotFoundError] } },
     ({ path }) => this.#widgets.get(path.widget_id) ?? notFound(),
   );
 
   updateFull = this.operation(
-    { path: WidgetPath, json: WidgetIn, returns: Widget, meta: { exceptions: [NotFoundError] } },
+    {
+      path: WidgetPath,
+      json: WidgetIn,
+      returns: Widget,
+      meta: { summary: 'Replace a widget.', exceptions: [NotFoundError] },
+    },
     ({ path, json }) => {
       if (!this.#widgets.has(path.widget_id)) notFound();
       const widget = { id: path.widget_id, ...json };
@@ -41,7 +52,12 @@ export class WidgetResource extends Resource('/widgets', { name: 'WidgetResource
   );
 
   updatePartial = this.operation(
-    { path: WidgetPath, json: WidgetPatch, returns: Widget, meta: { exceptions: [NotFoundError] } },
+    {
+      path: WidgetPath,
+      json: WidgetPatch,
+      returns: Widget,
+      meta: { summary: 'Change some fields of a widget.', exceptions: [NotFoundError] },
+    },
     ({ path, json }) => {
       const old = this.#widgets.get(path.widget_id) ?? notFound();
       const widget = { ...old, ...json };
@@ -51,7 +67,11 @@ export class WidgetResource extends Resource('/widgets', { name: 'WidgetResource
   );
 
   delete = this.operation(
-    { path: WidgetPath, returns: Deleted, meta: { exceptions: [NotFoundError] } },
+    {
+      path: WidgetPath,
+      returns: Deleted,
+      meta: { summary: 'Delete a widget.', exceptions: [NotFoundError] },
+    },
     ({ path }) => {
       if (!this.#widgets.delete(path.widget_id)) notFound();
       return { id: path.widget_id, deleted: true as const };
