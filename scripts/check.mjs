@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const release = join(root, 'scripts', 'release');
-const dirs = ['packages', 'apps']
+const dirs = ['packages', 'apps', 'examples']
   .flatMap((d) => (existsSync(join(root, d)) ? readdirSync(join(root, d)).map((p) => join(root, d, p)) : []))
   .concat([join(root, 'bench'), release]);
 for (const dir of dirs) rmSync(join(dir, '.vitest-result.json'), { force: true });

@@ -42,8 +42,9 @@ import {
 } from './harness/index.mjs';
 
 const ALL_SERVERS = FRAMEWORK_SERVERS;
-// Run only when named (`--servers api,api-fetch`): app.fetch through @hono/node-server.
-const OPTIONAL_SERVERS = ['api-fetch'];
+// Run only when named (`--servers api,api-fetch`): app.fetch through @hono/node-server; api-zod and
+// hono-zod: POST /movies with a zod body (`--servers api,api-zod,fastify,hono-zod --scenarios movies`).
+const OPTIONAL_SERVERS = ['api-fetch', 'api-zod', 'hono-zod'];
 /** The servers `--quick` and `--standalone` time unless `--servers` says otherwise: the targets' three. */
 const TARGET_SERVERS = ['raw', 'fastify', 'api'];
 const API_EXPORTS = ['BaseApp', 'Endpoint', 'Resource', 'Struct', 'serve', 'JSONResponse', 'Created'];

@@ -1,0 +1,3 @@
+import { packageConfig } from '../../config/vitest.ts';
+
+export default packageConfig();
