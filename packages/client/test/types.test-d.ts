@@ -227,23 +227,36 @@ describe('zod and ArkType routes (Standard Schema)', () => {
         () => ({ id: '1', year: 1 }),
       );
       readOne = this.operation(
-        { path: type({ movie_id: 'string' }), params: type({ 'full?': 'boolean' }), returns: type({ id: 'string' }) },
+        {
+          path: type({ movie_id: 'string' }),
+          params: type({ 'full?': 'boolean' }),
+          returns: type({ id: 'string' }),
+        },
         () => ({ id: '1' }),
       );
     }
     class Ping extends Endpoint('/ping') {
-      get = this.operation({ headers: z.object({ x_trace_id: z.string() }), returns: z.string() }, () => 'pong');
+      get = this.operation(
+        { headers: z.object({ x_trace_id: z.string() }), returns: z.string() },
+        () => 'pong',
+      );
     }
     const zapi = createClient({
       baseUrl: '',
       routes: { movies: route<Movies>('/movies'), ping: route<Ping>('/ping') },
     });
-    expectTypeOf(zapi.movies.create).parameter(0).toHaveProperty('json').toEqualTypeOf<{ title: string; year: unknown }>();
+    expectTypeOf(zapi.movies.create)
+      .parameter(0)
+      .toHaveProperty('json')
+      .toEqualTypeOf<{ title: string; year: unknown }>();
     expectTypeOf(zapi.movies.readOne)
       .parameter(0)
       .toHaveProperty('path')
       .toEqualTypeOf<{ movie_id: string }>();
-    expectTypeOf(zapi.ping.get).parameter(0).toHaveProperty('headers').toEqualTypeOf<{ x_trace_id: string }>();
+    expectTypeOf(zapi.ping.get)
+      .parameter(0)
+      .toHaveProperty('headers')
+      .toEqualTypeOf<{ x_trace_id: string }>();
     const created = await zapi.movies.create({ json: { title: 't', year: 1 } });
     if (created.ok) expectTypeOf(created.data).toEqualTypeOf<{ id: string; year: number; rating: number }>();
     const one = await zapi.movies.readOne({ path: { movie_id: '1' } });
