@@ -60,9 +60,8 @@ class ZodItems extends Resource('/zod/items') {
   );
 }
 class ZodOut extends Endpoint('/zod/out') {
-  get = this.operation(
-    { params: z.object({ bad: z.boolean().optional() }), returns: ZOut },
-    ({ params }) => (params.bad ? ({ id: 1, name: 'x' } as unknown as { id: string; name: string }) : { id: 'a', name: 'b' }),
+  get = this.operation({ params: z.object({ bad: z.boolean().optional() }), returns: ZOut }, ({ params }) =>
+    params.bad ? ({ id: 1, name: 'x' } as unknown as { id: string; name: string }) : { id: 'a', name: 'b' },
   );
   post = this.operation(
     {
@@ -72,13 +71,19 @@ class ZodOut extends Endpoint('/zod/out') {
     ({ json }) => new Created({ json: { id: '7', name: json.name }, headers: { x_trace_id: 'tr-1' } }),
   );
   put = this.operation(
-    { json: z.object({ n: z.number() }), returns: JSONResponse.of(z.object({ twice: z.number().transform((n) => n * 2) })) },
+    {
+      json: z.object({ n: z.number() }),
+      returns: JSONResponse.of(z.object({ twice: z.number().transform((n) => n * 2) })),
+    },
     ({ json }) => new JSONResponse({ json: { twice: json.n } }),
   );
 }
 class ZodForm extends Endpoint('/zod/form') {
   post = this.operation(
-    { form: z.object({ title: z.string(), count: z.number().int(), tags: z.array(z.string()).optional() }), returns: z.unknown() },
+    {
+      form: z.object({ title: z.string(), count: z.number().int(), tags: z.array(z.string()).optional() }),
+      returns: z.unknown(),
+    },
     ({ form }) => form,
   );
 }
@@ -137,7 +142,10 @@ describe('zod: JSON body', () => {
     const res = await client(app()).post('/zod/orders', {
       json: {
         customer: { name: HOSTILE, email: HOSTILE },
-        items: [{ sku: 'ok', qty: 1 }, { sku: HOSTILE, qty: HOSTILE }],
+        items: [
+          { sku: 'ok', qty: 1 },
+          { sku: HOSTILE, qty: HOSTILE },
+        ],
         kind: HOSTILE,
         note: 'x',
       },
@@ -154,7 +162,9 @@ describe('zod: JSON body', () => {
   });
 
   it('says a missing field is missing, and an empty array is too small', async () => {
-    const res = await client(app()).post('/zod/orders', { json: { ...order, items: [], customer: undefined } });
+    const res = await client(app()).post('/zod/orders', {
+      json: { ...order, items: [], customer: undefined },
+    });
     expect(res.status).toBe(422);
     expect(res.json()).toEqual(
       problem(422, '$.customer', 'Missing required field', [
@@ -174,7 +184,10 @@ describe('zod: JSON body', () => {
 
   it('keeps the JSON body rules: 400 malformed, 415 other media type', async () => {
     const c = client(app());
-    const bad = await c.post('/zod/orders', { content: '{"a":', headers: { 'content-type': 'application/json' } });
+    const bad = await c.post('/zod/orders', {
+      content: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     const other = await c.post('/zod/orders', { content: 'x', headers: { 'content-type': 'text/plain' } });
     expect(other.status).toBe(415);
@@ -211,14 +224,18 @@ describe('zod: query, path, headers, cookies', () => {
 
   it('binds headers by wire name and cookies by name; a bad header is a 400 naming the header', async () => {
     const c = client(app());
-    const ok = await c.get('/zod/headers', { headers: { 'x-trace-id': 'abcd', 'x-count': '3', cookie: 'session_id=s1' } });
+    const ok = await c.get('/zod/headers', {
+      headers: { 'x-trace-id': 'abcd', 'x-count': '3', cookie: 'session_id=s1' },
+    });
     expect([ok.status, ok.json()]).toEqual([
       200,
       { headers: { x_trace_id: 'abcd', xCount: 3 }, cookies: { session_id: 's1' } },
     ]);
     const bad = await c.get('/zod/headers', { headers: { 'x-trace-id': 'a', cookie: 'session_id=s1' } });
     expect(bad.status).toBe(400);
-    expect(bad.json()).toEqual(problem(400, 'header x-trace-id', 'Expected string of length >= 3, got other text'));
+    expect(bad.json()).toEqual(
+      problem(400, 'header x-trace-id', 'Expected string of length >= 3, got other text'),
+    );
     const noCookie = await c.get('/zod/headers', { headers: { 'x-trace-id': 'abcd' } });
     expect(noCookie.status).toBe(400);
     expect(noCookie.json()).toEqual(problem(400, 'cookie session_id', 'Missing required field'));
@@ -253,7 +270,10 @@ describe('zod: responses and forms', () => {
     const headers = { 'content-type': 'application/x-www-form-urlencoded' };
     const ok = await c.post('/zod/form', { content: 'title=Hi&count=3&tags=a&tags=b', headers });
     expect([ok.status, ok.json()]).toEqual([200, { title: 'Hi', count: 3, tags: ['a', 'b'] }]);
-    const bad = await c.post('/zod/form', { content: `title=Hi&count=${encodeURIComponent(HOSTILE)}`, headers });
+    const bad = await c.post('/zod/form', {
+      content: `title=Hi&count=${encodeURIComponent(HOSTILE)}`,
+      headers,
+    });
     expect(bad.status).toBe(422);
     expect(bad.json()).toEqual(problem(422, 'form count', 'Expected number, got other text'));
   });

@@ -11,7 +11,12 @@ import { WiringError } from '@api/core';
 
 const Movie = named(
   'Movie',
-  z.object({ id: z.string(), title: z.string().min(1), year: z.number().int(), rating: z.number().default(0) }),
+  z.object({
+    id: z.string(),
+    title: z.string().min(1),
+    year: z.number().int(),
+    rating: z.number().default(0),
+  }),
   { description: 'A movie' },
 );
 const Person = z.object({ name: z.string() }).meta({ id: 'Person' });
@@ -23,10 +28,17 @@ const Review = named('Review', type({ stars: '1 <= number.integer <= 5', text: '
 
 class Movies extends Resource('/movies') {
   create = this.operation(
-    { meta: { summary: 'Add a movie' }, json: MovieIn, returns: Created.of(Movie, { headers: z.object({ x_trace_id: z.string() }) }) },
+    {
+      meta: { summary: 'Add a movie' },
+      json: MovieIn,
+      returns: Created.of(Movie, { headers: z.object({ x_trace_id: z.string() }) }),
+    },
     () => new Created({ json: { id: '1', title: 't', year: 1, rating: 0 }, headers: { x_trace_id: 't' } }),
   );
-  readMany = this.operation({ meta: { summary: 'List movies' }, params: Page, returns: z.array(Movie) }, () => []);
+  readMany = this.operation(
+    { meta: { summary: 'List movies' }, params: Page, returns: z.array(Movie) },
+    () => [],
+  );
   readOne = this.operation(
     {
       meta: { summary: 'Read a movie' },
@@ -38,7 +50,10 @@ class Movies extends Resource('/movies') {
   );
 }
 class Reviews extends Endpoint('/reviews') {
-  post = this.operation({ meta: { summary: 'Review' }, json: Review, returns: JSONResponse.of(Review) }, ({ json }) => new JSONResponse({ json }));
+  post = this.operation(
+    { meta: { summary: 'Review' }, json: Review, returns: JSONResponse.of(Review) },
+    ({ json }) => new JSONResponse({ json }),
+  );
 }
 
 let doc: Json;
@@ -66,8 +81,15 @@ describe('a zod and ArkType app', () => {
       additionalProperties: false,
       description: 'A movie',
     });
-    expect(schemas.MovieIn.properties.cast).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Person' } });
-    expect(schemas.Person).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(schemas.MovieIn.properties.cast).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Person' },
+    });
+    expect(schemas.Person).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
     expect(schemas.Review).toEqual({
       type: 'object',
       properties: { stars: { type: 'integer', minimum: 1, maximum: 5 }, text: { type: 'string' } },
@@ -77,9 +99,16 @@ describe('a zod and ArkType app', () => {
 
   it('references the components from bodies and responses; anonymous schemas are inlined', () => {
     const create = doc.paths['/movies'].post;
-    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MovieIn' });
-    expect(create.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Movie' });
-    expect(create.responses['201'].headers['x-trace-id']).toEqual({ required: true, schema: { type: 'string' } });
+    expect(create.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/MovieIn',
+    });
+    expect(create.responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Movie',
+    });
+    expect(create.responses['201'].headers['x-trace-id']).toEqual({
+      required: true,
+      schema: { type: 'string' },
+    });
     const list = doc.paths['/movies'].get;
     // named() names a schema where it is used whole; inside another zod schema only zod's own
     // `.meta({ id })` names it (as Person in MovieIn), so the list's items are inlined.

@@ -131,37 +131,39 @@ export function formBinder(schema: AnySchema, limits: Limits, where: string): Bi
       'the form source is not an object schema',
       'declare form as a Struct',
     );
-  const fields: FormField[] = std ? standardFormFields(std) : Object.entries(entries).map(([key, field]) => {
-    const part = partOf(field as v.GenericSchema);
-    if (!part) {
-      const coercion = fieldCoercion(field);
-      return {
-        key,
-        // A bare structured field (a nested Struct, a record, a list of them): its part text is JSON.
-        kind: formFieldKind(field) === 'json' ? 'plain-json' : 'plain',
-        spooled: false,
-        many: coercion.many,
-        optional: isOptional(field),
-        coercion,
-        value: undefined,
-        headers: undefined,
-      };
-    }
-    const { info, many } = part;
-    const headerSchema = info.headers;
-    return {
-      key,
-      kind: info.kind,
-      spooled: info.spooled === true,
-      many,
-      optional: isOptional(field),
-      coercion: fieldCoercion(info.value ? node(info.value) : field),
-      value: info.value ? validator(info.value) : undefined,
-      headers: headerSchema
-        ? headersBinder(headerSchema, (issues) => new PartHeaderIssues(issues))
-        : undefined,
-    };
-  });
+  const fields: FormField[] = std
+    ? standardFormFields(std)
+    : Object.entries(entries).map(([key, field]) => {
+        const part = partOf(field as v.GenericSchema);
+        if (!part) {
+          const coercion = fieldCoercion(field);
+          return {
+            key,
+            // A bare structured field (a nested Struct, a record, a list of them): its part text is JSON.
+            kind: formFieldKind(field) === 'json' ? 'plain-json' : 'plain',
+            spooled: false,
+            many: coercion.many,
+            optional: isOptional(field),
+            coercion,
+            value: undefined,
+            headers: undefined,
+          };
+        }
+        const { info, many } = part;
+        const headerSchema = info.headers;
+        return {
+          key,
+          kind: info.kind,
+          spooled: info.spooled === true,
+          many,
+          optional: isOptional(field),
+          coercion: fieldCoercion(info.value ? node(info.value) : field),
+          value: info.value ? validator(info.value) : undefined,
+          headers: headerSchema
+            ? headersBinder(headerSchema, (issues) => new PartHeaderIssues(issues))
+            : undefined,
+        };
+      });
   const validate = std ? undefined : validator(schema as v.GenericSchema);
   const check = std ? sourceCheck(std, 'form') : undefined;
   const spooledFields: ReadonlySet<string> = new Set(fields.filter((f) => f.spooled).map((f) => f.key));
@@ -326,7 +328,9 @@ function standardFormFields(schema: ForeignSchema): FormField[] {
     const types = f.schema.type;
     const structured =
       types === 'object' ||
-      (f.many && typeof f.schema.items === 'object' && (f.schema.items as { type?: unknown }).type === 'object');
+      (f.many &&
+        typeof f.schema.items === 'object' &&
+        (f.schema.items as { type?: unknown }).type === 'object');
     return {
       key: f.key,
       kind: structured ? 'plain-json' : 'plain',

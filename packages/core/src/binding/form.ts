@@ -325,9 +325,7 @@ export type FormInput<TSchema extends ObjectSchemaLike> = SchemaOutput<TSchema>;
 FileFormPart.spooled = function spooled<THeaders extends ObjectSchemaLike | undefined = undefined>(
   options: { headers?: THeaders } = {},
 ): PartSchema<
-  SpooledFileFormPartValue<
-    THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>
-  >
+  SpooledFileFormPartValue<THeaders extends ObjectSchemaLike ? SchemaOutput<THeaders> : Record<string, never>>
 > {
   checkPart('FileFormPart.spooled', options);
   return marker({ kind: 'file', file: true, value: undefined, headers: options.headers, spooled: true });

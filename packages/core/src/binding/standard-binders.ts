@@ -82,7 +82,11 @@ export function standardQueryBinder(schema: StandardSchemaV1): (ex: { readonly q
 /** Request headers into a Standard object schema: `x_trace_id` / `xTraceId` read `x-trace-id`. */
 export function standardHeadersBinder(
   schema: StandardSchemaV1,
-  onIssues?: (issues: readonly StandardSchemaV1.Issue[], input: unknown, rename: ReadonlyMap<string, string>) => Error,
+  onIssues?: (
+    issues: readonly StandardSchemaV1.Issue[],
+    input: unknown,
+    rename: ReadonlyMap<string, string>,
+  ) => Error,
 ): (req: RequestHead) => unknown {
   const fields = fieldsOf(schema, 'headers', toHeaderName);
   const byKey = new Map(fields.map((f) => [f.key, f.wire]));
@@ -124,7 +128,10 @@ export function standardCookiesBinder(
   };
 }
 
-/** Path slots into a Standard object schema; any failure is a bare 404. Slots must be required fields without defaults. */
+/**
+ * Path slots into a Standard object schema; any failure is a bare 404. Slots must be required
+ * fields without defaults.
+ */
 export function standardPathBinder(
   schema: StandardSchemaV1,
   slots: readonly string[],

@@ -15,7 +15,7 @@ export declare namespace StandardSchemaV1 {
     readonly vendor: string;
     readonly validate: (
       value: unknown,
-      options?: Options | undefined,
+      options?: Options,
     ) => Result<Output> | Promise<Result<Output>>;
     readonly types?: Types<Input, Output> | undefined;
     /** The Standard JSON Schema converter (zod 4, ArkType 2), when the library offers one. */

@@ -28,7 +28,11 @@ export function checkOf(factory: string, schema: unknown, options: unknown, keys
         `unknown option "${key}"`,
         `use only ${keys.join(', ')}`,
       );
-  if (o.headers !== undefined && !isObjectSchema(o.headers) && !(isStandardSchema(o.headers) && standardFields(o.headers)))
+  if (
+    o.headers !== undefined &&
+    !isObjectSchema(o.headers) &&
+    !(isStandardSchema(o.headers) && standardFields(o.headers))
+  )
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
       factory,

@@ -1,4 +1,9 @@
-import type { AnySchema, SchemaOutput, SchemaReturn, StandardObjectSchema } from '../contract/standard-schema';
+import type {
+  AnySchema,
+  SchemaOutput,
+  SchemaReturn,
+  StandardObjectSchema,
+} from '../contract/standard-schema';
 import type * as v from 'valibot';
 import { SetCookie } from '../cookies/set-cookie';
 import { describeValue, wiringError } from '../contract/wiring-error';

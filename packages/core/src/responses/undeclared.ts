@@ -1,7 +1,6 @@
 // Responses no declaration describes: what an intercept or middleware returns, and the
 // `ExceptionResponse` of an exception handler (declared: compiled encoder; undeclared: JSON.stringify).
 import type { AnySchema } from '../contract/standard-schema';
-import type * as v from 'valibot';
 import { hasHeader } from '../http/header-name';
 import type { HeaderList } from '../contract/exchange';
 import { compileSerializer } from '../schema/serializer';

@@ -58,7 +58,8 @@ function expectation(issue: Loose): string | undefined {
     return bound === undefined ? undefined : `${str(issue.origin) ?? 'value'} of ${what}${op} ${bound}`;
   }
   if (code === 'invalid_format') return str(issue.format) && `${str(issue.format)} format`;
-  if (code === 'not_multiple_of') return scalarText(issue.divisor) && `a multiple of ${scalarText(issue.divisor)}`;
+  if (code === 'not_multiple_of')
+    return scalarText(issue.divisor) && `a multiple of ${scalarText(issue.divisor)}`;
   // ArkType 2: `description` is the schema's; a union's options are its branches' descriptions.
   if (' arkKind' in issue) {
     if (code === 'union' && Array.isArray(issue.errors)) {

@@ -77,7 +77,7 @@ export function named<S extends StandardSchemaV1>(name: string, schema: S, meta:
 /** The `named()` name of a Standard Schema, or `undefined`. */
 export function namedInfo(schema: unknown): NamedInfo | undefined {
   return schema !== null && (typeof schema === 'object' || typeof schema === 'function')
-    ? names.get(schema as object)
+    ? names.get(schema)
     : undefined;
 }
 
@@ -127,7 +127,8 @@ function typesOf(node: Json, root: Json): string[] {
   if (typeof n.type === 'string') return [n.type];
   if (Array.isArray(n.type)) return n.type as string[];
   if ('const' in n) return [n.const === null ? 'null' : typeof n.const];
-  if (Array.isArray(n.enum)) return [...new Set((n.enum as unknown[]).map((x) => (x === null ? 'null' : typeof x)))];
+  if (Array.isArray(n.enum))
+    return [...new Set((n.enum as unknown[]).map((x) => (x === null ? 'null' : typeof x)))];
   const list = (n.anyOf ?? n.oneOf) as Json[] | undefined;
   if (Array.isArray(list)) return [...new Set(list.flatMap((m) => typesOf(m, root)))];
   return [];
@@ -137,7 +138,13 @@ function scalarOfJson(node: Json, root: Json): Scalar {
   const types = typesOf(node, root).filter((t) => t !== 'null');
   if (types.length !== 1) return types.includes('number') && !types.includes('string') ? 'number' : 'unknown';
   const t = types[0]!;
-  return t === 'integer' || t === 'number' ? 'number' : t === 'boolean' ? 'boolean' : t === 'string' ? 'string' : 'unknown';
+  return t === 'integer' || t === 'number'
+    ? 'number'
+    : t === 'boolean'
+      ? 'boolean'
+      : t === 'string'
+        ? 'string'
+        : 'unknown';
 }
 
 /**
@@ -154,7 +161,8 @@ export function standardFields(schema: StandardSchemaV1): StandardField[] | unde
   }
   if (!root) return undefined;
   const top = resolveRef(root, root);
-  if (top.type !== 'object' || typeof top.properties !== 'object' || top.properties === null) return undefined;
+  if (top.type !== 'object' || typeof top.properties !== 'object' || top.properties === null)
+    return undefined;
   const required = new Set(Array.isArray(top.required) ? (top.required as string[]) : []);
   return Object.entries(top.properties as Record<string, Json>).map(([key, raw]) => {
     const field = resolveRef(raw, root);
@@ -179,6 +187,7 @@ export function noShape(where: string, source: string): Error {
     `the ${source} schema is a Standard Schema whose object fields cannot be read: core reads them from the ` +
       "library's JSON Schema (`~standard.jsonSchema`, zod 4 and ArkType 2), which this schema does not offer " +
       'or is not an object',
-    `declare ${source} as an object schema (z.object({ … }), type({ … })) of a library that implements Standard JSON Schema, or as a Struct`,
+    `declare ${source} as an object schema (z.object({ … }), type({ … })) of a library that ` +
+      'implements Standard JSON Schema, or as a Struct',
   );
 }

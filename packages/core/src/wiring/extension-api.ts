@@ -1,7 +1,6 @@
 // The wiring surface an extension's `setup(wiring)` gets; implemented by `wiring/wiring-api.ts`.
 import type { SchemaOutput } from '../contract/standard-schema';
 import type { WiringErrorCode } from '../contract/wiring-error';
-import type * as v from 'valibot';
 import type { Closeable } from '../lifecycle/exit-stack';
 import type { Limits } from '../contract/limits';
 import type { Logger } from '../logging/logger';

@@ -364,7 +364,8 @@ function checkSources(where: string, method: string, spec: OperationSpec): void 
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
-        `the ${source} source must be a valibot schema${source === 'json' ? ' or a Standard Schema (zod, ArkType)' : ''}, got ${describeValue(schema)}`,
+        `the ${source} source must be a valibot schema` +
+          `${source === 'json' ? ' or a Standard Schema (zod, ArkType)' : ''}, got ${describeValue(schema)}`,
         `${source}: ${source === 'json' ? 'WidgetIn' : 'User'} (a Struct or a v.* schema)`,
       );
   }

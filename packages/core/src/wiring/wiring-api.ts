@@ -1,7 +1,6 @@
 // The `Wiring` object extensions get in `setup(wiring)`: thin, checked doors into AppWiring.
 import { standardReason } from '../schema/standard-issues';
 import type { SchemaOutput } from '../contract/standard-schema';
-import type * as v from 'valibot';
 import { cookiesBinder, headersBinder } from '../binding/binders';
 import { describeValue, wiringError, type WiringErrorCode } from '../contract/wiring-error';
 import type { RequestHead } from '../contract/exchange';

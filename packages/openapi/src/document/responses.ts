@@ -273,14 +273,15 @@ export class ResponseDocs {
       if (isStandardSchema(info.headers))
         for (const field of this.#registry.standardFields(info.headers, where))
           r.headers[toHeaderName(field.key)] = { required: field.required, schema: field.schema };
-      else for (const [field, schema] of Object.entries(
-        info.headers ? (objectEntries(info.headers as unknown as SchemaNode) ?? {}) : {},
-      )) {
-        r.headers[toHeaderName(field)] = {
-          required: !isOptional(schema),
-          schema: this.#registry.inline(schema),
-        };
-      }
+      else
+        for (const [field, schema] of Object.entries(
+          info.headers ? (objectEntries(info.headers as unknown as SchemaNode) ?? {}) : {},
+        )) {
+          r.headers[toHeaderName(field)] = {
+            required: !isOptional(schema),
+            schema: this.#registry.inline(schema),
+          };
+        }
     }
     const add = (mediaType: string, schema: JsonSchema | undefined): void => {
       const list = r.content.get(mediaType) ?? [];
@@ -295,7 +296,9 @@ export class ResponseDocs {
       case 'json': {
         const mediaType = info.contentType ?? 'application/json';
         add(mediaType, schemaOf() ?? {});
-        const node = isStandardSchema(info.schema) ? undefined : (info.schema as unknown as SchemaNode | undefined);
+        const node = isStandardSchema(info.schema)
+          ? undefined
+          : (info.schema as unknown as SchemaNode | undefined);
         const examples = node ? examplesOf(node, this.#registry.nameOf(node), where) : undefined;
         if (examples) r.examples.set(mediaType, { ...r.examples.get(mediaType), ...examples });
         return;

@@ -63,7 +63,8 @@ export class SchemaRegistry {
    */
   model(schema: SchemaNode, where: string, checkUnions = false, io?: Io): JsonSchema {
     // A Standard Schema (zod, ArkType): its library's own JSON Schema, input for requests, output for responses.
-    if (isStandardSchema(schema)) return this.#std.model(schema, where, io ?? (checkUnions ? 'output' : 'input'));
+    if (isStandardSchema(schema))
+      return this.#std.model(schema, where, io ?? (checkUnions ? 'output' : 'input'));
     const walked = this.#walked[checkUnions ? 1 : 0];
     if (!walked.has(schema)) {
       this.#walk(schema, where, checkUnions, new Set());

@@ -64,7 +64,11 @@ export class StandardModels {
     const root = this.#rewrite(converted.root, 'input');
     const properties = (root.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set(Array.isArray(root.required) ? (root.required as string[]) : []);
-    return Object.entries(properties).map(([key, field]) => ({ key, required: required.has(key), schema: field }));
+    return Object.entries(properties).map(([key, field]) => ({
+      key,
+      required: required.has(key),
+      schema: field,
+    }));
   }
 
   /**
@@ -77,7 +81,8 @@ export class StandardModels {
     for (const [name, use] of this.#uses) {
       if (use.input && use.output && use.input.text !== use.output.text) {
         const inputKey = `${name}Input`;
-        if (this.#uses.has(inputKey)) throw conflict(inputKey, use.input.where, this.#uses.get(inputKey)!.input?.where ?? '');
+        if (this.#uses.has(inputKey))
+          throw conflict(inputKey, use.input.where, this.#uses.get(inputKey)!.input?.where ?? '');
         out[name] = use.output.json;
         out[inputKey] = use.input.json;
         keys.set(name, { input: inputKey, output: name });

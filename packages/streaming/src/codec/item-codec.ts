@@ -82,10 +82,14 @@ function standardItemEncoder(schema: ForeignSchema, what: string): ItemEncoder {
     if (result instanceof Promise) {
       // An async schema cannot check an item as it is written; its rejection is this TypeError's.
       result.catch(() => undefined);
-      throw new TypeError(`${what} has a schema that validates asynchronously; stream items are checked synchronously`);
+      throw new TypeError(
+        `${what} has a schema that validates asynchronously; stream items are checked synchronously`,
+      );
     }
     if (result.issues)
-      throw new TypeError(`${what} does not match its schema: ${standardReason('json', result.issues, item).reason}`);
+      throw new TypeError(
+        `${what} does not match its schema: ${standardReason('json', result.issues, item).reason}`,
+      );
     return JSON.stringify(result.value) ?? 'null';
   };
 }
