@@ -35,8 +35,8 @@ export class WiredApp extends BaseApp {
   }
   protected override async wire(): Promise<void> {
     this.#wire({
-      endpoint: (route, options) => this.includeEndpoint(route, options),
-      resource: (route, options) => this.includeResource(route, options),
+      endpoint: (route, options) => this.includeEndpoint(route as EndpointOperations, options as object),
+      resource: (route, options) => this.includeResource(route as ResourceOperations, options as object),
       middleware: (mw) => this.includeMiddleware(mw),
       handler: (h) => this.includeExceptionHandler(h),
       include: (extension) => this.include(extension),

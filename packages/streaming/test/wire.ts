@@ -30,7 +30,7 @@ export class TestApp extends BaseApp {
     this.#setup.wire(this);
   }
   endpoint<TRoute extends EndpointOperations>(route: TRoute, options?: MountOptions<TRoute>): void {
-    this.includeEndpoint(route, options);
+    this.includeEndpoint(route as EndpointOperations, options as object);
   }
   handler<TError extends Error>(handler: ExceptionHandler<TError>): void {
     this.includeExceptionHandler(handler);

@@ -51,7 +51,10 @@ export type StreamEncoder = Transform & { flush(callback?: () => void): void };
 export interface BodyEncoder {
   /** Encodes a whole buffered body; return a promise to keep the work off the event loop (node:zlib's async API). */
   encode(body: Uint8Array): Uint8Array | Promise<Uint8Array>;
-  /** A fresh encoder for one streamed body: core pipes it to the socket and calls `flush()` after every write (an encoder may coalesce one turn's writes; with a callback: now). */
+  /**
+   * A fresh encoder for one streamed body: core pipes it to the socket and calls `flush()` after
+   * every write (an encoder may coalesce one turn's writes; with a callback: now).
+   */
   stream(): StreamEncoder;
 }
 

@@ -224,7 +224,7 @@ export function defineExceptionHandler<
   const TReturns extends readonly ExceptionHandlerReturn[] = readonly [],
 >(handler: ExceptionHandlerDefinition<TError, TReturns>): DeclaredExceptionHandler<TError, TReturns> {
   checkHandlerShape('defineExceptionHandler', handler, true);
-  return handler as DeclaredExceptionHandler<TError, TReturns>;
+  return handler;
 }
 
 const HANDLER_KEYS: readonly string[] = ['exception', 'returns', 'handleException'];

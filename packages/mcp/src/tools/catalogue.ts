@@ -1,6 +1,13 @@
 // The route catalogue → MCP tools, once at wiring: which operations, their names, input and output
 // schemas and annotations.
-import { isOptional, objectEntries, wiringError, type RouteInfo } from '@api/core/extension';
+import {
+  isOptional,
+  isStandardSchema,
+  objectEntries,
+  standardFields,
+  wiringError,
+  type RouteInfo,
+} from '@api/core/extension';
 import type { ToolSelector } from '../options';
 import { inputOf, outputOf, type InputPlan, type OutputMode } from './schemas';
 
@@ -109,9 +116,8 @@ function whyNot(route: RouteInfo): string | undefined {
     ['headers', 'header'],
     ['cookies', 'cookie'],
   ] as const) {
-    const entries = spec[source] ? (objectEntries(spec[source]) ?? {}) : {};
-    const needed = Object.entries(entries).find(([, field]) => !isOptional(field));
-    if (needed) return `needs the ${label} ${needed[0]}, which a tool call cannot send`;
+    const needed = requiredFields(spec[source])[0];
+    if (needed !== undefined) return `needs the ${label} ${needed}, which a tool call cannot send`;
   }
   const streamed = route.responses.find((r) => !BUFFERED.has(r.kind));
   if (streamed) return `answers with a ${streamed.kind} response, which a tool result cannot carry`;
@@ -174,4 +180,15 @@ function annotationsOf(method: string): Record<string, boolean> | undefined {
   if (method === 'DELETE') return { destructiveHint: true };
   if (method === 'PUT') return { idempotentHint: true };
   return undefined;
+}
+
+/** The names of an object schema's required fields (valibot or Standard Schema; none for no schema). */
+function requiredFields(schema: unknown): string[] {
+  if (schema === undefined) return [];
+  if (isStandardSchema(schema))
+    return (standardFields(schema) ?? []).filter((f) => f.required && !f.hasDefault).map((f) => f.key);
+  const entries = objectEntries(schema as Parameters<typeof objectEntries>[0]) ?? {};
+  return Object.entries(entries)
+    .filter(([, field]) => !isOptional(field))
+    .map(([name]) => name);
 }

@@ -1,6 +1,12 @@
 // A tool's input schema (one object of path, query and body fields) and output schema (the
 // declared success answer), converted by @api/openapi's `jsonSchemaOf` as the document converts them.
-import { isOptional, parseTemplate, wiringError, type RouteInfo } from '@api/core/extension';
+import {
+  isOptional,
+  isStandardSchema,
+  parseTemplate,
+  wiringError,
+  type RouteInfo,
+} from '@api/core/extension';
 import { jsonSchemaOf, type JsonSchema } from '@api/openapi';
 
 /** How a call's arguments become the operation's request. */
@@ -56,7 +62,11 @@ export function inputOf(route: RouteInfo, where: string): InputPlan {
     }
   }
   let body: InputPlan['body'] = 'none';
-  const bodyOptional = spec.json !== undefined && isOptional(spec.json);
+  // A Standard Schema body is required (core reads it whenever the route declares it).
+  const bodyOptional =
+    spec.json !== undefined &&
+    !isStandardSchema(spec.json) &&
+    isOptional(spec.json as Parameters<typeof isOptional>[0]);
   if (spec.json) {
     const converted = jsonSchemaOf(spec.json, where);
     const fields = converted.type === 'object' ? objectOf(converted, defs, where) : undefined;
