@@ -271,7 +271,7 @@ describe('options', () => {
 
   it('an unknown option (a typo)', async () => {
     expect((await startupError(none, { docs_path: '/x' } as Partial<OpenAPIOptions>)).message).toBe(
-      'openapi(): unknown option "docs_path" (did you mean "docsPath"?). Fix: use only title, version, description, openapiPath, docsPath, servers, tags, docsHtml, favicon, scalarConfig, openapiVersion.',
+      'openapi(): unknown option "docs_path" (did you mean "docsPath"?). Fix: use only title, version, description, openapiPath, docsPath, servers, tags, docsHtml, favicon, scalarConfig, openapiVersion, prefixRoutes.',
     );
   });
 
