@@ -3,39 +3,12 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createClient, route, type Authenticated, type ClientSocket, type SSEEvent } from '../src/index';
 import type { ErrorReason, Problem } from '../src/index';
 import type { AppErrors } from './fixture/app';
-import type { InvalidTokenError } from './fixture/models';
-import type {
-  AskEndpoint,
-  EchoEndpoint,
-  MiscEndpoint,
-  NoticesEndpoint,
-  RawEndpoint,
-  RoomSocket,
-  ShopWidgetResource,
-  ShoutSocket,
-  SignupEndpoint,
-  UploadEndpoint,
-  VaultResource,
-  WidgetResource,
-} from './fixture/routes';
+import type { VaultResource, WidgetResource } from './fixture/routes';
+import { routes } from './fixture/client-routes';
 
 const api = createClient({
   baseUrl: '',
-  routes: {
-    widgets: route<Authenticated<WidgetResource, typeof InvalidTokenError>>('/widgets'),
-    open: route<WidgetResource>('/widgets'),
-    shopWidgets: route<ShopWidgetResource>('/shops/{shop_id}/widgets'),
-    echo: route<EchoEndpoint>('/echo'),
-    uploads: route<UploadEndpoint>('/uploads'),
-    raw: route<RawEndpoint>('/raw'),
-    misc: route<MiscEndpoint>('/misc'),
-    ask: route<AskEndpoint>('/ask'),
-    notices: route<NoticesEndpoint>('/notices'),
-    rooms: route<RoomSocket>('/rooms/{room}'),
-    shout: route<ShoutSocket>('/shout', { text: true }),
-    signup: route<SignupEndpoint>('/signup'),
-    vault: route<VaultResource>('/vault'),
-  },
+  routes: { ...routes, open: route<WidgetResource>('/widgets') },
 });
 
 type Widget = { id: string; name: string; priceCents: number };
