@@ -255,6 +255,8 @@ export function pathBinder(schema: AnySchema, slots: readonly string[], where: s
   });
   const validate = validator(schema as v.GenericSchema);
   const n = fields.length;
+  // Kept inline (standardPathBinder has the same loop): one shared helper costs ~6% instructions on a
+  // path route (measured: 63.3k → 67.0k on GET /items/42), its `{}` seeing every route's keys.
   return (ex) => {
     const input: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) {
