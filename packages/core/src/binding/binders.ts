@@ -28,6 +28,7 @@ import {
   parseJsonBody,
 } from './body';
 import { RawHeadersView } from './raw-headers';
+import type { Logger } from '../logging/logger';
 import { isStandardSchema } from '../schema/standard';
 import type { AnySchema, StandardSchemaV1 } from '../contract/standard-schema';
 import {
@@ -55,6 +56,8 @@ export interface BindingExchange extends Exchange {
   readonly runtime: {
     /** Requests reading their body (shutdown answers them 503 at its cap). */
     readonly reading: Uploads;
+    /** The app's logger (a spooled upload's files that could not be removed). */
+    readonly log: Logger;
   };
   /** This exchange's place in `runtime.reading` (-1: not reading): the `Uploads` list writes it. */
   readingAt: number;

@@ -252,12 +252,12 @@ export function formBinder(schema: AnySchema, limits: Limits, where: string): Bi
     if (spooledFields.size > 0) {
       const opened = (spool = requestSpool(spooledFields, limits.multipart.maxSpooledBytes));
       // Removed when the response ends, however it ends (sent, failed, or the client left).
-      ex.res.once('close', () => void opened.remove());
+      ex.res.once('close', () => void opened.remove().catch((error: unknown) => spoolLeft(ex, error)));
     }
     try {
       parts = await parseMultipart(ex.req, boundary, limits.multipart, spool);
     } catch (error) {
-      await spool?.remove();
+      await spool?.remove().catch((failure: unknown) => spoolLeft(ex, failure));
       if (error instanceof MultipartError) {
         // Refused mid-body: answer and close rather than drain an unbounded rest.
         if (!ex.req.readableEnded) ex.closeAfterAnswer();
@@ -363,4 +363,9 @@ function distinctHeaders(pairs: ReadonlyArray<readonly [string, string]>): Recor
   const out = Object.create(null) as Record<string, string[]>;
   for (const [k, val] of pairs) (out[k.toLowerCase()] ??= []).push(val);
   return out;
+}
+
+/** A spooled upload's temporary files could not be removed: the operator hears of it (disk fills otherwise). */
+function spoolLeft(ex: BindingExchange, error: unknown): void {
+  ex.runtime.log.error(`${ex.method} ${ex.path}: could not remove a spooled upload's temporary files`, error);
 }

@@ -57,7 +57,8 @@ export function requestSpool(fields: ReadonlySet<string>, maxBytes: number): Req
       removed ??= (async () => {
         await Promise.all([...opened].map((f) => f.close().catch(() => undefined)));
         const made = await dir?.catch(() => undefined);
-        if (made !== undefined) await rm(made, { recursive: true, force: true }).catch(() => undefined);
+        // A failure to remove is the caller's to report (it has the logger): files left on disk.
+        if (made !== undefined) await rm(made, { recursive: true, force: true });
       })();
       return removed;
     },
