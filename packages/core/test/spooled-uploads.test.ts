@@ -130,7 +130,7 @@ async function until(condition: () => boolean, ms = 5000): Promise<void> {
 }
 
 describe('FileFormPart.spooled()', () => {
-  it('streams a 200 MiB file part to disk with the server RSS growing under 32 MiB, then removes it', async () => {
+  it('streams a 200 MiB file part to disk with the server RSS growing under 64 MiB, then removes it', async () => {
     // A first upload warms the path up (code loaded, heap at its working size): what is measured
     // next is what an upload costs, not what the first request of a process costs.
     expect(bodyOf(await upload(16))).toMatchObject({ size: 16 * 1024 * 1024 });
@@ -153,7 +153,10 @@ describe('FileFormPart.spooled()', () => {
       sha256: expectedHash(200),
       existed: true,
     });
-    expect(peak - before).toBeLessThan(32 * 1024 * 1024);
+    // Buffering the part would grow RSS by its 200 MiB; streaming grows it by the socket's and the
+    // file's buffers plus whatever the worker's heap does meanwhile (up to 35 MiB seen on a busy
+    // 2-core machine). 64 MiB keeps a 3× gap to the failure it guards against.
+    expect(peak - before).toBeLessThan(64 * 1024 * 1024);
     await until(() => leftovers().length === 0);
     await expect(stat(String(body.path))).rejects.toMatchObject({ code: 'ENOENT' });
   }, 60_000);
