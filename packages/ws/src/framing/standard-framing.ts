@@ -46,8 +46,14 @@ function readTags(where: string, schema: ForeignSchema, io: 'input' | 'output'):
   try {
     root = standardJsonSchema(schema, io);
   } catch {
-    // A library that cannot express the schema as JSON Schema: the tags cannot be read (said below).
-    root = undefined;
+    // Only the tags are read: a field JSON Schema cannot express (a zod transform or date) may be
+    // left open (zod's `unrepresentable: 'any'`; other libraries ignore the option).
+    try {
+      root = standardJsonSchema(schema, io, { unrepresentable: 'any' });
+    } catch {
+      // The library cannot express this schema at all: the tags cannot be read (said below).
+      root = undefined;
+    }
   }
   if (!root)
     throw wiringError(
