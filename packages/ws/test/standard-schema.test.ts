@@ -38,6 +38,7 @@ class ZodSocket extends WebSocketEndpoint('/zod', { inbound: ZodIn, outbound: Zo
   }
 
   handle = this.handler({}, async ({ websocket }) => {
+    using subscriber = this.room.attach(websocket);
     for await (const message of websocket) {
       if (message.type === 'Claim') await websocket.send({ type: 'Claimed', code: message.code });
       else if (message.text === 'bad send')
@@ -46,10 +47,8 @@ class ZodSocket extends WebSocketEndpoint('/zod', { inbound: ZodIn, outbound: Zo
           .send({ type: 'Said', text: 'secret-value' as unknown as string, at: 'secret-value' as never })
           .catch((error: Error) => websocket.send({ type: 'Said', text: error.message, at: new Date(0) }));
       else if (message.text === 'join') {
-        using subscriber = this.room.attach(websocket);
         this.room.join(subscriber, 'lobby');
         this.room.publish('lobby', { type: 'Joined', room: 'lobby' });
-        await websocket.closed;
       } else await websocket.send({ type: 'Said', text: message.text, at: new Date(0) });
     }
   });
@@ -102,7 +101,11 @@ describe('zod messages', () => {
     ['a wrong field type', { type: 'Say', text: 42 }, 'Expected string, got number at `$.text`'],
     ['a missing field', { type: 'Shout' }, 'Missing required field at `$.text`'],
     ['a failed check', { type: 'Say', text: '' }, 'Expected string of length >= 1, got string at `$.text`'],
-    ['an object for a string', { type: 'Say', text: { p: 'hunter2' } }, 'Expected string, got object at `$.text`'],
+    [
+      'an object for a string',
+      { type: 'Say', text: { p: 'hunter2' } },
+      'Expected string, got object at `$.text`',
+    ],
   ])('closes with 1008 on %s, naming the path, never the value', async (_, frame, reason) => {
     const peer = await open('/zod');
     peer.send(frame);

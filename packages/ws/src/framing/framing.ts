@@ -10,13 +10,7 @@ import {
   type Serializer,
 } from '@api/core/extension';
 import { CloseCode, truncateReason } from '../socket/close-codes';
-import {
-  EXPECTED_BINARY,
-  EXPECTED_TEXT,
-  MALFORMED_JSON,
-  Refusal,
-  type Codec,
-} from './refusals';
+import { EXPECTED_BINARY, EXPECTED_TEXT, MALFORMED_JSON, Refusal, type Codec } from './refusals';
 import { standardCodec } from './standard-framing';
 
 export { Refusal, type Codec } from './refusals';

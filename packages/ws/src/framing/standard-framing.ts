@@ -24,7 +24,9 @@ function tagOfMember(node: Json, root: Json): string | undefined {
   if (!type) return undefined;
   if (typeof type.const === 'string') return type.const;
   const values = type.enum;
-  return Array.isArray(values) && values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
+  return Array.isArray(values) && values.length === 1 && typeof values[0] === 'string'
+    ? values[0]
+    : undefined;
 }
 
 /** The members of a union (`anyOf` / `oneOf`, nested ones flattened), or the schema itself. */
@@ -59,7 +61,7 @@ function readTags(where: string, schema: ForeignSchema, io: 'input' | 'output'):
     throw wiringError(
       'API_WIRING_WS_FRAMING',
       where,
-      "a Standard Schema whose message types cannot be read: @api/ws reads each message's \"type\" from the library's JSON Schema (`~standard.jsonSchema`), which this schema does not offer",
+      'a Standard Schema whose message types cannot be read: @api/ws reads each message\'s "type" from the library\'s JSON Schema (`~standard.jsonSchema`), which this schema does not offer',
       FIX,
     );
   const tags: string[] = [];
@@ -73,7 +75,12 @@ function readTags(where: string, schema: ForeignSchema, io: 'input' | 'output'):
         FIX,
       );
     if (tags.includes(tag))
-      throw wiringError('API_WIRING_DUPLICATE', where, `two messages are tagged "${tag}"`, 'give each message its own "type"');
+      throw wiringError(
+        'API_WIRING_DUPLICATE',
+        where,
+        `two messages are tagged "${tag}"`,
+        'give each message its own "type"',
+      );
     tags.push(tag);
   }
   return tags;
