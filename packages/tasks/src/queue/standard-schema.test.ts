@@ -91,7 +91,7 @@ describe('BackgroundTasks with Standard Schemas', () => {
     await until(() => seen.length === 1);
     expect(seen).toEqual([{ id: 'a', times: 2 }]);
     const error = (await tasks
-      .add(Ping, { id: '<script>' as unknown as string, times: 1.5 })
+      .add(Ping, { id: '<script>', times: 1.5 })
       .catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(TaskItemError);
     expect(error.message).toBe(
