@@ -308,7 +308,12 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       this.#checking--;
       if (this.#settling === settled) this.#settling = undefined;
       if (this.#state === 'open') this.#accept(value, size);
-      if (this.#paused && this.#checking <= INBOUND_HIGH / 4 && this.#queue.length <= INBOUND_HIGH / 4) {
+      if (
+        this.#paused &&
+        this.#checking <= INBOUND_HIGH / 4 &&
+        this.#queue.length <= INBOUND_HIGH / 4 &&
+        this.#queuedBytes <= INBOUND_HIGH_BYTES / 4
+      ) {
         this.#paused = false;
         this.#raw.resume();
       }
