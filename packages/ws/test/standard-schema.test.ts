@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { BaseApp } from '@api/core';
 import { TestClient } from '@api/testing';
 import { Channel, websocket, WebSocketEndpoint } from '../src/index';
+import { compileFraming } from '../src/framing/framing';
+import { kInternals } from '../src/symbols';
 import { quietLogger } from './fixtures/app';
 import { Peer } from './helpers/peer';
 
@@ -173,5 +175,16 @@ describe('ArkType messages', () => {
     const wrong = await open('/ark');
     wrong.send({ type: 'Ping', n: '<b>1</b>' });
     expect(await wrong.closed).toEqual({ code: 1008, reason: 'Expected a number, got string at `$.n`' });
+  });
+});
+
+describe('Channel with a Standard Schema', () => {
+  it('refuses a socket whose outbound is another schema, even with the same tags', () => {
+    const channel = new Channel(ZodOut);
+    const other = z.discriminatedUnion('type', [Said, Claimed, Joined]);
+    const socket = { [kInternals]: { outbound: compileFraming('T', other) } } as never;
+    expect(() => channel.attach(socket)).toThrow(
+      /cannot carry this channel's messages \(Said \| Claimed \| Joined\)\. Fix: .*declare outbound with that very schema/,
+    );
   });
 });
