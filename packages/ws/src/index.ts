@@ -24,7 +24,15 @@ export {
 } from './endpoint/mount';
 export { WebSocketClosedError, type WebSocket } from './socket/websocket';
 export { CloseCode, MAX_REASON_BYTES } from './socket/close-codes';
-export type { Framing, InboundMessage, OutboundMessage, TaggedSchema } from './framing/framing';
+export type {
+  ClientReceiveMessage,
+  ClientSendMessage,
+  Framing,
+  InboundMessage,
+  OutboundMessage,
+  TaggedSchema,
+  TaggedStandardSchema,
+} from './framing/framing';
 export { Channel, type ChannelOptions } from './channel/channel';
 export { Subscriber, type SubscriberStats } from './channel/subscriber';
 export type { Overflow } from './channel/bounded-writer';

@@ -1,10 +1,8 @@
 import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
-import * as v from 'valibot';
-import { toErrorReason } from '@api/core/extension';
 import { defineBackend } from '../queue/backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from '../queue/engine';
 import { checkCarried, CONTEXT_KEY, runWithin } from '../queue/context';
-import { dispatch, Outcome, type RetryPolicy, type Route } from '../queue/route';
+import { checkItem, dispatch, Outcome, type RetryPolicy, type Route } from '../queue/route';
 import type { TaskBackend, TaskContext } from '../queue/types';
 import { bullBackoff, CLOSE_MS, describeRetry, throttled, type BullMQBackendOptions } from './bullmq-options';
 
@@ -252,10 +250,12 @@ class BullMQEngine implements Engine {
       throw new UnrecoverableError(`no handler registered for ${job.name}`);
     }
     const [data, carried] = this.#carried(route, job.data);
-    const parsed = v.safeParse(route.schema, data);
-    if (!parsed.success) {
+    // valibot synchronously; a Standard Schema (zod, ArkType) may answer a promise (awaited).
+    const checked = checkItem(route, data);
+    const parsed = checked instanceof Promise ? await checked : checked;
+    if (!parsed.ok) {
       ctx.counters.dropped++;
-      const { reason } = toErrorReason('json', parsed.issues);
+      const { reason } = parsed;
       ctx.log.error(
         `${ctx.owner}: a ${route.label} item from Redis fails its schema (${reason}); it is dropped (marked failed in Redis)`,
       );

@@ -145,7 +145,9 @@ describe('BackgroundTasks: register', () => {
 
   it('refuses what is not a schema, an async schema, and a handler that is not a function', () => {
     const { tasks } = queue();
-    expect(() => tasks.register({} as never, () => undefined)).toThrow(/not a valibot schema/);
+    expect(() => tasks.register({} as never, () => undefined)).toThrow(
+      /not a schema \(valibot, or a Standard Schema/,
+    );
     expect(() => tasks.register(v.objectAsync({ a: v.string() }) as never, () => undefined)).toThrow(
       /asynchronous/,
     );

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { wiringError } from '@api/core/extension';
+import { isStandardSchema, wiringError, type SchemaInput, type SchemaOutput } from '@api/core/extension';
 import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
 import { TaskItemError, TasksClosedError } from './errors';
 import { inProcessBackend } from './in-process';
 import { checkAddOptions, checkRegistrationOptions, sameRetry } from './retry';
 import { Carried, checkCarried, CONTEXT_KEY } from './context';
-import { newRoute, refusal, type Route } from './route';
+import { admitted, checkItem, newRoute, refusal, type Route } from './route';
 import { checkOptions, checkPropagator, consoleLog, isSchema, labelOf, OWNER } from './checks';
 import type {
   BackgroundTasksOptions,
@@ -94,7 +94,8 @@ export class BackgroundTasks implements AsyncDisposable {
    * BullMQ's own job options, set on each item when it is added — so register the same options in
    * every process that adds or runs the schema). The in-process backend refuses them.
    *
-   * @param schema - The item schema (a `Struct`; any synchronous valibot schema in process).
+   * @param schema - The item schema (a `Struct`; any synchronous valibot schema in process), or a
+   *   Standard Schema (zod, ArkType; named with `named()` for BullMQ).
    * @param handler - `(item, { signal }) => void | Promise<void>`; `item` is the schema's output.
    * @param options - `attempts` (runs in all, default 1) and `backoff` (the wait before a retry); BullMQ only.
    * @example
@@ -103,7 +104,7 @@ export class BackgroundTasks implements AsyncDisposable {
    */
   register<TSchema extends TaskSchema>(
     schema: TSchema,
-    handler: TaskHandler<v.InferOutput<TSchema>>,
+    handler: TaskHandler<SchemaOutput<TSchema>>,
     options?: TaskRegistrationOptions,
   ): this {
     const label = labelOf(schema);
@@ -112,10 +113,10 @@ export class BackgroundTasks implements AsyncDisposable {
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
-        'the first argument is not a valibot schema',
-        "pass the item's Struct",
+        'the first argument is not a schema (valibot, or a Standard Schema such as zod or ArkType)',
+        "pass the item's Struct (or its zod / ArkType schema)",
       );
-    if ((schema as { async?: unknown }).async === true)
+    if (!isStandardSchema(schema) && (schema as { async?: unknown }).async === true)
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
@@ -168,7 +169,7 @@ export class BackgroundTasks implements AsyncDisposable {
             'API_WIRING_TASKS_SCHEMA_NAME',
             where,
             `the ${this.#backend} backend dispatches by schema name across processes, and this schema has none`,
-            "declare the item with Struct('Name', { … })",
+            "declare the item with Struct('Name', { … }), or name a zod / ArkType schema with named('Name', schema)",
           );
         if (this.#byName.has(route.name))
           throw wiringError(
@@ -181,7 +182,7 @@ export class BackgroundTasks implements AsyncDisposable {
       this.#routes.set(schema, route);
       if (route.name !== undefined && !this.#byName.has(route.name)) this.#byName.set(route.name, route);
     }
-    route.handlers.push(handler);
+    route.handlers.push(handler as TaskHandler<unknown>);
     if (retry !== undefined) route.retry = retry;
     return this;
   }
@@ -190,7 +191,8 @@ export class BackgroundTasks implements AsyncDisposable {
    * Validates `item` against `schema` and enqueues it. Resolves at once (same macrotask) when there
    * is room; waits while the queue is full. Rejects with `TaskItemError` naming the field when the
    * schema refuses the item (nothing is enqueued), and with `TasksClosedError` once the queue has
-   * shut down. With the BullMQ backend it resolves when Redis has the item.
+   * shut down. With the BullMQ backend it resolves when Redis has the item. A Standard Schema
+   * (zod, ArkType) whose validation is asynchronous (an async refinement) is awaited first.
    *
    * Inside a handler, do not `await add` on the same queue when it may be full: the one worker is
    * busy running that handler, so the room never comes (until the drain deadline rejects the add).
@@ -208,14 +210,20 @@ export class BackgroundTasks implements AsyncDisposable {
    */
   add<TSchema extends TaskSchema>(
     schema: TSchema,
-    item: v.InferInput<TSchema>,
+    item: SchemaInput<TSchema>,
     options?: TaskAddOptions,
   ): Promise<void> {
     const engine = this.#engine;
     const route = this.#routes.get(schema);
-    if (options === undefined && route !== undefined && !engine.closed && !engine.crossesProcesses) {
+    if (
+      options === undefined &&
+      route !== undefined &&
+      route.standard === undefined &&
+      !engine.closed &&
+      !engine.crossesProcesses
+    ) {
       // The hot path: a registered schema, in process, queue open, no options.
-      const result = v.safeParse(schema, item);
+      const result = v.safeParse(schema as v.GenericSchema, item);
       if (!result.success)
         return Promise.reject(refusal(`${OWNER}.add(${route.label})`, route, result.issues));
       if (this.#propagator === undefined) return engine.add(route, result.output);
@@ -229,6 +237,7 @@ export class BackgroundTasks implements AsyncDisposable {
       const where = `${OWNER}.add(${labelOf(schema)})`;
       const delay = checkAddOptions(where, options, engine.retriesAndDelays, this.#backend);
       const [found, accepted] = this.#admit(schema, item, where, route);
+      if (accepted instanceof Promise) return accepted.then((ready) => engine.add(found, ready, delay));
       return engine.add(found, accepted, delay);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -238,7 +247,8 @@ export class BackgroundTasks implements AsyncDisposable {
   /**
    * Enqueues `item` if there is room now: `true` when taken, `false` when the queue is full (map
    * that to 503 + `retry-after`). Throws `TaskItemError` for an item the schema refuses and
-   * `TasksClosedError` once the queue has shut down.
+   * `TasksClosedError` once the queue has shut down. An item whose Standard Schema validates
+   * asynchronously (an async refinement) cannot be taken synchronously: a `TypeError` (use `add`).
    *
    * @param schema - The item schema.
    * @param item - The item.
@@ -248,7 +258,7 @@ export class BackgroundTasks implements AsyncDisposable {
    */
   tryAdd<TSchema extends TaskSchema>(
     schema: TSchema,
-    item: v.InferInput<TSchema>,
+    item: SchemaInput<TSchema>,
     options?: TaskAddOptions,
   ): boolean {
     const where = `${OWNER}.tryAdd(${labelOf(schema)})`;
@@ -257,6 +267,13 @@ export class BackgroundTasks implements AsyncDisposable {
         ? 0
         : checkAddOptions(where, options, this.#engine.retriesAndDelays, this.#backend);
     const [route, accepted] = this.#admit(schema, item, where, this.#routes.get(schema));
+    if (accepted instanceof Promise) {
+      // Its outcome does not matter: this add is refused either way.
+      accepted.catch(() => undefined);
+      throw new TypeError(
+        `${where}: the schema validates asynchronously, so the item cannot be taken synchronously; nothing was enqueued. Fix: use add(), which awaits the validation`,
+      );
+    }
     return this.#engine.tryAdd(route, accepted, delay);
   }
 
@@ -305,21 +322,41 @@ export class BackgroundTasks implements AsyncDisposable {
 
   /**
    * The checks before an item enters the engine: open queue, known or new route, valid item (in
-   * its JSON form when it crosses processes). Returns the route and what the engine takes.
+   * its JSON form when it crosses processes). Returns the route and what the engine takes: a
+   * promise of it only for a Standard Schema that validates asynchronously.
    */
   #admit(schema: TaskSchema, item: unknown, where: string, known: Route | undefined): [Route, unknown] {
     const engine = this.#engine;
     if (engine.closed) throw this.#closedError(where);
     const route = known ?? this.#routeForAdd(schema, where);
+    if (route.standard !== undefined) return [route, this.#admitStandard(route, item, where)];
     if (engine.crossesProcesses) {
       const wire = toWire(item, where, route.label);
-      const result = v.safeParse(schema, wire);
+      const result = v.safeParse(schema as v.GenericSchema, wire);
       if (!result.success) throw refusal(where, route, result.issues);
       return [route, this.#propagator === undefined ? wire : this.#carry(wire, where)];
     }
-    const result = v.safeParse(schema, item);
+    const result = v.safeParse(schema as v.GenericSchema, item);
     if (!result.success) throw refusal(where, route, result.issues);
     return [route, this.#propagator === undefined ? result.output : this.#carry(result.output, where)];
+  }
+
+  /**
+   * A Standard Schema's item (zod, ArkType): validated in its JSON form when it crosses processes
+   * (the JSON form is enqueued, as for valibot), else its output is. A promise when `validate`
+   * answers one (the propagator's context is captured once it settles).
+   */
+  #admitStandard(route: Route, item: unknown, where: string): unknown {
+    const crosses = this.#engine.crossesProcesses;
+    const value = crosses ? toWire(item, where, route.label) : item;
+    const finish = (output: unknown): unknown => {
+      const ready = crosses ? value : output;
+      return this.#propagator === undefined ? ready : this.#carry(ready, where);
+    };
+    const checked = checkItem(route, value);
+    return checked instanceof Promise
+      ? checked.then((c) => finish(admitted(where, route, c)))
+      : finish(admitted(where, route, checked));
   }
 
   /**
@@ -346,13 +383,13 @@ export class BackgroundTasks implements AsyncDisposable {
   #routeForAdd(schema: TaskSchema, where: string): Route {
     if (!isSchema(schema))
       throw new TypeError(
-        `${where}: the first argument is not a valibot schema. Fix: pass the item's Struct.`,
+        `${where}: the first argument is not a schema (valibot, or a Standard Schema such as zod or ArkType). Fix: pass the item's Struct (or its zod / ArkType schema).`,
       );
     const route = newRoute(schema);
     if (this.#engine.crossesProcesses) {
       if (route.name === undefined)
         throw new TypeError(
-          `${where}: the ${this.#backend} backend needs a named schema. Fix: declare the item with Struct('Name', { … }).`,
+          `${where}: the ${this.#backend} backend needs a named schema. Fix: declare the item with Struct('Name', { … }), or name a zod / ArkType schema with named('Name', schema).`,
         );
       const named = this.#byName.get(route.name);
       if (named && named.schema !== schema)

@@ -1,6 +1,6 @@
 // The queue's options and the schema checks its methods share: what `new BackgroundTasks(options)`
 // accepts (coded wiring errors otherwise), the default logger, and how a schema is recognised and named.
-import { structInfo, wiringError, type Logger } from '@api/core/extension';
+import { isStandardSchema, structInfo, wiringError, type Logger } from '@api/core/extension';
 import type { BackgroundTasksOptions, TaskContextPropagator, TaskSchema } from './types';
 
 /** The owner named by the queue's wiring errors. */
@@ -13,13 +13,14 @@ export const consoleLog: Logger = {
   error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
-/** True for a valibot schema (what `register` and `add` take). */
+/** True for a valibot schema or a Standard Schema v1 such as zod's (what `register` and `add` take). */
 export function isSchema(value: unknown): value is TaskSchema {
   return (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as { kind?: unknown }).kind === 'schema' &&
-    typeof (value as { '~run'?: unknown })['~run'] === 'function'
+    (value !== null &&
+      typeof value === 'object' &&
+      (value as { kind?: unknown }).kind === 'schema' &&
+      typeof (value as { '~run'?: unknown })['~run'] === 'function') ||
+    isStandardSchema(value)
   );
 }
 

@@ -1,6 +1,13 @@
-import type * as v from 'valibot';
-import { structInfo, toErrorReason, type Logger } from '@api/core/extension';
-import { TaskItemError } from './errors';
+import * as v from 'valibot';
+import {
+  isStandardSchema,
+  standardReason,
+  structInfo,
+  toErrorReason,
+  type Logger,
+  type StandardSchemaV1,
+} from '@api/core/extension';
+import { TaskItemError, type ReasonIssue } from './errors';
 import type { TaskBackoff, TaskContext, TaskHandler, TaskSchema } from './types';
 
 /** The retry policy registered for a schema (BullMQ job options `attempts`, `backoff`). */
@@ -13,6 +20,11 @@ export interface RetryPolicy {
 /** Everything the worker needs to dispatch one item type: found by schema identity at `add`. */
 export interface Route {
   readonly schema: TaskSchema;
+  /**
+   * A Standard Schema's (zod, ArkType) `~standard`, whose `validate` may answer a promise;
+   * undefined for valibot, which keeps its synchronous path. Decided when the route is made.
+   */
+  readonly standard: StandardSchemaV1.Props | undefined;
   /** The `Struct` name, or `undefined` for an anonymous schema. */
   readonly name: string | undefined;
   /** For messages: the name, or `anonymous schema`. */
@@ -33,6 +45,7 @@ export function newRoute(schema: TaskSchema): Route {
   const name = structInfo(schema)?.name;
   return {
     schema,
+    standard: isStandardSchema(schema) ? schema['~standard'] : undefined,
     name,
     label: name ?? 'anonymous schema',
     handlers: [],
@@ -159,4 +172,38 @@ async function finishAsync(
 export function refusal(where: string, route: Route, issues: readonly v.BaseIssue<unknown>[]): TaskItemError {
   const { reason, issues: list } = toErrorReason('json', issues);
   return new TaskItemError(where, route.label, reason, list);
+}
+
+/** How an item fared against its schema: its output, or the reason (first failure) and every issue. */
+export type Checked =
+  | { readonly ok: true; readonly output: unknown }
+  | { readonly ok: false; readonly reason: string; readonly issues: readonly ReasonIssue[] };
+
+function settle(result: StandardSchemaV1.Result<unknown>, value: unknown): Checked {
+  if (!result.issues) return { ok: true, output: result.value };
+  const { reason, issues } = standardReason('json', result.issues, value);
+  return { ok: false, reason, issues };
+}
+
+/**
+ * Validates an item against its route's schema: valibot synchronously, a Standard Schema by its
+ * `validate`, awaited only when it answers a promise (an async refinement). Issues name paths,
+ * never values. A schema whose own code throws (or rejects) throws (or rejects) here.
+ */
+export function checkItem(route: Route, value: unknown): Checked | Promise<Checked> {
+  const standard = route.standard;
+  if (standard === undefined) {
+    const result = v.safeParse(route.schema as v.GenericSchema, value);
+    if (result.success) return { ok: true, output: result.output };
+    const { reason, issues } = toErrorReason('json', result.issues);
+    return { ok: false, reason, issues };
+  }
+  const result = standard.validate(value);
+  return result instanceof Promise ? result.then((r) => settle(r, value)) : settle(result, value);
+}
+
+/** The output of a checked item, or the `TaskItemError` of a refused one (names the field, never the value). */
+export function admitted(where: string, route: Route, checked: Checked): unknown {
+  if (checked.ok) return checked.output;
+  throw new TaskItemError(where, route.label, checked.reason, checked.issues);
 }

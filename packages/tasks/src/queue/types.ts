@@ -1,8 +1,12 @@
 import type * as v from 'valibot';
-import type { Logger } from '@api/core/extension';
+import type { Logger, StandardSchemaV1 } from '@api/core/extension';
 
-/** A schema a task item is validated against: any synchronous valibot schema (usually a `Struct`). */
-export type TaskSchema = v.GenericSchema;
+/**
+ * A schema a task item is validated against: any synchronous valibot schema (usually a `Struct`),
+ * or a Standard Schema v1 (zod 4, ArkType 2; async refinements allowed, named with `named()` for
+ * the BullMQ backend).
+ */
+export type TaskSchema = v.GenericSchema | StandardSchemaV1;
 
 /** What a handler gets beside the item. One object per queue: do not keep it past the call. */
 export interface TaskContext {

@@ -133,7 +133,7 @@ export class Channel<TFraming extends Framing = Framing> {
         codec.tags.every((tag) => outbound.members.get(tag) === codec.members.get(tag)));
     if (!fits)
       throw new TypeError(
-        `Channel.attach: the socket's outbound framing (${describeCodec(outbound)}) cannot carry this channel's messages (${describeCodec(codec)}). Fix: list the channel's Structs in the endpoint's outbound.`,
+        `Channel.attach: the socket's outbound framing (${describeCodec(outbound)}) cannot carry this channel's messages (${describeCodec(codec)}). Fix: list the channel's Structs in the endpoint's outbound (for a zod / ArkType channel, declare outbound with that very schema).`,
       );
   }
 

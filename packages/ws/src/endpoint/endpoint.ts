@@ -10,6 +10,8 @@ import {
 import { checkKnownKeys, describeValue, nameRouteClass, wiringError } from '@api/core/extension';
 import {
   compileFraming,
+  type ClientReceiveMessage,
+  type ClientSendMessage,
   type Codec,
   type Framing,
   type InboundMessage,
@@ -65,9 +67,15 @@ export interface EndpointInfo {
 
 /** Class-level options of `WebSocketEndpoint(path, options)`. */
 export interface WebSocketEndpointOptions<TIn extends Framing, TOut extends Framing> {
-  /** What the client sends: tagged Struct(s) (JSON text frames), `'string'` or `'bytes'`. */
+  /**
+   * What the client sends: tagged Struct(s) or one Standard Schema of tagged objects (JSON text
+   * frames), `'string'` or `'bytes'`.
+   */
   readonly inbound: TIn;
-  /** What the server sends: tagged Struct(s) (JSON text frames), `'string'` or `'bytes'`. */
+  /**
+   * What the server sends: tagged Struct(s) or one Standard Schema of tagged objects (JSON text
+   * frames), `'string'` or `'bytes'`.
+   */
   readonly outbound: TOut;
   /**
    * The subprotocols (`Sec-WebSocket-Protocol`) the endpoint speaks. The handshake selects the
@@ -114,7 +122,7 @@ export type SocketSpecCheck<S, TPath extends string> = ([MissingSlots<S, TPath>]
 export interface WebSocketEndpointBase<TPath extends string, TIn extends Framing, TOut extends Framing>
   extends RouteClassFacts<
     TPath,
-    { readonly send: InboundMessage<TIn>; readonly receive: OutboundMessage<TOut> }
+    { readonly send: ClientSendMessage<TIn>; readonly receive: ClientReceiveMessage<TOut> }
   > {}
 
 /** The base class `WebSocketEndpoint(...)` returns. */
@@ -148,7 +156,8 @@ export type WebSocketEndpointClass<
  * Declares a WebSocket route at `path` with its framing per direction. Define exactly one
  * handler, `handle = this.handler({ … }, async ({ websocket, … }) => { … })`, and mount an
  * instance with `this.include(websocket(new MySocket(…), options))`. A framing that is not a
- * tagged Struct (or list / union of them), `'string'` or `'bytes'` is a `WiringError` here.
+ * tagged Struct (or list / union of them), a Standard Schema of tagged objects (zod, ArkType),
+ * `'string'` or `'bytes'` is a `WiringError` here.
  *
  * @param path - the route path; `{slot}`s bind through `path`
  * @param options - `inbound`, `outbound`, optional `protocols`, `meta` and `name`
@@ -180,8 +189,8 @@ export function WebSocketEndpoint<
   );
   const info: EndpointInfo = {
     path,
-    inbound: compileFraming(`${label} inbound`, options?.inbound),
-    outbound: compileFraming(`${label} outbound`, options?.outbound),
+    inbound: compileFraming(`${label} inbound`, options?.inbound, 'inbound'),
+    outbound: compileFraming(`${label} outbound`, options?.outbound, 'outbound'),
     protocols: compileProtocols(label, options.protocols),
     meta: options.meta,
   };

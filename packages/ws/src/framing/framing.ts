@@ -3,29 +3,44 @@ import { structInfo } from '@api/core';
 import {
   compileSerializer,
   describeValue,
+  isStandardSchema,
+  type StandardSchemaV1,
   toErrorReason,
   wiringError,
   type Serializer,
 } from '@api/core/extension';
 import { CloseCode, truncateReason } from '../socket/close-codes';
+import { EXPECTED_BINARY, EXPECTED_TEXT, MALFORMED_JSON, Refusal, type Codec } from './refusals';
+import { standardCodec } from './standard-framing';
+
+export { Refusal, type Codec } from './refusals';
 
 /**
  * How one direction of a socket is framed:
  *
  * - a tagged Struct (`Struct('Ping', {…}, { tag: true })`), a list of them, or a `v.union` /
  *   `v.variant('type', …)` of them: JSON objects in text frames, dispatched on their `type`;
+ * - a Standard Schema (zod 4, ArkType 2, …) of objects with a literal `type`
+ *   (`z.discriminatedUnion('type', [...])`, an ArkType union, one object): JSON objects in text
+ *   frames, validated by the library (the generic path);
  * - `'string'`: text frames carrying plain strings;
  * - `'bytes'`: binary frames.
  *
  * Anything else (an untagged Struct, another schema, a mix of markers and Structs) is a
  * `WiringError` when the endpoint class is declared.
  */
-export type Framing = 'string' | 'bytes' | TaggedSchema | readonly TaggedSchema[];
+export type Framing = 'string' | 'bytes' | TaggedSchema | readonly TaggedSchema[] | TaggedStandardSchema;
 
 /** A schema whose values carry a string `type` discriminator (tagged Structs and unions of them). */
 export type TaggedSchema = v.GenericSchema<{ readonly type: string }, { readonly type: string }>;
 
-/** The type of an inbound message for a framing (what iterating the socket yields). */
+/** A Standard Schema (zod, ArkType …) whose messages carry a string `type` discriminator. */
+export type TaggedStandardSchema = StandardSchemaV1<{ readonly type: string }, { readonly type: string }>;
+
+/**
+ * The type of an inbound message for a framing (what iterating the socket yields): a schema's
+ * output (a Standard Schema's transforms included).
+ */
 export type InboundMessage<F> = F extends 'string'
   ? string
   : F extends 'bytes'
@@ -36,9 +51,14 @@ export type InboundMessage<F> = F extends 'string'
         : never
       : F extends v.GenericSchema
         ? v.InferOutput<F>
-        : never;
+        : F extends StandardSchemaV1
+          ? StandardSchemaV1.InferOutput<F>
+          : never;
 
-/** The type of an outbound message for a framing (what `send` accepts). */
+/**
+ * The type of an outbound message for a framing (what `send` accepts). A Standard Schema takes its
+ * input type: the message is validated and written as the schema's output (transforms run).
+ */
 export type OutboundMessage<F> = F extends 'string'
   ? string
   : F extends 'bytes'
@@ -49,37 +69,29 @@ export type OutboundMessage<F> = F extends 'string'
         : never
       : F extends v.GenericSchema
         ? v.InferInput<F>
-        : never;
+        : F extends StandardSchemaV1
+          ? StandardSchemaV1.InferInput<F>
+          : never;
 
-/** Why an inbound frame was refused: the close code and reason the socket closes with. */
-export class Refusal {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-  ) {}
-}
+/**
+ * What a client sends for the endpoint's `inbound` framing: as `InboundMessage` for tagged
+ * Structs, a Standard Schema's input type (before its transforms).
+ */
+export type ClientSendMessage<F> = F extends v.GenericSchema | readonly unknown[] | 'string' | 'bytes'
+  ? InboundMessage<F>
+  : F extends StandardSchemaV1
+    ? StandardSchemaV1.InferInput<F>
+    : never;
 
-const EXPECTED_TEXT = new Refusal(CloseCode.unsupportedData, 'expected text frames');
-const EXPECTED_BINARY = new Refusal(CloseCode.unsupportedData, 'expected binary frames');
-const MALFORMED_JSON = new Refusal(CloseCode.invalidPayload, 'malformed JSON');
-
-/** A framing compiled once, at declaration: decode inbound frames, encode outbound messages. */
-export interface Codec {
-  readonly kind: 'json' | 'string' | 'bytes';
-  /** True when messages travel in binary frames. */
-  readonly binary: boolean;
-  /** The tag names a JSON framing accepts, in declaration order (empty for string/bytes). */
-  readonly tags: readonly string[];
-  /** The tagged member schemas by tag (JSON framing only). */
-  readonly members: ReadonlyMap<string, v.GenericSchema>;
-  /** Decodes one received message; a `Refusal` says how to close instead. */
-  decode(data: Buffer, isBinary: boolean): unknown;
-  /**
-   * Validates and encodes one outbound message (JSON text, a string, or bytes); throws a
-   * `TypeError` naming the schema path (never the value) when it does not match.
-   */
-  encode(message: unknown): string | Uint8Array;
-}
+/**
+ * What a client receives for the endpoint's `outbound` framing: as `OutboundMessage` for tagged
+ * Structs, a Standard Schema's output type (what the server writes).
+ */
+export type ClientReceiveMessage<F> = F extends v.GenericSchema | readonly unknown[] | 'string' | 'bytes'
+  ? OutboundMessage<F>
+  : F extends StandardSchemaV1
+    ? StandardSchemaV1.InferOutput<F>
+    : never;
 
 interface Member {
   readonly schema: v.GenericSchema;
@@ -106,17 +118,25 @@ function describeFraming(value: unknown): string {
 }
 
 const FIX =
-  "use a tagged Struct (Struct('Name', { … }, { tag: true })), a list or v.union of tagged Structs, 'string' or 'bytes'";
+  "use a tagged Struct (Struct('Name', { … }, { tag: true })), a list or v.union of tagged Structs, one Standard Schema of tagged objects (z.discriminatedUnion('type', [...])), 'string' or 'bytes'";
 
 /**
  * Compiles a framing declaration into a codec, or throws a `WiringError` naming `where`.
  *
  * @param where - e.g. `ChatSocket inbound`, for error messages
  * @param framing - the declared framing
+ * @param direction - `inbound` (the server receives: a Standard Schema's input JSON Schema names the
+ *   tags) or `outbound` (the server sends: its output JSON Schema)
  */
-export function compileFraming(where: string, framing: unknown): Codec {
+export function compileFraming(
+  where: string,
+  framing: unknown,
+  direction: 'inbound' | 'outbound' = 'outbound',
+): Codec {
   if (framing === 'string') return STRING;
   if (framing === 'bytes') return BYTES;
+  if (isStandardSchema(framing))
+    return standardCodec(where, framing, direction === 'inbound' ? 'input' : 'output');
   let list: readonly unknown[];
   if (Array.isArray(framing)) list = framing;
   else if (isSchema(framing) && (framing.type === 'union' || framing.type === 'variant')) {
@@ -140,6 +160,13 @@ export function compileFraming(where: string, framing: unknown): Codec {
         where,
         `mixes ${JSON.stringify(item)} with JSON messages; a direction has one framing`,
         FIX,
+      );
+    if (isStandardSchema(item))
+      throw wiringError(
+        'API_WIRING_WS_FRAMING',
+        where,
+        'a list holding a Standard Schema; a list is of tagged Structs',
+        "combine the messages in one schema (z.discriminatedUnion('type', [A, B]), A.or(B)) and pass it alone",
       );
     const tag = isSchema(item) ? tagOf(item) : undefined;
     if (tag === undefined) {
@@ -175,6 +202,7 @@ function jsonCodec(where: string, members: Map<string, Member>): Codec {
   const schemas = new Map([...members].map(([tag, m]) => [tag, m.schema]));
   return {
     kind: 'json',
+    mayDefer: false,
     binary: false,
     tags,
     members: schemas,
@@ -217,6 +245,7 @@ function jsonCodec(where: string, members: Map<string, Member>): Codec {
 
 const STRING: Codec = {
   kind: 'string',
+  mayDefer: false,
   binary: false,
   tags: [],
   members: new Map(),
@@ -230,6 +259,7 @@ const STRING: Codec = {
 
 const BYTES: Codec = {
   kind: 'bytes',
+  mayDefer: false,
   binary: true,
   tags: [],
   members: new Map(),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Struct } from '@api/core';
 import { bareServer, type BareServer } from '../../test/helpers/bare-server';
 import { Peer } from '../../test/helpers/peer';
@@ -279,6 +280,44 @@ describe('WebSocket: bounded memory', () => {
     await tick(300);
     // 18 MB sent; the server holds about 1 MiB and stopped reading, so the rest waits in the
     // kernel and in the client's own buffer.
+    expect(peer.raw.bufferedAmount).toBeGreaterThan(4 * 1024 * 1024);
+    release();
+    expect(await peer.closed).toEqual({ code: 1000, reason: '' });
+    expect(seen).toEqual(Array.from({ length: count }, (_, i) => i));
+  });
+
+  it('stops reading while 64 async checks of a Standard Schema are pending, and keeps their order', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // zod runs an async refinement twice (a sync attempt first): count messages, not calls.
+    const checking = new Set<string>();
+    const Slow = z.object({
+      type: z.literal('Ping'),
+      text: z.string().refine(async (text) => {
+        checking.add(text.slice(0, 8));
+        await gate;
+        return true;
+      }),
+    });
+    const seen: number[] = [];
+    const count = 300;
+    const s = await start<{ type: 'Ping'; text: string }>(
+      async (ws) => {
+        for await (const m of ws) {
+          seen.push(Number(m.text.slice(0, 8)));
+          if (seen.length === count) break;
+        }
+      },
+      { inbound: Slow },
+    );
+    const peer = await Peer.open(s.url);
+    const filler = 'x'.repeat(60 * 1024);
+    for (let i = 0; i < count; i++) peer.send({ type: 'Ping', text: String(i).padStart(8, '0') + filler });
+    while (checking.size < 64) await tick(10);
+    await tick(500);
+    // The server stopped reading at 64 pending checks (a few more were already in ws's buffer);
+    // without the pause it reads on (about 200 within this wait).
+    expect(checking.size).toBeLessThan(100);
     expect(peer.raw.bufferedAmount).toBeGreaterThan(4 * 1024 * 1024);
     release();
     expect(await peer.closed).toEqual({ code: 1000, reason: '' });

@@ -85,6 +85,10 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   #queuedBytes = 0;
   #waiter: ((result: IteratorResult<TIn, undefined>) => void) | undefined;
   #paused = false;
+  /** The last inbound message whose validation answered a promise, until it is handed on. */
+  #settling: Promise<void> | undefined;
+  /** Inbound messages whose validation is still settling (they count toward the read pause). */
+  #checking = 0;
   #state: State = 'open';
   #code: number | undefined;
   #reason = '';
@@ -126,7 +130,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       terminate: () => self.#terminate(),
     };
     (raw as Tagged)[kWrapper] = self;
-    raw.on('message', WebSocket.#onMessage);
+    raw.on('message', inbound.mayDefer ? WebSocket.#onDeferredMessage : WebSocket.#onMessage);
     raw.on('close', WebSocket.#onClose);
     raw.on('pong', WebSocket.#onPong);
     raw.on('error', WebSocket.#onError);
@@ -282,7 +286,46 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
 
   #message(data: Buffer, isBinary: boolean): void {
     if (this.#state !== 'open') return;
+    this.#accept(this.#inbound.decode(data, isBinary), data.length);
+  }
+
+  /**
+   * A frame of a framing whose validation may answer a promise (a Standard Schema's async
+   * refinement): messages are handed on in the order they arrived, and the socket stops reading
+   * while 64 of them are still being checked.
+   */
+  #deferredMessage(data: Buffer, isBinary: boolean): void {
+    if (this.#state !== 'open') return;
     const decoded = this.#inbound.decode(data, isBinary);
+    const size = data.length;
+    if (this.#settling === undefined && !(decoded instanceof Promise)) {
+      this.#accept(decoded, size);
+      return;
+    }
+    const before = this.#settling;
+    // Neither promise rejects: the codec answers a `Refusal` for a schema that threw.
+    const settled: Promise<void> = Promise.all([decoded, before]).then(([value]) => {
+      this.#checking--;
+      if (this.#settling === settled) this.#settling = undefined;
+      if (this.#state === 'open') this.#accept(value, size);
+      if (
+        this.#paused &&
+        this.#checking <= INBOUND_HIGH / 4 &&
+        this.#queue.length <= INBOUND_HIGH / 4 &&
+        this.#queuedBytes <= INBOUND_HIGH_BYTES / 4
+      ) {
+        this.#paused = false;
+        this.#raw.resume();
+      }
+    });
+    this.#settling = settled;
+    if (++this.#checking >= INBOUND_HIGH && !this.#paused) {
+      this.#paused = true;
+      this.#raw.pause();
+    }
+  }
+
+  #accept(decoded: unknown, size: number): void {
     if (decoded instanceof Refusal) {
       this.#closeWith(decoded.code, decoded.reason);
       return;
@@ -294,8 +337,8 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       return;
     }
     this.#queue.push(decoded as TIn);
-    this.#sizes.push(data.length);
-    this.#queuedBytes += data.length;
+    this.#sizes.push(size);
+    this.#queuedBytes += size;
     if (!this.#paused && (this.#queue.length >= INBOUND_HIGH || this.#queuedBytes >= INBOUND_HIGH_BYTES)) {
       this.#paused = true;
       this.#raw.pause();
@@ -315,7 +358,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
     const internals = this[kInternals];
     for (const listener of internals.closeListeners) listener();
     internals.closeListeners.clear();
-    this.#raw.off('message', WebSocket.#onMessage);
+    this.#raw.off('message', this.#inbound.mayDefer ? WebSocket.#onDeferredMessage : WebSocket.#onMessage);
     this.#raw.off('pong', WebSocket.#onPong);
     this.#resolveClosed?.();
   }
@@ -324,6 +367,10 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   // socket points back at its wrapper.
   static readonly #onMessage = function (this: RawWebSocket, data: Buffer, isBinary: boolean): void {
     (this as Tagged)[kWrapper].#message(data, isBinary);
+  };
+
+  static readonly #onDeferredMessage = function (this: RawWebSocket, data: Buffer, isBinary: boolean): void {
+    (this as Tagged)[kWrapper].#deferredMessage(data, isBinary);
   };
 
   static readonly #onClose = function (this: RawWebSocket, code: number, reason: Buffer): void {

@@ -42,7 +42,7 @@ export async function bareServer<TIn = any, TOut = any>(options: {
   set?: SocketSet;
   handler: (websocket: WebSocket<TIn, TOut>) => unknown;
 }): Promise<BareServer> {
-  const inbound = compileFraming('Test inbound', options.inbound);
+  const inbound = compileFraming('Test inbound', options.inbound, 'inbound');
   const outbound = compileFraming('Test outbound', options.outbound);
   const wss = new WebSocketServer({
     noServer: true,
