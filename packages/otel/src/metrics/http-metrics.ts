@@ -12,9 +12,61 @@ import {
   methodAttribute,
   type RequestFacts,
 } from '../http/attributes';
+import { aggregate, RouteSeries, slotOf } from './aggregate';
 import type { Instruments } from './meter';
 
 const kMetered = Symbol('@api/otel.metered');
+const kSlot = Symbol('@api/otel.slot');
+
+/** The metrics steps of one route's plan (made at wiring, one per route and one for unrouted answers). */
+export interface RouteMetrics {
+  started(ex: Exchange): void;
+  ended(ex: Exchange, status: number, durationMs: number): void;
+  closed(ex: Exchange, closed: ConnectionClose): void;
+}
+
+/**
+ * One route's metrics: aggregated in this process once an `otelMetricProducer()` exists (a few
+ * integer additions per request, no SDK call), else recorded per request through the metrics
+ * API's instruments (any `MeterProvider`, at its cost). A request ends the way it started.
+ *
+ * @param instruments - the instruments of the current meter provider (undefined: none registered)
+ * @param facts - the app's trust-proxy facts (`url.scheme`)
+ */
+export function routeMetrics(instruments: () => Instruments | undefined, facts: RequestFacts): RouteMetrics {
+  const series = new RouteSeries();
+  return {
+    started(ex) {
+      if (aggregate.producers > 0) {
+        const slot = slotOf(ex.method, facts.requestScheme(ex.req));
+        aggregate.activeOf(slot).value++;
+        ex.state[kSlot] = slot;
+        return;
+      }
+      const meters = instruments();
+      if (meters !== undefined) requestStarted(ex, meters, facts);
+    },
+    ended(ex, status, durationMs) {
+      const slot = ex.state[kSlot] as number | undefined;
+      if (slot === undefined) {
+        requestEnded(ex, status, durationMs);
+        return;
+      }
+      aggregate.activeOf(slot).value--;
+      // A WebSocket's takeover counts a session instead of a request duration.
+      if (status === 101 && ex.upgrade !== undefined) series.sessions(ex).value++;
+      else series.recordDuration(ex, slot, status, durationMs / 1000);
+    },
+    closed(ex, closed) {
+      if (ex.state[kSlot] === undefined) {
+        sessionEnded(ex, closed);
+        return;
+      }
+      series.sessions(ex).value--;
+      series.recordSession(ex, closed.code, closed.durationMs / 1000);
+    },
+  };
+}
 
 /** What a request's start recorded: where it counted itself, and with which attributes. */
 interface Metered {
