@@ -193,7 +193,7 @@ describe('otelMetricProducer()', () => {
     // The takeover is a session, not a request duration.
     const durations = histograms(await read('http.server.request.duration'));
     expect(durations.some(([attrs]) => attrs['http.route'] === '/rooms/{room}')).toBe(false);
-    room.closed(ws, { code: 4001, durationMs: 7000 } as ConnectionClose);
+    room.closed(ws, { code: 4001, durationMs: 7000 });
     expect(await value('api.websocket.active_sessions', { 'http.route': '/rooms/{room}' })).toBe(0);
     const sessions = histograms(await read('api.websocket.session.duration'));
     expect(sessions.map(([attrs, h]) => [attrs, h.buckets.counts, h.sum])).toEqual([
