@@ -221,3 +221,30 @@ describe('otel() with otelMetricProducer()', () => {
     expect([...requests.keys()].some((k) => k.includes('/rooms/'))).toBe(false);
   });
 });
+
+describe('otel({ metrics: false }) with a producer', () => {
+  it('records nothing', async () => {
+    class Off extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(otel({ metrics: false }));
+        this.includeResource(new Widgets());
+      }
+    }
+    const total = async () =>
+      [...histograms(await cumulative.read('http.server.request.duration')).values()].reduce(
+        (n, h) => n + h.count,
+        0,
+      );
+    const before = await total();
+    const off = await TestClient.start(new Off({ logger: quiet }));
+    try {
+      expect((await off.get('/widgets/z')).status).toBe(200);
+    } finally {
+      await off.close();
+    }
+    expect(await total()).toBe(before);
+    // …while the app with metrics on still counts.
+    expect((await client.get('/widgets/z')).status).toBe(200);
+    expect(await total()).toBe(before + 1);
+  });
+});

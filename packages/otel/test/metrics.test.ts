@@ -1,5 +1,7 @@
 // The HTTP server metrics of the stable semantic conventions, WebSocket sessions and task metrics,
-// read through the SDK's in-memory exporter (a real MeterProvider, registered globally).
+// read through the SDK's in-memory exporter (a real MeterProvider, registered globally). No
+// `otelMetricProducer()` here: this is the fallback, every request recorded through the metrics
+// API's instruments (metric-producer.test.ts: the same metrics aggregated in process).
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as v from 'valibot';
