@@ -21,7 +21,7 @@ import {
 import { checkMetricOptions, checkTracingOptions, METRIC_KEYS } from '../options';
 import { tracerOf } from '../tracer';
 import { instrumentsOf } from '../metrics/meter';
-import { routeMetrics, type RouteMetrics } from '../metrics/http-metrics';
+import { metricsOf, type RouteMetrics } from '../metrics/http-metrics';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -81,8 +81,9 @@ export function otel(options: OtelOptions = {}): Extension<void> {
             const contribution = serverSpans(tracer, propagator, wiring, undefined);
             return () => contribution;
           }
-          // Metrics on: each route's own series, found per request without hashing attributes.
-          return () => serverSpans(tracer, propagator, wiring, routeMetrics(instruments, wiring));
+          // Metrics on: aggregated per route (a producer exists) or through the instruments, decided now.
+          const metricsFor = metricsOf(instruments, wiring);
+          return () => serverSpans(tracer, propagator, wiring, metricsFor());
         },
       });
     },

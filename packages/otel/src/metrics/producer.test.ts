@@ -12,7 +12,7 @@ import {
   type MetricData,
 } from '@opentelemetry/sdk-metrics';
 import type { ConnectionClose, Exchange } from '@api/core/extension';
-import { routeMetrics } from './http-metrics';
+import { metricsOf } from './http-metrics';
 import { otelMetricProducer } from './producer';
 import { HTTP_DURATION_BUCKETS } from './meter';
 
@@ -62,7 +62,7 @@ describe('otelMetricProducer()', () => {
       unit: 's',
       advice: { explicitBucketBoundaries: [...HTTP_DURATION_BUCKETS] },
     });
-    const metered = routeMetrics(none, facts);
+    const metered = metricsOf(none, facts)();
     const valuesMs = [0, 5, 5.0001, 10, 74, 75, 2500, 9999, 10_000, 10_001, 60_000];
     for (const ms of valuesMs) {
       const ex = exchange('GET', '/exact/{id}');
@@ -97,8 +97,8 @@ describe('otelMetricProducer()', () => {
 
   it('keeps a series per route, method, scheme, status and error.type; unrouted has no http.route', async () => {
     const { read } = readerOf(AggregationTemporality.CUMULATIVE, 'cumulative');
-    const a = routeMetrics(none, facts);
-    const fallback = routeMetrics(none, { ...facts, requestScheme: () => 'https' as const });
+    const a = metricsOf(none, facts)();
+    const fallback = metricsOf(none, { ...facts, requestScheme: () => 'https' as const })();
     const run = (
       metered: typeof a,
       method: string,
@@ -167,7 +167,7 @@ describe('otelMetricProducer()', () => {
 
   it('counts active requests up and down by method and scheme, and WebSocket sessions by route', async () => {
     const { read } = readerOf(AggregationTemporality.CUMULATIVE, 'cumulative');
-    const metered = routeMetrics(none, facts);
+    const metered = metricsOf(none, facts)();
     const value = async (name: string, attrs: Record<string, unknown>) => {
       const metric = await read(name);
       return (metric?.dataPoints as Array<DataPoint<number>>).find(
@@ -185,7 +185,7 @@ describe('otelMetricProducer()', () => {
     metered.ended(two, 204, 1);
     expect(await value('http.server.active_requests', put)).toBe(0);
 
-    const room = routeMetrics(none, facts);
+    const room = metricsOf(none, facts)();
     const ws = exchange('GET', '/rooms/{room}', true);
     room.started(ws);
     room.ended(ws, 101, 2);
@@ -204,7 +204,7 @@ describe('otelMetricProducer()', () => {
   it('gives a delta reader what happened since its previous collection, and a cumulative one everything', async () => {
     const cumulative = readerOf(AggregationTemporality.CUMULATIVE, 'cumulative');
     const delta = readerOf(AggregationTemporality.DELTA, 'delta');
-    const metered = routeMetrics(none, facts);
+    const metered = metricsOf(none, facts)();
     const run = (ms: number) => {
       const ex = exchange('PATCH', '/delta');
       metered.started(ex);

@@ -49,12 +49,12 @@ interface Snapshot {
 }
 
 /**
- * A metric producer for one metrics reader (`metricProducers: [otelMetricProducer()]`): from the
- * first one made, every `otel()` in this process aggregates the HTTP server metrics
+ * A metric producer for one metrics reader (`metricProducers: [otelMetricProducer()]`): every app
+ * wired after the first one is made aggregates, in `otel()`, the HTTP server metrics
  * (`http.server.request.duration`, `http.server.active_requests`) and the WebSocket session
  * metrics in place — a request costs a few integer additions, no SDK call — and the reader gets
  * finished histograms with the semconv buckets when it collects. Make it where the reader is
- * made, before the app serves; give each reader its own. Without one, `otel()` records through the
+ * made, before the app starts; give each reader its own. Without one, `otel()` records through the
  * metrics API per request (any `MeterProvider` gets the same metrics, at the SDK's cost).
  *
  * @param options - `temporality: 'delta'` for a reader that selects delta histograms
