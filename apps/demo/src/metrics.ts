@@ -1,9 +1,11 @@
 // The demo's metrics: the OpenTelemetry metrics SDK with a Prometheus reader, scraped at the
-// app's own `GET /metrics` (no second port): `@api/otel` records into it.
+// app's own `GET /metrics` (no second port): `@api/otel` aggregates the HTTP metrics itself and
+// the reader reads them through `otelMetricProducer()` when scraped.
 import { metrics } from '@opentelemetry/api';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { defineExtension, type Extension } from '@api/core/extension';
+import { otelMetricProducer } from '@api/otel';
 
 /** The Prometheus text format's media type. */
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
@@ -25,7 +27,10 @@ export function startMetrics(
     throw new Error(
       `OTEL_METRICS_EXPORTER=${env.OTEL_METRICS_EXPORTER}: this demo ships the prometheus exporter only. Fix: OTEL_METRICS_EXPORTER=prometheus (the default), or none.`,
     );
-  const reader = new PrometheusExporter({ preventServerStart: true });
+  const reader = new PrometheusExporter({
+    preventServerStart: true,
+    metricProducers: [otelMetricProducer()],
+  });
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   return reader;
 }

@@ -9,8 +9,10 @@ export {
   type TaskTraceContext,
 } from './tasks/task-context';
 export { taskQueueMetrics, type QueueStats, type TaskQueueMetricsOptions } from './metrics/task-metrics';
+export { otelMetricProducer, type OtelMetricProducerOptions } from './metrics/producer';
 export {
   HTTP_DURATION_BUCKETS,
+  SESSION_DURATION_BUCKETS,
   METRIC_HTTP_SERVER_ACTIVE_REQUESTS,
   METRIC_HTTP_SERVER_REQUEST_DURATION,
   METRIC_TASK_PROCESS_DURATION,

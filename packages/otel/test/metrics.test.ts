@@ -1,5 +1,7 @@
 // The HTTP server metrics of the stable semantic conventions, WebSocket sessions and task metrics,
-// read through the SDK's in-memory exporter (a real MeterProvider, registered globally).
+// read through the SDK's in-memory exporter (a real MeterProvider, registered globally). No
+// `otelMetricProducer()` here: this is the fallback, every request recorded through the metrics
+// API's instruments (metric-producer.test.ts: the same metrics aggregated in process).
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as v from 'valibot';
@@ -9,7 +11,7 @@ import { BaseApp, Endpoint, Resource, Struct } from '@api/core';
 import { TestClient } from '@api/testing';
 import { backgroundTasks } from '@api/tasks';
 import { websocket, WebSocketEndpoint } from '@api/ws';
-import { HTTP_DURATION_BUCKETS, otel, taskContext, taskQueueMetrics } from '../src/index';
+import { HTTP_DURATION_BUCKETS, otel, otelMetricProducer, taskContext, taskQueueMetrics } from '../src/index';
 import { collected, points, type Histogram } from './helpers/metrics';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -203,5 +205,40 @@ describe('otel({ metrics: false })', () => {
       0,
     );
     expect(after).toBe(before);
+  });
+});
+
+// Last: from here on a producer exists in this process.
+describe('a producer made after an app was wired', () => {
+  it('leaves that app on the instruments; an app wired after it aggregates', async () => {
+    const widgets = { 'http.route': '/widgets/{widget_id}', 'http.response.status_code': 200 };
+    const sdkCount = async () =>
+      (await points<Histogram>('http.server.request.duration'))
+        .filter(([a]) => a['http.route'] === widgets['http.route'] && a['http.response.status_code'] === 200)
+        .reduce((n, [, h]) => n + h.count, 0);
+    const producer = otelMetricProducer();
+    const before = await sdkCount();
+    expect((await client.get('/widgets/late')).status).toBe(200);
+    expect(await sdkCount()).toBe(before + 1);
+    class Later extends BaseApp {
+      protected override async wire(): Promise<void> {
+        this.include(otel());
+        this.includeResource(new Widgets());
+      }
+    }
+    const later = await TestClient.start(new Later({ logger: quiet }));
+    try {
+      expect((await later.get('/widgets/x')).status).toBe(200);
+    } finally {
+      await later.close();
+    }
+    expect(await sdkCount()).toBe(before + 1);
+    const { resourceMetrics } = await producer.collect();
+    const aggregated = resourceMetrics.scopeMetrics
+      .flatMap((s) => s.metrics)
+      .filter((m) => m.descriptor.name === 'http.server.request.duration')
+      .flatMap((m) => m.dataPoints as Array<{ attributes: Record<string, unknown>; value: Histogram }>)
+      .map((p) => [p.attributes, p.value.count]);
+    expect(aggregated).toEqual([[{ 'http.request.method': 'GET', 'url.scheme': 'http', ...widgets }, 1]]);
   });
 });

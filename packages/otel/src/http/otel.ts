@@ -20,8 +20,8 @@ import {
 } from '@api/core/extension';
 import { checkMetricOptions, checkTracingOptions, METRIC_KEYS } from '../options';
 import { tracerOf } from '../tracer';
-import { instrumentsOf, type Instruments } from '../metrics/meter';
-import { requestEnded, requestStarted, sessionEnded } from '../metrics/http-metrics';
+import { instrumentsOf } from '../metrics/meter';
+import { metricsOf, type RouteMetrics } from '../metrics/http-metrics';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_RESPONSE_STATUS_CODE,
@@ -76,8 +76,14 @@ export function otel(options: OtelOptions = {}): Extension<void> {
         contribute: () => {
           const tracer = tracerOf(options.tracerProvider);
           const instruments = options.metrics === false ? undefined : instrumentsOf(options.meterProvider);
-          const contribution = serverSpans(tracer, options.propagator ?? propagation, wiring, instruments);
-          return () => contribution;
+          const propagator = options.propagator ?? propagation;
+          if (instruments === undefined) {
+            const contribution = serverSpans(tracer, propagator, wiring, undefined);
+            return () => contribution;
+          }
+          // Metrics on: aggregated per route (a producer exists) or through the instruments, decided now.
+          const metricsFor = metricsOf(instruments, wiring);
+          return () => serverSpans(tracer, propagator, wiring, metricsFor());
         },
       });
     },
@@ -89,14 +95,11 @@ function serverSpans(
   tracer: () => Tracer | undefined,
   propagator: Pick<TextMapPropagator, 'extract'>,
   facts: RequestFacts,
-  instruments: (() => Instruments | undefined) | undefined,
+  metered: RouteMetrics | undefined,
 ): RouteContribution {
   return {
     around: (ex, next) => {
-      if (instruments !== undefined) {
-        const meters = instruments();
-        if (meters !== undefined) requestStarted(ex, meters, facts);
-      }
+      if (metered !== undefined) metered.started(ex);
       const active = tracer();
       if (active === undefined) {
         next(ex);
@@ -114,14 +117,14 @@ function serverSpans(
       context.with(trace.setSpan(parent, span), next, undefined, ex);
     },
     observe: (ex, status, durationMs) => {
-      if (instruments !== undefined) requestEnded(ex, status, durationMs);
+      if (metered !== undefined) metered.ended(ex, status, durationMs);
       const span = ex.state[kSpan] as Span | undefined;
       // A taken-over connection (a WebSocket) is one span until it closes: ended below.
       if (span === undefined || (status === 101 && ex.upgrade !== undefined)) return;
       endHttp(span, status);
     },
     observeClose: (ex, closed) => {
-      if (instruments !== undefined) sessionEnded(ex, closed);
+      if (metered !== undefined) metered.closed(ex, closed);
       const span = ex.state[kSpan] as Span | undefined;
       if (span === undefined) return;
       if (closed.code !== undefined) span.setAttribute(ATTR_WEBSOCKET_CLOSE_CODE, closed.code);

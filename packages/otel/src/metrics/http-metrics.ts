@@ -12,11 +12,72 @@ import {
   methodAttribute,
   type RequestFacts,
 } from '../http/attributes';
+import { aggregate, RouteSeries, slotOf } from './aggregate';
 import type { Instruments } from './meter';
 
 const kMetered = Symbol('@api/otel.metered');
 
-/** What a request's start recorded: where it counted itself, and with which attributes. */
+/** The metrics steps of one route's plan (made at wiring, one per route and one for unrouted answers). */
+export interface RouteMetrics {
+  started(ex: Exchange): void;
+  ended(ex: Exchange, status: number, durationMs: number): void;
+  closed(ex: Exchange, closed: ConnectionClose): void;
+}
+
+/**
+ * The metrics of an app's routes, decided when it is wired: aggregated in this process when an
+ * `otelMetricProducer()` exists by then (a few integer additions per request, no SDK call, nothing
+ * kept on the exchange), else recorded per request through the metrics API's instruments (any
+ * `MeterProvider`, at its cost).
+ *
+ * @param instruments - the instruments of the current meter provider (undefined: none registered)
+ * @param facts - the app's trust-proxy facts (`url.scheme`)
+ * @returns the steps of each route (called once per route at wiring)
+ */
+export function metricsOf(
+  instruments: () => Instruments | undefined,
+  facts: RequestFacts,
+): () => RouteMetrics {
+  if (aggregate.producers > 0) return () => aggregated(facts);
+  const perRecord: RouteMetrics = {
+    started(ex) {
+      const meters = instruments();
+      if (meters !== undefined) requestStarted(ex, meters, facts);
+    },
+    // No provider: nothing was started, and the exchange's state is left unmade.
+    ended(ex, status, durationMs) {
+      if (instruments() !== undefined) requestEnded(ex, status, durationMs);
+    },
+    closed(ex, closed) {
+      if (instruments() !== undefined) sessionEnded(ex, closed);
+    },
+  };
+  return () => perRecord;
+}
+
+/** One route's aggregated metrics: its own series, found per request by small integers. */
+function aggregated(facts: RequestFacts): RouteMetrics {
+  const series = new RouteSeries();
+  return {
+    started(ex) {
+      aggregate.activeOf(slotOf(ex.method, facts.requestScheme(ex.req))).value++;
+    },
+    ended(ex, status, durationMs) {
+      // The same (method, scheme) as at the start: both are read from the same request head.
+      const slot = slotOf(ex.method, facts.requestScheme(ex.req));
+      aggregate.activeOf(slot).value--;
+      // A WebSocket's takeover counts a session instead of a request duration.
+      if (status === 101 && ex.upgrade !== undefined) series.sessions(ex).value++;
+      else series.recordDuration(ex, slot, status, durationMs / 1000);
+    },
+    closed(ex, closed) {
+      series.sessions(ex).value--;
+      series.recordSession(ex, closed.code, closed.durationMs / 1000);
+    },
+  };
+}
+
+/** What a request's start recorded (per-record path): where it counted itself, and with which attributes. */
 interface Metered {
   readonly instruments: Instruments;
   readonly attributes: Attributes;

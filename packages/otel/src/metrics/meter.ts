@@ -16,6 +16,17 @@ export const HTTP_DURATION_BUCKETS: readonly number[] = [
   0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
 ];
 
+/** The bucket boundaries of `api.websocket.session.duration` (seconds). */
+export const SESSION_DURATION_BUCKETS: readonly number[] = [1, 5, 15, 60, 300, 900, 3600, 14400];
+
+/** The instruments' descriptions (the same whether the SDK aggregates or `otelMetricProducer()` does). */
+export const DESCRIPTIONS = {
+  requestDuration: 'Duration of HTTP server requests.',
+  activeRequests: 'Number of active HTTP server requests.',
+  activeSessions: 'Number of open WebSocket sessions (connections taken over by an upgrade route).',
+  sessionDuration: 'Duration of WebSocket sessions, from the upgrade request to the close.',
+} as const;
+
 /** The instrument names this package records. */
 export const METRIC_HTTP_SERVER_REQUEST_DURATION = 'http.server.request.duration';
 export const METRIC_HTTP_SERVER_ACTIVE_REQUESTS = 'http.server.active_requests';
@@ -64,24 +75,24 @@ function make(provider: MeterProvider): Instruments | undefined {
   if (meter === createNoopMeter()) return undefined;
   return {
     requestDuration: meter.createHistogram(METRIC_HTTP_SERVER_REQUEST_DURATION, {
-      description: 'Duration of HTTP server requests.',
+      description: DESCRIPTIONS.requestDuration,
       unit: 's',
       advice: { explicitBucketBoundaries: [...HTTP_DURATION_BUCKETS] },
     }),
     activeRequests: meter.createUpDownCounter(METRIC_HTTP_SERVER_ACTIVE_REQUESTS, {
-      description: 'Number of active HTTP server requests.',
+      description: DESCRIPTIONS.activeRequests,
       unit: '{request}',
       valueType: ValueType.INT,
     }),
     activeSessions: meter.createUpDownCounter(METRIC_WEBSOCKET_ACTIVE_SESSIONS, {
-      description: 'Number of open WebSocket sessions (connections taken over by an upgrade route).',
+      description: DESCRIPTIONS.activeSessions,
       unit: '{session}',
       valueType: ValueType.INT,
     }),
     sessionDuration: meter.createHistogram(METRIC_WEBSOCKET_SESSION_DURATION, {
-      description: 'Duration of WebSocket sessions, from the upgrade request to the close.',
+      description: DESCRIPTIONS.sessionDuration,
       unit: 's',
-      advice: { explicitBucketBoundaries: [1, 5, 15, 60, 300, 900, 3600, 14400] },
+      advice: { explicitBucketBoundaries: [...SESSION_DURATION_BUCKETS] },
     }),
     taskDuration: meter.createHistogram(METRIC_TASK_PROCESS_DURATION, {
       description: 'Duration of one run of a background task item.',
