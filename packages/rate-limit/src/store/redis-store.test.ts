@@ -101,4 +101,24 @@ describe('redisStore', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('cuts the connection at close when QUIT is not answered within timeoutMs (a hung server)', async () => {
+    const { client } = fakeClient(() => Promise.resolve([1, 0, 0]));
+    const cut = vi.fn();
+    const hung: RedisClient = { ...client, quit: () => new Promise(() => undefined), disconnect: cut };
+    let closed = false;
+    void redisStore(hung, { timeoutMs: 200 }).close!()!.then(() => (closed = true));
+    await vi.advanceTimersByTimeAsync(199);
+    expect([closed, cut.mock.calls.length]).toEqual([false, 0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect([closed, cut.mock.calls.length]).toEqual([true, 1]);
+  });
+
+  it('quits without cutting when QUIT is answered, and leaves no timer behind', async () => {
+    const { client } = fakeClient(() => Promise.resolve([1, 0, 0]));
+    const cut = vi.fn();
+    await redisStore({ ...client, disconnect: cut }).close!();
+    expect(cut).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

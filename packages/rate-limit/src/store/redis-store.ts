@@ -23,7 +23,11 @@ export interface RedisClient {
 export interface RedisStoreOptions {
   /** Prefix of every bucket key (`<prefix><policy>:<partition>`). ['api-rl:'] */
   readonly prefix?: string;
-  /** A command not answered within this many milliseconds counts as Redis being down. [250] */
+  /**
+   * A command not answered within this many milliseconds counts as Redis being down: one sweep
+   * every quarter of it checks every call in flight, so a late call fails between `timeoutMs` and
+   * 1.25 × `timeoutMs`. Also the longest the app's close waits for `QUIT`. [250]
+   */
   readonly timeoutMs?: number;
   /** Quit the client when the app closes. [true] */
   readonly ownsClient?: boolean;
@@ -176,8 +180,17 @@ export function redisStore(
     async close() {
       if (!owns) return;
       // QUIT would wait in ioredis' offline queue while disconnected: cut the connection instead.
-      if (client.status !== 'ready') client.disconnect();
-      else await client.quit().catch(() => client.disconnect());
+      if (client.status !== 'ready') return client.disconnect();
+      // Its answer comes after those of the calls in flight: a hung server would hold the app's
+      // close forever, so the connection is cut after timeoutMs.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+      const quit = client.quit().then(
+        () => 'quit' as const,
+        () => 'late' as const, // it failed: cut the connection below
+      );
+      if ((await Promise.race([quit, late])) === 'late') client.disconnect();
+      clearTimeout(timer);
     },
   };
   return store;
