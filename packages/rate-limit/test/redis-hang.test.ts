@@ -58,7 +58,7 @@ async function start(
   cleanup.push(() => client.disconnect());
   const log = memoryLogger();
   class App extends BaseApp {
-    protected override wire(): void {
+    protected override async wire(): Promise<void> {
       this.include(
         rateLimit({
           store: redisStore(client, { timeoutMs: TIMEOUT_MS }),

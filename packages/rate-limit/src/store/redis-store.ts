@@ -19,6 +19,13 @@ export interface RedisClient {
   disconnect(): void;
 }
 
+/** What `redisStore(…)` returns: a store whose `take` always answers with a promise. */
+export interface RedisStore extends RateLimitStore {
+  /** The prefix of its bucket keys. */
+  readonly prefix: string;
+  take(buckets: readonly Bucket[]): Promise<Taken>;
+}
+
 /** Options of `redisStore`. */
 export interface RedisStoreOptions {
   /** Prefix of every bucket key (`<prefix><policy>:<partition>`). ['api-rl:'] */
@@ -91,12 +98,7 @@ class RedisTimeoutError extends Error {
  * import { Redis } from 'ioredis';
  * this.include(rateLimit({ store: redisStore(new Redis(process.env.REDIS_URL!)), onStoreDown: 'allow', policy }));
  */
-export function redisStore(
-  client: RedisClient,
-  options: RedisStoreOptions = {},
-): RateLimitStore & {
-  readonly prefix: string;
-} {
+export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): RedisStore {
   const prefix = options.prefix ?? 'api-rl:';
   const timeoutMs = options.timeoutMs ?? 250;
   const owns = options.ownsClient ?? true;
