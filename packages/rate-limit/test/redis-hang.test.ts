@@ -83,8 +83,8 @@ describe('a Redis that never answers', () => {
     expect(answers.map((r) => [r.status, r.headers.get('retry-after'), r.headers.get('ratelimit')])).toEqual(
       new Array(3).fill([503, '1', undefined]),
     );
-    expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"api";q=5;w=60');
-    expect(await answers[0]!.json()).toEqual({
+    expect(answers[0].headers.get('ratelimit-policy')).toBe('"api";q=5;w=60');
+    expect(await answers[0].json()).toEqual({
       type: 'service-unavailable',
       title: 'Service unavailable',
       status: 503,
