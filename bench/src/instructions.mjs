@@ -199,7 +199,11 @@ async function measure(name) {
   }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  // The dumps are written: a server that does not stop within 20 s (a close waiting on a
+  // connection) is killed rather than waited for.
+  const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
   await exited;
+  clearTimeout(stuck);
   const windows = [];
   for (let w = 1; w <= WINDOWS; w++) {
     const c = split(`${out}.${w}`);
