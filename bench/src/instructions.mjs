@@ -22,18 +22,42 @@
 // branches per request, what an instruction count leaves out of "how long". About twice as slow.
 // `--before` replays a history before the warm-up: `checks` (pnpm bench's 19 checks, as its
 // standalone phase does first), `mixed` (2,000 requests of every scenario, as the co-runs do).
+// `--rate-limit` counts the rate-limit bench's servers instead (rate-limit.mjs: fastify-none,
+// fastify-memory, fastify-redis, api-none, api-memory, api-redis; `--servers` picks among them) on
+// their `GET /limited` route, with one redis-server (a separate process, not counted) for the
+// -redis ones, and prints what each store adds over its framework's baseline and the ratio
+// (api-X − api-none) / (fastify-X − fastify-none).
 // Needs valgrind (Debian: apt-get install -y valgrind); about 1–2 minutes per server.
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startRedis } from './redis-server.mjs';
 import { SCENARIOS, runChecks } from './scenarios.mjs';
 import { argOf, BENCH, freePort, turboBuild } from './harness/index.mjs';
 
 const argv = process.argv.slice(2);
-const servers = argOf(argv, 'servers', 'raw,api').split(',');
-const scenario = SCENARIOS.find((s) => s.name === argOf(argv, 'scenario', 'movies'));
+const RATE_LIMIT = argv.includes('--rate-limit');
+const RATE_LIMIT_SERVERS = [
+  'fastify-none',
+  'fastify-memory',
+  'fastify-redis',
+  'api-none',
+  'api-memory',
+  'api-redis',
+];
+const servers = argOf(argv, 'servers', RATE_LIMIT ? RATE_LIMIT_SERVERS.join(',') : 'raw,api').split(',');
+const LIMITED = {
+  name: 'limited',
+  label: 'GET /limited (rate-limit.mjs servers)',
+  method: 'GET',
+  path: '/limited',
+  expect: 200,
+};
+const scenario = RATE_LIMIT ? LIMITED : SCENARIOS.find((s) => s.name === argOf(argv, 'scenario', 'movies'));
+if (RATE_LIMIT && servers.some((s) => !RATE_LIMIT_SERVERS.includes(s)))
+  throw new Error(`--rate-limit: servers are among ${RATE_LIMIT_SERVERS.join(', ')}`);
 const WARMUP = Number(argOf(argv, 'warmup', 20_000));
 const REQUESTS = Number(argOf(argv, 'requests', 1_000));
 const WINDOWS = Number(argOf(argv, 'windows', 8));
@@ -46,6 +70,8 @@ if (spawnSync('valgrind', ['--version']).status !== 0) {
 }
 // `--no-build`: measure the dist as it is (a baseline kept while the sources change).
 if (!argv.includes('--no-build')) turboBuild(['@api/bench^...'], 'the @api packages');
+const redis = RATE_LIMIT && servers.some((s) => s.endsWith('-redis')) ? await startRedis() : undefined;
+process.once('exit', () => redis?.stop()); // also when a server fails to start
 
 /** Sends `n` requests of `scenario` over 8 keep-alive connections; resolves with non-matching statuses. */
 function load(port, n, scenario) {
@@ -144,10 +170,17 @@ async function measure(name) {
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--single-threaded',
-      join(BENCH, 'servers', `${name}.mjs`),
+      ...(RATE_LIMIT
+        ? [join(BENCH, 'src', 'rate-limit.mjs'), '--child', name]
+        : [join(BENCH, 'servers', `${name}.mjs`)]),
     ],
     {
-      env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        NODE_ENV: 'production',
+        ...(redis ? { REDIS_URL: redis.url } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -166,7 +199,11 @@ async function measure(name) {
   }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  // The dumps are written: a server that does not stop within 20 s (a close waiting on a
+  // connection) is killed rather than waited for.
+  const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
   await exited;
+  clearTimeout(stuck);
   const windows = [];
   for (let w = 1; w <= WINDOWS; w++) {
     const c = split(`${out}.${w}`);
@@ -205,6 +242,30 @@ for (const name of servers) {
     );
   }
 }
-const base = rows[0];
-for (const row of rows.slice(1))
-  console.log(`${row.name}/${base.name} ×${(row.total / base.total).toFixed(3)}`);
+redis?.stop();
+if (RATE_LIMIT) {
+  // What each store adds over its framework's own baseline, and @api's over Fastify's; also
+  // without V8's compilers (a window that recompiles carries them: not a per-request cost).
+  const count = (name, jit) => {
+    const row = rows.find((r) => r.name === name);
+    return row === undefined ? undefined : jit ? row.total : row.total - row.compiler;
+  };
+  for (const store of ['memory', 'redis'])
+    for (const jit of [true, false]) {
+      const added = {};
+      for (const framework of ['api', 'fastify']) {
+        const limited = count(`${framework}-${store}`, jit);
+        const none = count(`${framework}-none`, jit);
+        if (limited !== undefined && none !== undefined) added[framework] = limited - none;
+      }
+      if (added.api === undefined || added.fastify === undefined) continue;
+      console.log(
+        `${store}${jit ? '' : ' (without compilers)'}: api adds ${k(added.api).trim()}, fastify adds ${k(added.fastify).trim()}; ` +
+          `(api-${store} − api-none) / (fastify-${store} − fastify-none) = ${(added.api / added.fastify).toFixed(3)}`,
+      );
+    }
+} else {
+  const base = rows[0];
+  for (const row of rows.slice(1))
+    console.log(`${row.name}/${base.name} ×${(row.total / base.total).toFixed(3)}`);
+}

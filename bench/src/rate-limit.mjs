@@ -14,16 +14,15 @@
 //   [--quiet-wait 60] [--no-build] [--source] [--out DIR]
 //   --source runs the @api servers from TypeScript sources through tsx (no build): for smoke runs
 //   only, never for numbers.
-import { spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startRedis } from './redis-server.mjs';
 import { median } from './report.mjs';
 import {
   childOrMain,
   ensureWrk,
   fileStamp,
-  freePort,
   int,
   LOAD_CORE,
   packageVersion,
@@ -123,43 +122,6 @@ function parseArgs(argv) {
       '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000],
     },
   });
-}
-
-/** A throwaway redis-server (no persistence) pinned to the load core; resolves once it accepts connections. */
-async function startRedis() {
-  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
-  if (found.status !== 0) throw new Error('redis-server is not installed (apt-get install redis-server)');
-  const port = await freePort();
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      LOAD_CORE,
-      found.stdout.trim(),
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 10_000);
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        child.stdout.resume();
-        resolve();
-      }
-    });
-  });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
 }
 
 /** Every server answers 200 with the body, and the limited ones with their rate-limit headers. */

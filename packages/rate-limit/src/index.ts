@@ -15,7 +15,7 @@ export {
 export { rateLimit, defaultSkip, type RateLimitSetup, type RateLimiter } from './extension/rate-limit';
 export type { RateLimitStats, StoreDownMode } from './extension/store-health';
 export { memoryStore, type MemoryStoreOptions } from './store/memory-store';
-export { redisStore, type RedisClient, type RedisStoreOptions } from './store/redis-store';
+export { redisStore, type RedisClient, type RedisStore, type RedisStoreOptions } from './store/redis-store';
 export type { Bucket, RateLimitStore, Taken } from './store/store';
 export { rateOf, type Rate, type Standing } from './gcra/gcra';
 export { addressPartition } from './key/client-address';

@@ -7,12 +7,13 @@ import {
   describeValue,
   wiringError,
   type ErrorClass,
+  type RequestHead,
   type Extension,
   type RouteContribution,
   type RouteInfo,
 } from '@api/core/extension';
 import { policyField } from '../headers/headers';
-import { addressKeyReader } from '../key/client-address';
+import { addressKey } from '../key/client-address';
 import { RateLimit } from '../policy/policy';
 import { PerOperation, RateLimitGroup, type OperationLimit } from '../policy/mount-option';
 import type { RateLimitStore } from '../store/store';
@@ -86,7 +87,15 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
       const health = new StoreHealth(store.kind, checked.onStoreDown, wiring.log);
       store.open?.();
       if (store.close) wiring.enter({ close: () => store.close?.() });
-      const address = addressKeyReader((req) => wiring.clientAddress(req));
+      const clientAddress = (req: RequestHead): string | undefined => wiring.clientAddress(req);
+      // One key cache per policy, shared by the routes it covers.
+      const addressKeys = new Map<RateLimit, (req: RequestHead) => string>();
+      const addressKeyOf = (policy: RateLimit): ((req: RequestHead) => string) => {
+        let keyOf = addressKeys.get(policy);
+        if (keyOf === undefined)
+          addressKeys.set(policy, (keyOf = addressKey(clientAddress, `${policy.name}:a:`)));
+        return keyOf;
+      };
       const trust = wiring.trustProxy;
       let warnedLeftmost = false;
       const names = new Map<string, RateLimit>();
@@ -126,7 +135,7 @@ export function rateLimit(setup: RateLimitSetup): Extension<RateLimiter> {
             { route: routeWhere(route) },
           );
         }
-        const { step, headers } = compileRouteLimit({ policies, store, health, address });
+        const { step, headers } = compileRouteLimit({ policies, store, health, addressKeyOf });
         const byUser = policies.some((p) => typeof p.key === 'object');
         return {
           // After @api/auth's own pre-handler step (order 50): a cross-site refusal is not counted.

@@ -1,6 +1,6 @@
 // The field values, checked against the examples of draft-ietf-httpapi-ratelimit-headers.
 import { describe, expect, it } from 'vitest';
-import { limitItem, policyField } from './headers';
+import { limitItem, limitItemOf, policyField } from './headers';
 
 describe('RateLimit-Policy', () => {
   it('writes the draft examples', () => {
@@ -24,5 +24,6 @@ describe('RateLimit', () => {
     expect(limitItem('basic', { remaining: 60, reset: 58 })).toBe('"basic";r=60;t=58');
     // Throttled: RateLimit: "default";r=0;t=5
     expect(limitItem('default', { remaining: 0, reset: 5 })).toBe('"default";r=0;t=5');
+    expect(limitItemOf('basic')(60, 58)).toBe('"basic";r=60;t=58');
   });
 });

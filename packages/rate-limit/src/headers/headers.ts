@@ -28,5 +28,17 @@ export function policyField(policies: readonly PolicyFacts[]): string {
  * limitItem('default', { remaining: 50, reset: 30 }); // → '"default";r=50;t=30'
  */
 export function limitItem(name: string, standing: Standing): string {
-  return `"${name}";r=${standing.remaining};t=${standing.reset}`;
+  return limitItemOf(name)(standing.remaining, standing.reset);
+}
+
+/**
+ * The `RateLimit` item writer of one policy (`limitItem`), its quoted name written once, at
+ * wiring: a request formats only its two numbers.
+ *
+ * @example
+ * limitItemOf('default')(50, 30); // → '"default";r=50;t=30'
+ */
+export function limitItemOf(name: string): (remaining: number, reset: number) => string {
+  const opening = `"${name}";r=`;
+  return (remaining, reset) => `${opening}${remaining};t=${reset}`;
 }

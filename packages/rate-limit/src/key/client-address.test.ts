@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestHead } from '@api/core/extension';
-import { addressKeyReader, addressPartition } from './client-address';
+import { addressKey, addressPartition } from './client-address';
 
 function req(remoteAddress: string | undefined, forwarded?: string | string[]): RequestHead {
   return {
@@ -29,27 +29,29 @@ describe('addressPartition', () => {
   });
 });
 
-describe('addressKeyReader', () => {
-  it('partitions the address the app reads, and is undefined when the app knows none', () => {
+describe('addressKey', () => {
+  it("is the policy's key of the address partition, the same string for the same address", () => {
+    const key = addressKey((r) => r.socket?.remoteAddress, 'api:a:');
+    const first = key(req('198.51.100.1'));
+    expect(first).toBe('api:a:198.51.100.1');
+    expect(key(req('198.51.100.1'))).toBe(first);
+    expect(key(req('2001:db8:1:2:3:4:5:6'))).toBe('api:a:2001:db8:1:2::/64');
+    expect(key(req('::ffff:192.0.2.7'))).toBe('api:a:192.0.2.7');
+    expect(key(req('not-an-address'))).toBe('api:a:unknown');
+    expect(key(req(undefined))).toBe('api:a:unknown');
+  });
+
+  it("reads the app's client address on every request", () => {
     const seen: string[] = [];
-    const read = addressKeyReader((r) => {
+    const key = addressKey((r) => {
       const address = r.socket?.remoteAddress;
       if (address !== undefined) seen.push(address);
       return address;
-    });
-    expect(read(req('198.51.100.1', '203.0.113.9'))).toBe('198.51.100.1');
-    expect(read(req('2001:db8:1:2:3:4:5:6'))).toBe('2001:db8:1:2::/64');
-    expect(read(req('not-an-address'))).toBeUndefined();
-    expect(read(req(undefined))).toBeUndefined();
-    // The same address again is read from the cache, with the same answer.
-    expect(read(req('not-an-address'))).toBeUndefined();
-    expect(read(req('198.51.100.1'))).toBe('198.51.100.1');
-    expect(seen).toEqual([
-      '198.51.100.1',
-      '2001:db8:1:2:3:4:5:6',
-      'not-an-address',
-      'not-an-address',
-      '198.51.100.1',
-    ]);
+    }, 'p:a:');
+    expect(key(req('198.51.100.1', '203.0.113.9'))).toBe('p:a:198.51.100.1');
+    expect(key(req('not-an-address'))).toBe('p:a:unknown');
+    expect(key(req('not-an-address'))).toBe('p:a:unknown');
+    expect(key(req('198.51.100.1'))).toBe('p:a:198.51.100.1');
+    expect(seen).toEqual(['198.51.100.1', 'not-an-address', 'not-an-address', '198.51.100.1']);
   });
 });

@@ -42,26 +42,33 @@ function expand(address: string): string[] {
 }
 
 /**
- * The client's address partition of a request, from the app's own reading of the client address
- * (`wiring.clientAddress`: the connection's peer, or what a trusted proxy wrote under the app's
- * `trustProxy`). Partitions of recent addresses are cached: a keep-alive client sends many
- * requests from one address, so its partition is parsed once (bounded: cleared past 4096).
+ * A policy's bucket key by client address: `prefix` and the address partition
+ * (`addressPartition`) of the app's own reading of the client address (`wiring.clientAddress`:
+ * the connection's peer, or what a trusted proxy wrote under the app's `trustProxy`), or `prefix`
+ * + `unknown` when there is none (the fetch transport without a trusted proxy, not an IP address).
+ * Keys of recent addresses are cached (bounded: cleared past 4096): a keep-alive client sends
+ * many requests from one address, so its partition is parsed once and its key is one string (its
+ * hash computed once), not one built per request.
  *
  * @param clientAddress - the app's client-address reader (`wiring.clientAddress`)
- * @returns undefined when no address is known (the fetch transport without a trusted proxy) or the
- * address is not an IP address
+ * @param prefix - the policy's part of the key, e.g. `api:a:`
+ * @example
+ * addressKey(wiring.clientAddress, 'api:a:')(req); // → 'api:a:198.51.100.1'
  */
-export function addressKeyReader(
+export function addressKey(
   clientAddress: (req: RequestHead) => string | undefined,
-): (req: RequestHead) => string | undefined {
-  const known = new Map<string, string | undefined>();
+  prefix: string,
+): (req: RequestHead) => string {
+  const unknown = `${prefix}unknown`;
+  const known = new Map<string, string>();
   return (req) => {
     const address = clientAddress(req);
-    if (address === undefined) return undefined;
+    if (address === undefined) return unknown;
     let found = known.get(address);
-    if (found === undefined && !known.has(address)) {
+    if (found === undefined) {
       if (known.size >= 4096) known.clear();
-      found = addressPartition(address);
+      const partition = addressPartition(address);
+      found = partition === undefined ? unknown : prefix + partition;
       known.set(address, found);
     }
     return found;

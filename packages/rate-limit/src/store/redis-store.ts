@@ -1,6 +1,7 @@
 // The Redis store: every bucket of a request charged by one Lua script, atomically, on the
 // server's clock — so N processes behind a load balancer enforce one limit with one round trip.
 import { createHash } from 'node:crypto';
+import { Deadlines } from './deadlines';
 import type { Bucket, RateLimitStore, Taken } from './store';
 
 /**
@@ -18,11 +19,22 @@ export interface RedisClient {
   disconnect(): void;
 }
 
+/** What `redisStore(…)` returns: a store whose `take` always answers with a promise. */
+export interface RedisStore extends RateLimitStore {
+  /** The prefix of its bucket keys. */
+  readonly prefix: string;
+  take(buckets: readonly Bucket[]): Promise<Taken>;
+}
+
 /** Options of `redisStore`. */
 export interface RedisStoreOptions {
   /** Prefix of every bucket key (`<prefix><policy>:<partition>`). ['api-rl:'] */
   readonly prefix?: string;
-  /** A command not answered within this many milliseconds counts as Redis being down. [250] */
+  /**
+   * A command not answered within this many milliseconds counts as Redis being down: one sweep
+   * every quarter of it checks every call in flight, so a late call fails between `timeoutMs` and
+   * 1.25 × `timeoutMs`. Also the longest the app's close waits for `QUIT`. [250]
+   */
   readonly timeoutMs?: number;
   /** Quit the client when the app closes. [true] */
   readonly ownsClient?: boolean;
@@ -61,6 +73,13 @@ const SHA = createHash('sha1').update(SCRIPT).digest('hex');
 /** ioredis' statuses before its first connection is up. */
 const CONNECTING: ReadonlySet<string> = new Set(['wait', 'connecting', 'connect']);
 
+/** The script's reply `{allowed, now, tat…}` as a store answer. */
+function takenOf(reply: number[]): Taken {
+  const tats: number[] = [];
+  for (let i = 2; i < reply.length; i++) tats.push(reply[i]!);
+  return { allowed: reply[0] === 1, now: reply[1]!, tats };
+}
+
 /** Raised when Redis does not answer in time. */
 class RedisTimeoutError extends Error {
   override readonly name = 'RedisTimeoutError';
@@ -79,12 +98,7 @@ class RedisTimeoutError extends Error {
  * import { Redis } from 'ioredis';
  * this.include(rateLimit({ store: redisStore(new Redis(process.env.REDIS_URL!)), onStoreDown: 'allow', policy }));
  */
-export function redisStore(
-  client: RedisClient,
-  options: RedisStoreOptions = {},
-): RateLimitStore & {
-  readonly prefix: string;
-} {
+export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): RedisStore {
   const prefix = options.prefix ?? 'api-rl:';
   const timeoutMs = options.timeoutMs ?? 250;
   const owns = options.ownsClient ?? true;
@@ -113,16 +127,30 @@ export function redisStore(
       client.once('ready', ready);
     }));
 
-  const run = async (numKeys: number, args: (string | number)[]): Promise<unknown> => {
-    try {
-      return await client.evalsha(SHA, numKeys, ...args);
-    } catch (error) {
-      // First use on this server (or after a restart without persistence): load the script.
-      if (error instanceof Error && error.message.startsWith('NOSCRIPT'))
-        return client.eval(SCRIPT, numKeys, ...args);
-      throw error;
-    }
-  };
+  const deadlines = new Deadlines({
+    timeoutMs,
+    timedOut: () => new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`),
+  });
+
+  /** One script call: the reply as `Taken`, or a rejection (an error, NOSCRIPT retried once, the timeout). */
+  const call = (keys: number, args: (string | number)[]): Promise<Taken> =>
+    new Promise<Taken>((resolve, reject) => {
+      const waiting = deadlines.add(reject);
+      const answered = (reply: unknown): void => {
+        deadlines.settle(waiting);
+        resolve(takenOf(reply as number[]));
+      };
+      const failed = (error: unknown): void => {
+        // First use on this server (or after a restart without persistence): load the script.
+        if (!waiting.done && error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+          client.eval(SCRIPT, keys, ...args).then(answered, failed);
+          return;
+        }
+        deadlines.settle(waiting);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      };
+      client.evalsha(SHA, keys, ...args).then(answered, failed);
+    });
 
   const store = {
     kind: 'redis',
@@ -142,32 +170,29 @@ export function redisStore(
         return firstReady().then(() => store.take(buckets));
       }
       everReady = true;
+      if (buckets.length === 1) {
+        const b = buckets[0]!;
+        return call(1, [prefix + b.key, b.cost, b.rate.interval, b.rate.tolerance]);
+      }
       const args: (string | number)[] = [];
       for (const b of buckets) args.push(prefix + b.key);
       for (const b of buckets) args.push(b.cost, b.rate.interval, b.rate.tolerance);
-      return new Promise<Taken>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        run(buckets.length, args).then(
-          (reply) => {
-            clearTimeout(timer);
-            const list = reply as number[];
-            resolve({ allowed: list[0] === 1, now: list[1]!, tats: list.slice(2) });
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
-      });
+      return call(buckets.length, args);
     },
     async close() {
       if (!owns) return;
       // QUIT would wait in ioredis' offline queue while disconnected: cut the connection instead.
-      if (client.status !== 'ready') client.disconnect();
-      else await client.quit().catch(() => client.disconnect());
+      if (client.status !== 'ready') return client.disconnect();
+      // Its answer comes after those of the calls in flight: a hung server would hold the app's
+      // close forever, so the connection is cut after timeoutMs.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+      const quit = client.quit().then(
+        () => 'quit' as const,
+        () => 'late' as const, // it failed: cut the connection below
+      );
+      if ((await Promise.race([quit, late])) === 'late') client.disconnect();
+      clearTimeout(timer);
     },
   };
   return store;
