@@ -1,7 +1,6 @@
 // The client's shape: one property per mount, one method per declared operation, typed from the
 // route classes through types only.
-import type { RouteClassFacts } from '@api/core';
-import type { AuthOf, RouteOfRef } from '../routes/route';
+import type { AuthOf, FactOf, Facts, RouteOfRef } from '../routes/route';
 import type { ClientSocket, ConnectInput } from '../socket/socket';
 import type { Answer, DataOf } from './answer';
 import type { CallInput, RequiredKeys } from './input';
@@ -59,14 +58,17 @@ export interface SocketClient<TSend, TReceive, S> {
 type HandlerSpec<TRoute> = TRoute extends { readonly handle: { readonly spec: infer S } } ? S : never;
 
 /** The client of one mount: operations for route classes, `connect` for WebSocket endpoints. */
-export type MountClient<TRoute, TAppErrors = never> =
-  TRoute extends RouteClassFacts<string, { readonly send: infer TSend; readonly receive: infer TReceive }>
-    ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
-    : RouteClient<TRoute, AuthOf<TRoute>, TAppErrors | ClassErrors<TRoute>>;
-
-/** The error classes a route class declares for all its operations (`Resource(path, { meta: { exceptions } })`). */
-type ClassErrors<TRoute> =
-  TRoute extends RouteClassFacts<string, unknown, infer E> ? Exclude<E, undefined> : never;
+export type MountClient<TRoute, TAppErrors = never> = MountOf<TRoute, Facts<TRoute>, TAppErrors>;
+/**
+ * `MountClient` from the class's facts, read once (`Facts`: an indexed access, where matching the
+ * class against `RouteClassFacts<…, infer …>` costs tsc a comparison per mount and per fact).
+ * The class-level errors are the ones `Resource(path, { meta: { exceptions } })` declares.
+ */
+type MountOf<TRoute, F, TAppErrors> = F extends {
+  readonly messages: { readonly send: infer TSend; readonly receive: infer TReceive };
+}
+  ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
+  : RouteClient<TRoute, AuthOf<TRoute>, TAppErrors | Exclude<FactOf<TRoute, 'errors'>, undefined>>;
 
 /**
  * The whole client: one property per mount named in `routes`. `TAppErrors`: the app's exception
