@@ -1,6 +1,6 @@
 // The client's shape: one property per mount, one method per declared operation, typed from the
 // route classes through types only.
-import type { AuthOf, FactOf, Facts, RouteOfRef } from '../routes/route';
+import type { Authenticated, Facts, RouteOfRef } from '../routes/route';
 import type { ClientSocket, ConnectInput } from '../socket/socket';
 import type { Answer, DataOf } from './answer';
 import type { CallInput, RequiredKeys } from './input';
@@ -58,17 +58,20 @@ export interface SocketClient<TSend, TReceive, S> {
 type HandlerSpec<TRoute> = TRoute extends { readonly handle: { readonly spec: infer S } } ? S : never;
 
 /** The client of one mount: operations for route classes, `connect` for WebSocket endpoints. */
-export type MountClient<TRoute, TAppErrors = never> = MountOf<TRoute, Facts<TRoute>, TAppErrors>;
+export type MountClient<TRoute, TAppErrors = never> =
+  TRoute extends Authenticated<infer R, infer E>
+    ? MountOf<R, Facts<R>, E, TAppErrors>
+    : MountOf<TRoute, Facts<TRoute>, never, TAppErrors>;
 /**
  * `MountClient` from the class's facts, read once (`Facts`: an indexed access, where matching the
  * class against `RouteClassFacts<…, infer …>` costs tsc a comparison per mount and per fact).
  * The class-level errors are the ones `Resource(path, { meta: { exceptions } })` declares.
  */
-type MountOf<TRoute, F, TAppErrors> = F extends {
+type MountOf<TRoute, F, TAuth, TAppErrors> = F extends {
   readonly messages: { readonly send: infer TSend; readonly receive: infer TReceive };
 }
   ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
-  : RouteClient<TRoute, AuthOf<TRoute>, TAppErrors | Exclude<FactOf<TRoute, 'errors'>, undefined>>;
+  : RouteClient<TRoute, TAuth, TAppErrors | Exclude<F['errors' & keyof F], undefined>>;
 
 /**
  * The whole client: one property per mount named in `routes`. `TAppErrors`: the app's exception
