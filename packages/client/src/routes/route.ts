@@ -17,10 +17,20 @@ export interface RouteRef<TRoute = unknown> {
 /** The route class a `RouteRef` carries (`unknown` for anything else). */
 export type RouteOfRef<TRef> = TRef extends { readonly [routeType]?: infer TRoute } ? TRoute : never;
 
+/**
+ * A route class's phantom facts (`RouteClassFacts`: mount path, WebSocket messages, class-level
+ * errors), read by indexed access: cheaper for tsc than matching the class against
+ * `RouteClassFacts<infer …>` once per fact. `never` for a type that is not a route class.
+ */
+export type Facts<TRoute> = NonNullable<TRoute[keyof RouteClassFacts & keyof TRoute]>;
+
 /** The mount path a route class declares (`Resource('/widgets')` → `'/widgets'`). */
-export type MountPath<TRoute> = TRoute extends RouteClassFacts<infer P> ? P : never;
+export type MountPath<TRoute> = PathOf<RouteClassOf<TRoute>>;
+type PathOf<TRoute> = NonNullable<TRoute[keyof RouteClassFacts & keyof TRoute]>['path' &
+  keyof NonNullable<TRoute[keyof RouteClassFacts & keyof TRoute]>];
 
 declare const authType: unique symbol;
+declare const authRoute: unique symbol;
 /**
  * A route class mounted with `auth` (from @api/auth): every call may answer 401
  * `authentication-required`, and the errors the authenticator `raises` (list them as the second
@@ -29,10 +39,15 @@ declare const authType: unique symbol;
  * @example
  * route<Authenticated<WidgetResource, typeof InvalidTokenError>>('/widgets')
  */
-export type Authenticated<TRoute, TRaises = AnyUnauthorized> = TRoute & AuthMark<TRaises>;
+export interface Authenticated<TRoute, TRaises = AnyUnauthorized> extends AuthMark<TRaises> {
+  /** Phantom: the route class, never present at run time. */
+  readonly [authRoute]: TRoute;
+}
 /**
- * The mark `Authenticated` adds (interfaces, not type literals: tsc carries an interface through
- * instantiations without walking into it, which keeps a mount's cost per call low).
+ * The mark `Authenticated` carries. `Authenticated` wraps the class rather than intersecting it
+ * (`TRoute & AuthMark`): tsc reads an intersection's members with `this` bound to the whole
+ * intersection, so every member type of the class (each operation's spec and the valibot types in
+ * it) would be instantiated again per authenticated mount.
  */
 export interface AuthMark<TRaises> {
   readonly [authType]?: TRaises;
@@ -43,20 +58,16 @@ export interface AnyUnauthorized {
   readonly type: string;
 }
 
-/** The authenticator errors of a mount (never when it is not `Authenticated`). */
-export type AuthOf<TRoute> = TRoute extends { readonly [authType]?: infer E }
-  ? unknown extends E
-    ? never
-    : Exclude<E, undefined>
-  : never;
+/** The route class of a mount: the class itself, or the one inside `Authenticated`. */
+export type RouteClassOf<TRoute> = TRoute extends Authenticated<infer R, unknown> ? R : TRoute;
 
 /** Server messages of a WebSocket endpoint (never for HTTP route classes). */
 type Receive<TRoute> = TRoute extends RouteClassFacts<string, { readonly receive: infer R }> ? R : never;
 
 /** `route()`'s options: `{ text: true }` exactly for a WebSocket endpoint whose server sends plain text. */
-export type RouteOptions<TRoute> = [Receive<TRoute>] extends [never]
+export type RouteOptions<TRoute> = [Receive<RouteClassOf<TRoute>>] extends [never]
   ? []
-  : [Receive<TRoute>] extends [string]
+  : [Receive<RouteClassOf<TRoute>>] extends [string]
     ? [options: { readonly text: true }]
     : [];
 
@@ -71,5 +82,7 @@ export type RouteOptions<TRoute> = [Receive<TRoute>] extends [never]
  * const api = createClient({ baseUrl, routes: { widgets: route<WidgetResource>('/widgets') } });
  */
 export function route<TRoute>(path: MountPath<TRoute>, ...options: RouteOptions<TRoute>): RouteRef<TRoute> {
-  return options[0]?.text ? { path, text: true } : { path };
+  // `path` is the class's path literal, a string (tsc cannot see that through the indexed access).
+  const at = path as unknown as string;
+  return options[0]?.text ? { path: at, text: true } : { path: at };
 }

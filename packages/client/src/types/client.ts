@@ -1,7 +1,6 @@
 // The client's shape: one property per mount, one method per declared operation, typed from the
 // route classes through types only.
-import type { RouteClassFacts } from '@api/core';
-import type { AuthOf, RouteOfRef } from '../routes/route';
+import type { Authenticated, Facts, RouteOfRef } from '../routes/route';
 import type { ClientSocket, ConnectInput } from '../socket/socket';
 import type { Answer, DataOf } from './answer';
 import type { CallInput, RequiredKeys } from './input';
@@ -60,13 +59,19 @@ type HandlerSpec<TRoute> = TRoute extends { readonly handle: { readonly spec: in
 
 /** The client of one mount: operations for route classes, `connect` for WebSocket endpoints. */
 export type MountClient<TRoute, TAppErrors = never> =
-  TRoute extends RouteClassFacts<string, { readonly send: infer TSend; readonly receive: infer TReceive }>
-    ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
-    : RouteClient<TRoute, AuthOf<TRoute>, TAppErrors | ClassErrors<TRoute>>;
-
-/** The error classes a route class declares for all its operations (`Resource(path, { meta: { exceptions } })`). */
-type ClassErrors<TRoute> =
-  TRoute extends RouteClassFacts<string, unknown, infer E> ? Exclude<E, undefined> : never;
+  TRoute extends Authenticated<infer R, infer E>
+    ? MountOf<R, Facts<R>, E, TAppErrors>
+    : MountOf<TRoute, Facts<TRoute>, never, TAppErrors>;
+/**
+ * `MountClient` from the class's facts, read once (`Facts`: an indexed access, where matching the
+ * class against `RouteClassFacts<…, infer …>` costs tsc a comparison per mount and per fact).
+ * The class-level errors are the ones `Resource(path, { meta: { exceptions } })` declares.
+ */
+type MountOf<TRoute, F, TAuth, TAppErrors> = F extends {
+  readonly messages: { readonly send: infer TSend; readonly receive: infer TReceive };
+}
+  ? SocketClient<TSend, TReceive, HandlerSpec<TRoute>>
+  : RouteClient<TRoute, TAuth, TAppErrors | Exclude<F['errors' & keyof F], undefined>>;
 
 /**
  * The whole client: one property per mount named in `routes`. `TAppErrors`: the app's exception

@@ -35,17 +35,18 @@ type SourceIn<K, TSchema> = K extends 'form'
   ? FormIn<TSchema>
   : K extends 'content'
     ? RawBody
-    : TSchema extends AnySchema
-      ? SchemaInput<TSchema>
-      : never;
+    : SchemaInput<TSchema>;
 
 /** Sources a call always carries when declared (a body, the path). */
 type Always = 'path' | 'json' | 'form' | 'content';
 /** Sources required only when their schema has a required field. */
 type Maybe = 'params' | 'headers';
-type InputOf<T> = T extends AnySchema ? SchemaInput<T> : never;
 /** `K` when the spec declares it with a required field (a conditional per source, no mapped type). */
-type RequiredIf<S, K extends Maybe> = K extends keyof S ? (object extends InputOf<S[K]> ? never : K) : never;
+type RequiredIf<S, K extends Maybe> = K extends keyof S
+  ? object extends SchemaInput<S[K]>
+    ? never
+    : K
+  : never;
 
 /** The keys a call cannot leave out (never: the argument itself is optional). */
 export type RequiredKeys<S> = (keyof S & Always) | RequiredIf<S, 'params'> | RequiredIf<S, 'headers'>;
