@@ -1,0 +1,164 @@
+import { Readable } from 'node:stream';
+import { createGzip, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { FetchResponse } from './fetch-response';
+
+/** The events a response emitted, in order. */
+function events(res: FetchResponse): string[] {
+  const seen: string[] = [];
+  for (const name of ['finish', 'close', 'drain']) res.on(name, () => seen.push(name));
+  return seen;
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('FetchResponse, a buffered answer', () => {
+  it('answers end(body) with a Response over the body, no stream; finish then close follow', async () => {
+    const res = new FetchResponse(false);
+    const seen = events(res);
+    res.writeHead(201, ['content-type', 'application/json', 'location', '/movies/1']);
+    res.end('{"id":1}');
+    expect(res.writableEnded).toBe(true);
+    expect(res.writableFinished).toBe(true);
+    expect(seen).toEqual([]);
+    const response = await res.response;
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe('/movies/1');
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.text()).toBe('{"id":1}');
+    expect(seen).toEqual(['finish', 'close']);
+  });
+
+  it('sends text without a media type as bytes (no text/plain added), and bytes as they are', async () => {
+    const text = new FetchResponse(false);
+    text.writeHead(200, []);
+    text.end('plain');
+    const answered = await text.response;
+    expect(answered.headers.get('content-type')).toBe(null);
+    expect(await answered.text()).toBe('plain');
+    const bytes = new FetchResponse(false);
+    bytes.writeHead(200, ['content-type', 'application/octet-stream']);
+    bytes.end(new Uint8Array([1, 2, 3]));
+    expect(new Uint8Array(await (await bytes.response).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it('answers HEAD and a null-body status with the head only', async () => {
+    const head = new FetchResponse(true);
+    head.writeHead(200, ['content-type', 'text/plain']);
+    head.end('body');
+    const answered = await head.response;
+    expect(answered.body).toBe(null);
+    expect(answered.headers.get('content-type')).toBe('text/plain');
+    const none = new FetchResponse(false);
+    none.writeHead(304, ['etag', '"1"']);
+    none.end();
+    expect((await none.response).status).toBe(304);
+    expect((await none.response).body).toBe(null);
+  });
+
+  it('keeps each line of a name sent twice, drops hop-by-hop fields, refuses a bad value unrecorded', async () => {
+    const res = new FetchResponse(false);
+    expect(() => res.writeHead(200, ['x-bad', 'a\nb'])).toThrow(TypeError);
+    expect(res.headersSent).toBe(false);
+    res.writeHead(200, ['set-cookie', 'a=1', 'connection', 'close', 'set-cookie', 'b=2']);
+    res.end();
+    const answered = await res.response;
+    expect(answered.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(answered.headers.get('connection')).toBe(null);
+  });
+
+  it('rejects its answer when destroyed before one, and emits close (not finish)', async () => {
+    const res = new FetchResponse(false);
+    const seen = events(res);
+    res.destroy();
+    await expect(res.response).rejects.toThrow('destroyed before it was answered');
+    expect(seen).toEqual(['close']);
+    expect(res.writableFinished).toBe(false);
+  });
+});
+
+describe('FetchResponse, a streamed answer', () => {
+  it('answers with a stream on the first write; hands on chunks as they are read; finishes on the last read', async () => {
+    const res = new FetchResponse(false);
+    const seen = events(res);
+    res.writeHead(200, ['content-type', 'text/plain']);
+    expect(res.write('a')).toBe(true);
+    const reader = (await res.response).body!.getReader();
+    res.write(new Uint8Array([98]));
+    res.end('c');
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) break;
+      text += decoder.decode(step.value);
+    }
+    expect(text).toBe('abc');
+    await turn();
+    expect(res.writableFinished).toBe(true);
+    expect(seen).toEqual(['finish', 'close']);
+  });
+
+  it('says wait at 16 KiB unread and drains as the consumer reads', async () => {
+    const res = new FetchResponse(false);
+    const seen = events(res);
+    res.writeHead(200, []);
+    const chunk = new Uint8Array(4096);
+    const accepted = [1, 2, 3, 4, 5].map(() => res.write(chunk));
+    expect(accepted).toEqual([true, true, true, false, false]);
+    expect(res.writableLength).toBe(5 * 4096);
+    const reader = (await res.response).body!.getReader();
+    await reader.read();
+    expect(seen).toEqual([]);
+    await reader.read();
+    expect(res.writableLength).toBe(3 * 4096);
+    expect(seen).toEqual(['drain']);
+    expect(res.writableNeedDrain).toBe(false);
+  });
+
+  it('destroys itself when the consumer cancels: close without finish, later writes dropped', async () => {
+    const res = new FetchResponse(false);
+    const seen = events(res);
+    res.writeHead(200, []);
+    res.write('first');
+    await (await res.response).body!.cancel();
+    await turn();
+    expect(seen).toEqual(['close']);
+    expect(res.write('late')).toBe(false);
+    expect(res.writableLength).toBe(0);
+  });
+
+  it('errors the stream on a cut (destroy mid-body): the reader sees a failure, not an end', async () => {
+    const res = new FetchResponse(false);
+    res.writeHead(200, []);
+    res.write('partial');
+    const reader = (await res.response).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('partial');
+    res.destroy();
+    await expect(reader.read()).rejects.toThrow('the response body was cut');
+  });
+
+  it('takes a piped node stream (an encoder) with its backpressure', async () => {
+    const res = new FetchResponse(false);
+    res.writeHead(200, ['content-encoding', 'gzip']);
+    const parts = Array.from({ length: 64 }, (_, i) => `item ${i} ${'x'.repeat(1000)}\n`);
+    const gzip = createGzip();
+    Readable.from(parts).pipe(gzip).pipe(res);
+    const body = new Uint8Array(await (await res.response).arrayBuffer());
+    expect(gunzipSync(body).toString()).toBe(parts.join(''));
+    await turn();
+    expect(res.writableFinished).toBe(true);
+  });
+
+  it('answers a streamed HEAD with no body and finishes at the end', async () => {
+    const res = new FetchResponse(true);
+    const seen = events(res);
+    res.writeHead(200, ['content-type', 'text/event-stream']);
+    res.flushHeaders();
+    expect(res.write('data: 1\n\n')).toBe(true);
+    res.end();
+    expect((await res.response).body).toBe(null);
+    await turn();
+    expect(seen).toEqual(['finish', 'close']);
+  });
+});
