@@ -14,7 +14,7 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 describe('FetchResponse, a buffered answer', () => {
   it('answers end(body) with a Response over the body, no stream; finish then close follow', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.writeHead(201, ['content-type', 'application/json', 'location', '/movies/1']);
     res.end('{"id":1}');
@@ -30,26 +30,26 @@ describe('FetchResponse, a buffered answer', () => {
   });
 
   it('sends text without a media type as bytes (no text/plain added), and bytes as they are', async () => {
-    const text = new FetchResponse(false);
+    const text = new FetchResponse(new Request('http://x/'), false);
     text.writeHead(200, []);
     text.end('plain');
     const answered = await text.response;
     expect(answered.headers.get('content-type')).toBe(null);
     expect(await answered.text()).toBe('plain');
-    const bytes = new FetchResponse(false);
+    const bytes = new FetchResponse(new Request('http://x/'), false);
     bytes.writeHead(200, ['content-type', 'application/octet-stream']);
     bytes.end(new Uint8Array([1, 2, 3]));
     expect(new Uint8Array(await (await bytes.response).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   it('answers HEAD and a null-body status with the head only', async () => {
-    const head = new FetchResponse(true);
+    const head = new FetchResponse(new Request('http://x/', { method: 'HEAD' }), true);
     head.writeHead(200, ['content-type', 'text/plain']);
     head.end('body');
     const answered = await head.response;
     expect(answered.body).toBe(null);
     expect(answered.headers.get('content-type')).toBe('text/plain');
-    const none = new FetchResponse(false);
+    const none = new FetchResponse(new Request('http://x/'), false);
     none.writeHead(304, ['etag', '"1"']);
     none.end();
     expect((await none.response).status).toBe(304);
@@ -57,7 +57,7 @@ describe('FetchResponse, a buffered answer', () => {
   });
 
   it('keeps each line of a name sent twice, drops hop-by-hop fields, refuses a bad value unrecorded', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     expect(() => res.writeHead(200, ['x-bad', 'a\nb'])).toThrow(TypeError);
     expect(res.headersSent).toBe(false);
     res.writeHead(200, ['set-cookie', 'a=1', 'connection', 'close', 'set-cookie', 'b=2']);
@@ -68,7 +68,7 @@ describe('FetchResponse, a buffered answer', () => {
   });
 
   it('rejects its answer when destroyed before one, and emits close (not finish)', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.destroy();
     await expect(res.response).rejects.toThrow('destroyed before it was answered');
@@ -79,7 +79,7 @@ describe('FetchResponse, a buffered answer', () => {
 
 describe('FetchResponse, a streamed answer', () => {
   it('answers with a stream on the first write; hands on chunks as they are read; finishes on the last read', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.writeHead(200, ['content-type', 'text/plain']);
     expect(res.write('a')).toBe(true);
@@ -100,7 +100,7 @@ describe('FetchResponse, a streamed answer', () => {
   });
 
   it('says wait at 16 KiB unread and drains as the consumer reads', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.writeHead(200, []);
     const chunk = new Uint8Array(4096);
@@ -117,7 +117,7 @@ describe('FetchResponse, a streamed answer', () => {
   });
 
   it('destroys itself when the consumer cancels: close without finish, later writes dropped', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.writeHead(200, []);
     res.write('first');
@@ -129,7 +129,7 @@ describe('FetchResponse, a streamed answer', () => {
   });
 
   it('errors the stream on a cut (destroy mid-body): the reader sees a failure, not an end', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     res.writeHead(200, []);
     res.write('partial');
     const reader = (await res.response).body!.getReader();
@@ -139,7 +139,7 @@ describe('FetchResponse, a streamed answer', () => {
   });
 
   it('takes a piped node stream (an encoder) with its backpressure', async () => {
-    const res = new FetchResponse(false);
+    const res = new FetchResponse(new Request('http://x/'), false);
     res.writeHead(200, ['content-encoding', 'gzip']);
     const parts = Array.from({ length: 64 }, (_, i) => `item ${i} ${'x'.repeat(1000)}\n`);
     const gzip = createGzip();
@@ -151,7 +151,7 @@ describe('FetchResponse, a streamed answer', () => {
   });
 
   it('answers a streamed HEAD with no body and finishes at the end', async () => {
-    const res = new FetchResponse(true);
+    const res = new FetchResponse(new Request('http://x/', { method: 'HEAD' }), true);
     const seen = events(res);
     res.writeHead(200, ['content-type', 'text/event-stream']);
     res.flushHeaders();
@@ -160,5 +160,50 @@ describe('FetchResponse, a streamed answer', () => {
     expect((await res.response).body).toBe(null);
     await turn();
     expect(seen).toEqual(['finish', 'close']);
+  });
+});
+
+describe('FetchResponse, the client leaving (request.signal)', () => {
+  const leaving = (): { request: Request; leave: () => void } => {
+    const controller = new AbortController();
+    return {
+      request: new Request('http://x/', { signal: controller.signal }),
+      leave: () => controller.abort(),
+    };
+  };
+
+  it('is not watched for a buffered answer: request.signal is never read', async () => {
+    const controller = new AbortController();
+    let read = 0;
+    const request = new Request('http://x/', { signal: controller.signal });
+    Object.defineProperty(request, 'signal', { get: () => (read++, controller.signal) });
+    const res = new FetchResponse(request, false);
+    res.writeHead(200, []);
+    res.end('done');
+    expect(await (await res.response).text()).toBe('done');
+    expect(read).toBe(0);
+  });
+
+  it('once watched (a signal or deadline), destroys the response when the client leaves', async () => {
+    const { request, leave } = leaving();
+    const res = new FetchResponse(request, false);
+    const seen = events(res);
+    res.watchClient();
+    leave();
+    await expect(res.response).rejects.toThrow('destroyed before it was answered');
+    expect(seen).toEqual(['close']);
+  });
+
+  it('is watched by a stream as it opens: a client leaving mid-stream closes it', async () => {
+    const { request, leave } = leaving();
+    const res = new FetchResponse(request, false);
+    const seen = events(res);
+    res.writeHead(200, []);
+    res.write('first');
+    await res.response;
+    leave();
+    await turn();
+    expect(seen).toEqual(['close']);
+    expect(res.destroyed).toBe(true);
   });
 });

@@ -50,6 +50,8 @@ export class FetchResponse extends EventEmitter {
   writableNeedDrain = false;
   destroyed = false;
   readonly #bodiless: boolean;
+  /** The request, until something watches for its client leaving (`watchClient`). */
+  #request: Request | undefined;
   #status = 200;
   #headers: Record<string, string> | Headers | undefined = undefined;
   /** The head names a media type: a text body is handed to the `Response` as text (no default type added). */
@@ -65,9 +67,13 @@ export class FetchResponse extends EventEmitter {
   #cancelled = false;
   #closing = false;
 
-  /** @param head - true for a HEAD request: the answer carries no body. */
-  constructor(head: boolean) {
+  /**
+   * @param request - the request answered (its `signal` tells when the client leaves)
+   * @param head - true for a HEAD request: the answer carries no body
+   */
+  constructor(request: Request, head: boolean) {
     super();
+    this.#request = request;
     this.#bodiless = head;
     this.response = new Promise<Response>((resolve, reject) => {
       this.#resolve = resolve;
@@ -75,6 +81,26 @@ export class FetchResponse extends EventEmitter {
     });
     // A rejection nobody awaits (the caller dropped the promise) must not crash the process.
     this.response.catch(() => undefined);
+  }
+
+  /**
+   * From now on, a client that leaves before the answer is complete destroys this response (a
+   * stream's teardown and a request's signal run on 'close'). Not done for every request:
+   * `request.signal` is not free (Bun makes it on first read; Deno then aborts it after every
+   * answer, a DOMException each; @hono/node-server builds a full undici Request for it), and a
+   * buffered answer nobody waits on has nothing to stop. Core calls it for a request's signal or
+   * deadline; a stream calls it when it opens.
+   */
+  watchClient(): void {
+    const request = this.#request;
+    if (request === undefined) return;
+    this.#request = undefined;
+    if (this.#closing || this.destroyed) return;
+    const signal = request.signal as AbortSignal | undefined;
+    if (signal === undefined || signal.aborted) return;
+    const left = (): void => void this.destroy();
+    signal.addEventListener('abort', left, { once: true });
+    this.once('close', () => signal.removeEventListener('abort', left));
   }
 
   /** A node `Writable`'s flag: true until the end or a destroy. */
@@ -204,6 +230,7 @@ export class FetchResponse extends EventEmitter {
   #open(): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.watchClient();
     let stream: ReadableStream<Uint8Array> | null = null;
     if (!this.#bodiless && !NULL_BODY.has(this.#status))
       stream = new ReadableStream<Uint8Array>(
