@@ -137,7 +137,9 @@ export class FetchRequest implements WireRequest {
     if (reader !== undefined) reader.cancel().catch(() => undefined);
     else if (!this.#started || this.#body !== undefined)
       // Not read yet (or read through a stream): cancelled. A one-call read under way is left to end.
-      this.#stream()?.cancel().catch(() => undefined);
+      this.#stream()
+        ?.cancel()
+        .catch(() => undefined);
     return this;
   }
 

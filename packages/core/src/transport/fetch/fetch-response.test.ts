@@ -78,7 +78,7 @@ describe('FetchResponse, a buffered answer', () => {
 });
 
 describe('FetchResponse, a streamed answer', () => {
-  it('answers with a stream on the first write; hands on chunks as they are read; finishes on the last read', async () => {
+  it('answers with a stream on the first write, hands on chunks as read, finishes on the last read', async () => {
     const res = new FetchResponse(new Request('http://x/'), false);
     const seen = events(res);
     res.writeHead(200, ['content-type', 'text/plain']);
@@ -205,5 +205,28 @@ describe('FetchResponse, the client leaving (request.signal)', () => {
     await turn();
     expect(seen).toEqual(['close']);
     expect(res.destroyed).toBe(true);
+  });
+});
+
+describe('LightEmitter (under FetchResponse)', () => {
+  it('runs once listeners once, removes by the listener given, counts and lists them', () => {
+    const res = new FetchResponse(new Request('http://x/'), false);
+    const calls: string[] = [];
+    const once = (): void => void calls.push('once');
+    const on = (): void => void calls.push('on');
+    res.once('drain', once);
+    res.on('drain', on);
+    res.prependListener('drain', () => calls.push('first'));
+    expect(res.listenerCount('drain')).toBe(3);
+    expect(res.listeners('drain')).toContain(once);
+    expect(res.emit('drain')).toBe(true);
+    expect(res.emit('drain')).toBe(true);
+    expect(calls).toEqual(['first', 'once', 'on', 'first', 'on']);
+    res.off('drain', on);
+    expect(res.listenerCount('drain')).toBe(1);
+    res.once('close', once);
+    res.off('close', once);
+    expect(res.emit('close')).toBe(false);
+    expect(res.eventNames()).toEqual(['drain']);
   });
 });

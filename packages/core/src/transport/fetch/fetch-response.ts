@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import type { HeaderList } from '../../contract/exchange';
+import { LightEmitter } from './light-emitter';
 
 /** Bytes a streamed body holds before the writer is told to wait (`write` → false, then `drain`). */
 const HIGH_WATER_MARK = 16 * 1024;
@@ -19,7 +19,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 /**
  * Where core writes a response on the fetch transport: the `ServerResponse` surface core uses
  * (`writeHead`, `write`, `end`, `destroy`, `drain`/`finish`/`close`), answering a WHATWG
- * `Response`. It is an event emitter, not a node `Writable`: the kind of answer decides the body.
+ * `Response`. It is a light event emitter, not a node `Writable`: the kind of answer decides the body.
  *
  * - A buffered answer (`end(body)` with nothing written before, what `ex.send` does) becomes a
  *   `Response` over its bytes or text at once: no stream object is built.
@@ -32,7 +32,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
  * `destroy()` (a cut body) errors the stream, so the client sees an incomplete body, never a
  * complete one. `finish` (then `close`) follows the end on a later microtask, as node's follow it.
  */
-export class FetchResponse extends EventEmitter {
+export class FetchResponse extends LightEmitter {
   /** The answer, once the head and its body (or the start of a stream) are decided. */
   readonly response: Promise<Response>;
   /** node's reason phrase: unused here (a `Response` has none on the wire). */
