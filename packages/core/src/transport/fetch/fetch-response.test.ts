@@ -128,13 +128,19 @@ describe('FetchResponse, a streamed answer', () => {
     expect(res.writableLength).toBe(0);
   });
 
-  it('errors the stream on a cut (destroy mid-body): the reader sees a failure, not an end', async () => {
+  it('errors the stream on a cut (destroy mid-body): what was written is read, then a failure, no end', async () => {
     const res = new FetchResponse(new Request('http://x/'), false);
+    const seen = events(res);
     res.writeHead(200, []);
-    res.write('partial');
-    const reader = (await res.response).body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe('partial');
+    res.write('one,');
+    res.write('two');
     res.destroy();
+    await turn();
+    expect(seen).toEqual(['close']);
+    const reader = (await res.response).body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe('one,');
+    expect(decoder.decode((await reader.read()).value)).toBe('two');
     await expect(reader.read()).rejects.toThrow('the response body was cut');
   });
 

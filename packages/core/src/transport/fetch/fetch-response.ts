@@ -65,6 +65,8 @@ export class FetchResponse extends LightEmitter {
   /** The consumer asked and nothing was waiting: the next chunk goes straight to it. */
   #wanted = false;
   #cancelled = false;
+  /** The body was cut (destroyed mid-stream): the stream fails once what was written is taken. */
+  #cut: Error | undefined = undefined;
   #closing = false;
 
   /**
@@ -190,22 +192,30 @@ export class FetchResponse extends LightEmitter {
   destroy(error?: Error): this {
     if (this.destroyed) return this;
     this.destroyed = true;
-    this.#queue = [];
-    this.writableLength = 0;
     if (!this.#settled) {
       this.#settled = true;
       this.#reject(error ?? new Error('the response was destroyed before it was answered'));
     } else if (!this.#cancelled && !this.writableFinished) {
-      // A cut body: the stream fails, so the client sees an incomplete body, never a complete one.
-      try {
-        this.#controller?.error(error ?? new Error('the response body was cut'));
-      } catch {
-        // The stream is already closed or errored: nothing more to tell its reader.
-      }
+      // A cut body: what was written still reaches the consumer, then the stream fails, so the
+      // client sees an incomplete body, never a complete one (node ends the socket the same way).
+      this.#cut = error ?? new Error('the response body was cut');
+      if (this.#queue.length === 0) this.#fail();
+    } else {
+      this.#queue = [];
+      this.writableLength = 0;
     }
     // No 'error' event: a cut is core's decision, already logged where it was made.
     this.#emitClose(false);
     return this;
+  }
+
+  /** The stream of a cut body fails (after the chunks written before the cut). */
+  #fail(): void {
+    try {
+      this.#controller?.error(this.#cut);
+    } catch {
+      // The stream is already closed or errored: nothing more to tell its reader.
+    }
   }
 
   /** Answers with the whole body (or none); the response is then finished. */
@@ -242,6 +252,8 @@ export class FetchResponse extends LightEmitter {
           cancel: () => {
             // The client left (or the server gave up on the body): the writer's teardown runs on 'close'.
             this.#cancelled = true;
+            this.#queue = [];
+            this.writableLength = 0;
             this.destroy();
           },
         },
@@ -275,7 +287,8 @@ export class FetchResponse extends LightEmitter {
   #pull(): void {
     const chunk = this.#queue.shift();
     if (chunk === undefined) {
-      this.#wanted = true;
+      if (this.#cut !== undefined) this.#fail();
+      else this.#wanted = true;
       return;
     }
     this.writableLength -= chunk.byteLength;
