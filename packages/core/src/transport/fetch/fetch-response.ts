@@ -24,7 +24,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
  * - A buffered answer (`end(body)` with nothing written before, what `ex.send` does) becomes a
  *   `Response` over its bytes or text at once: no stream object is built.
  * - A streamed one (`write`, or `flushHeaders`) becomes a `Response` over a `ReadableStream` that
- *   pulls: a chunk is handed on only when the consumer asks for more; `write` returns false (the
+ *   pulls: it holds one chunk ahead of the consumer, the rest wait here; `write` returns false (the
  *   writer waits for `drain`) once 16 KiB wait, so a stalled client never grows memory. A node
  *   stream (an encoder) can be piped into it.
  *
@@ -60,10 +60,8 @@ export class FetchResponse extends LightEmitter {
   #resolve!: (response: Response) => void;
   #reject!: (error: Error) => void;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
-  /** Chunks written and not yet taken (the consumer has not asked). */
+  /** Chunks written behind the one the stream holds for its consumer (which has not asked yet). */
   #queue: Uint8Array[] = [];
-  /** The consumer asked and nothing was waiting: the next chunk goes straight to it. */
-  #wanted = false;
   #cancelled = false;
   /** The body was cut (destroyed mid-stream): the stream fails once what was written is taken. */
   #cut: Error | undefined = undefined;
@@ -199,7 +197,7 @@ export class FetchResponse extends LightEmitter {
       // A cut body: what was written still reaches the consumer, then the stream fails, so the
       // client sees an incomplete body, never a complete one (node ends the socket the same way).
       this.#cut = error ?? new Error('the response body was cut');
-      if (this.#queue.length === 0) this.#fail();
+      if (this.#queue.length === 0 && (this.#controller?.desiredSize ?? 0) > 0) this.#fail();
     } else {
       this.#queue = [];
       this.writableLength = 0;
@@ -257,8 +255,9 @@ export class FetchResponse extends LightEmitter {
             this.destroy();
           },
         },
-        // Nothing queued ahead of the consumer: a chunk leaves this writer when it is read.
-        { highWaterMark: 0 },
+        // One chunk held ahead of the consumer (a runtime reading a burst finds it there); the
+        // rest wait here, counted for backpressure.
+        { highWaterMark: 1 },
       );
     this.#resolve(
       new Response(stream, {
@@ -269,13 +268,15 @@ export class FetchResponse extends LightEmitter {
     );
   }
 
-  /** A chunk for the consumer: handed on when it is waiting for one, queued otherwise. */
+  /**
+   * A chunk for the consumer: into the stream when it holds none (taken at once by a waiting
+   * read, or held one ahead), queued here otherwise.
+   */
   #push(chunk: Uint8Array): void {
     const controller = this.#controller;
     // A bodiless answer (HEAD, 204, 304) drops what is written; so does a cancelled stream.
     if (controller === undefined || this.#cancelled || chunk.byteLength === 0) return;
-    if (this.#wanted) {
-      this.#wanted = false;
+    if (this.#queue.length === 0 && (controller.desiredSize ?? 0) > 0) {
       controller.enqueue(chunk);
       return;
     }
@@ -283,12 +284,12 @@ export class FetchResponse extends LightEmitter {
     this.writableLength += chunk.byteLength;
   }
 
-  /** The consumer asks for a chunk: the oldest waiting one, else the next one written. */
+  /** The stream holds nothing for its consumer any more: the oldest queued chunk. */
   #pull(): void {
     const chunk = this.#queue.shift();
     if (chunk === undefined) {
+      // Everything written before a cut was taken: now the stream fails.
       if (this.#cut !== undefined) this.#fail();
-      else this.#wanted = true;
       return;
     }
     this.writableLength -= chunk.byteLength;
