@@ -341,7 +341,9 @@ async function main() {
       ? (/deno (\S+)/.exec(spawnSync(deno.path, ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 'n/a')
       : 'n/a',
     workerd: workerd.path
-      ? spawnSync(workerd.path, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^workerd /, '')
+      ? spawnSync(workerd.path, ['--version'], { encoding: 'utf8' })
+          .stdout.trim()
+          .replace(/^workerd /, '')
       : 'n/a',
     hono: packageVersion('hono'),
     elysia: packageVersion('elysia'),
