@@ -5,10 +5,12 @@
 //   Hono on `Bun.serve` (bun-hono) and Elysia 1.4 (bun-elysia).
 // - Deno (the pinned binary of scripts/runtimes): `Deno.serve(app.fetch)` (deno-api) vs Hono on
 //   `Deno.serve` (deno-hono).
+// - workerd (the pinned binary of scripts/runtimes): a Worker module `{ fetch: app.fetch }`
+//   (workerd-api) vs Hono's `export default app` (workerd-hono), each bundled by esbuild.
 // - Node: `app.fetch` through @hono/node-server (api-fetch) vs `serve()` on node:http (api), the
 //   recommended path there: the figure that shows what the Request/Response translation costs.
 // Ends with one line: `runtimes: bun info api/hono <r> api/elysia <r>, movies …; deno info api/hono
-// <r>, movies api/hono <r>` (req/s ratios, standalone: the median of per-round ratios and its
+// <r>, movies api/hono <r>; workerd info api/hono <r>, movies api/hono <r>` (req/s ratios, standalone: the median of per-round ratios and its
 // 90% interval). `--micro` also runs src/fetch-micro.mjs (app.fetch in-process, api/hono
 // alternating in one process) on Node, Bun and Deno first.
 // Same method as `pnpm bench`: checks on processes of their own, then standalone rounds of fresh
@@ -16,7 +18,8 @@
 // (fresh pair per block and scenario). Writes results/runtimes-<date>.{md,json}.
 // Usage: pnpm bench --runtimes [--rounds 3] [--duration 4] [--warmup 3] [--corun-blocks 2]
 //          [--corun-runs 2] [--corun-duration 3] [--corun-warmup 6] [--scenarios info,movies]
-//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia,deno-api,deno-hono] [--threshold 0.1]
+//          [--servers api,api-fetch,bun-api,bun-hono,bun-elysia,deno-api,deno-hono,workerd-api,workerd-hono]
+//          [--threshold 0.1]
 //          [--out DIR] [--micro]
 import os from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +59,17 @@ const opts = {
   corunDuration: 3,
   corunWarmup: 6,
   scenarios: ['info', 'movies'],
-  servers: ['api', 'api-fetch', 'bun-api', 'bun-hono', 'bun-elysia', 'deno-api', 'deno-hono'],
+  servers: [
+    'api',
+    'api-fetch',
+    'bun-api',
+    'bun-hono',
+    'bun-elysia',
+    'deno-api',
+    'deno-hono',
+    'workerd-api',
+    'workerd-hono',
+  ],
   threshold: 0.1,
   out: join(BENCH, 'results'),
   ...parseFlags(
@@ -83,6 +96,7 @@ const PAIRS = [
   ['bun-api', 'bun-hono'],
   ['bun-api', 'bun-elysia'],
   ['deno-api', 'deno-hono'],
+  ['workerd-api', 'workerd-hono'],
 ];
 const RUNTIME_LABEL = {
   api: 'Node, serve() (node:http)',
@@ -92,6 +106,8 @@ const RUNTIME_LABEL = {
   'bun-elysia': 'Bun, Elysia',
   'deno-api': 'Deno, Deno.serve(app.fetch)',
   'deno-hono': 'Deno, Hono on Deno.serve',
+  'workerd-api': 'workerd, a Worker module { fetch: app.fetch }',
+  'workerd-hono': 'workerd, Hono (export default app)',
 };
 
 const log = (...a) => console.log(...a);
@@ -124,9 +140,9 @@ async function timedRun(server, scenario, servers) {
 }
 
 function markdown(meta, scenarios, samples, coRuns, versions) {
-  const L = [`# Runtimes: app.fetch on Bun, Deno and Node (${meta.date})`, ''];
+  const L = [`# Runtimes: app.fetch on Bun, Deno, workerd and Node (${meta.date})`, ''];
   L.push(
-    `Node ${meta.node}, Bun ${versions.bun}, Deno ${versions.deno}, ${meta.cpu}; server pinned to core 0, wrk (1 thread, 50 connections) ` +
+    `Node ${meta.node}, Bun ${versions.bun}, Deno ${versions.deno}, workerd ${versions.workerd}, ${meta.cpu}; server pinned to core 0, wrk (1 thread, 50 connections) ` +
       `to core 1. Standalone: ${opts.rounds} round(s), each server in turn a fresh process (${opts.warmup} s warm-up, ` +
       `one ${opts.duration} s run). Co-runs: ${opts.corunBlocks} block(s) per pair, a fresh pair per scenario, ` +
       `${opts.corunWarmup} s warm-up together, ${opts.corunRuns} run(s) of ${opts.corunDuration} s. ` +
@@ -186,7 +202,7 @@ function ratioText(xs) {
   return `${r2(median(xs))} (${r2(lo)}–${r2(hi)})`;
 }
 
-/** The last line: req/s ratios of @api against its peers on Bun and Deno, per scenario (standalone). */
+/** The last line: req/s ratios of @api against its peers on Bun, Deno and workerd, per scenario (standalone). */
 function summaryLine(samples) {
   const pair = (sc, a, b) =>
     ratioText(
@@ -206,7 +222,10 @@ function summaryLine(samples) {
   const deno = ['info', 'movies']
     .map((sc) => `${sc} api/hono ${pair(sc, 'deno-api', 'deno-hono')}`)
     .join(', ');
-  return `runtimes: bun ${bun}; deno ${deno}`;
+  const workerd = ['info', 'movies']
+    .map((sc) => `${sc} api/hono ${pair(sc, 'workerd-api', 'workerd-hono')}`)
+    .join(', ');
+  return `runtimes: bun ${bun}; deno ${deno}; workerd ${workerd}`;
 }
 
 /** `--micro`: app.fetch in-process on each runtime (api/hono alternating in one process). */
@@ -315,10 +334,16 @@ async function main() {
   stopAll();
   const bun = runtimeOf('bun-api');
   const deno = runtimeOf('deno-api');
+  const workerd = runtimeOf('workerd-api');
   const versions = {
     bun: bun.path ? spawnSync(bun.path, ['--version'], { encoding: 'utf8' }).stdout.trim() : 'n/a',
     deno: deno.path
       ? (/deno (\S+)/.exec(spawnSync(deno.path, ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 'n/a')
+      : 'n/a',
+    workerd: workerd.path
+      ? spawnSync(workerd.path, ['--version'], { encoding: 'utf8' })
+          .stdout.trim()
+          .replace(/^workerd /, '')
       : 'n/a',
     hono: packageVersion('hono'),
     elysia: packageVersion('elysia'),

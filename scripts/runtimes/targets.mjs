@@ -117,38 +117,56 @@ const requireBuiltinsAsImports = {
   },
 };
 
-/** Bundles the Worker and writes workerd's config next to it; returns [args, url]. */
-async function workerdSetup() {
+/**
+ * Bundles a Worker module for workerd (esbuild, ESM, `conditions` and `define` as given) into
+ * `outfile`, with a CommonJS dependency's `require('node:…')` turned into an import.
+ */
+export async function bundleWorker({ entry, outfile, conditions = [], define }) {
   const { build } = await import('esbuild');
-  const out = join(here, '.build');
-  mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: [join(here, 'server', 'worker.ts')],
-    outfile: join(out, 'worker.js'),
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     format: 'esm',
     platform: 'node',
     target: 'es2022',
-    conditions: ['@api/source'],
+    conditions,
+    define,
     keepNames: true,
     logLevel: 'error',
     plugins: [requireBuiltinsAsImports],
   });
-  const port = await freePort();
-  writeFileSync(
-    join(out, 'config.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
+}
+
+/**
+ * workerd's config for one Worker module (`module`: its file name, next to the config) served
+ * on `address` (overridable with `--socket-addr http=HOST:PORT`).
+ */
+export function workerdConfig(module, address) {
+  return `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+  sockets = [ (name = "http", address = "${address}", http = (), service = "main") ],
 );
 const worker :Workerd.Worker = (
-  modules = [ (name = "worker.js", esModule = embed "worker.js") ],
+  modules = [ (name = "${module}", esModule = embed "${module}") ],
   compatibilityDate = "2026-11-01",
   compatibilityFlags = ["nodejs_compat", "enable_request_signal"],
 );
-`,
-  );
+`;
+}
+
+/** Bundles the Worker and writes workerd's config next to it; returns [args, url]. */
+async function workerdSetup() {
+  const out = join(here, '.build');
+  mkdirSync(out, { recursive: true });
+  await bundleWorker({
+    entry: join(here, 'server', 'worker.ts'),
+    outfile: join(out, 'worker.js'),
+    conditions: ['@api/source'],
+  });
+  const port = await freePort();
+  writeFileSync(join(out, 'config.capnp'), workerdConfig('worker.js', `127.0.0.1:${port}`));
   return { args: ['serve', join(out, 'config.capnp')], url: `http://127.0.0.1:${port}` };
 }
 

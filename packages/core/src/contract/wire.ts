@@ -19,6 +19,13 @@ export type WireResponse = ResponseTarget &
   NodeJS.WritableStream & {
     statusMessage: string;
     readonly socket: Socket | null;
+    /**
+     * Starts watching for the client leaving, where that has a cost: a fetch server tells it only
+     * through `request.signal` (Deno makes one and aborts it after every answer once it was read).
+     * Called when something must know at once (a request's signal or deadline); a streamed answer
+     * watches by itself. node:http's response has none: its 'close' comes from the socket.
+     */
+    watchClient?(): void;
   };
 
 /**

@@ -3,6 +3,7 @@
 // under a byte limit, and its signal aborts when the client leaves.
 import type { TLSSocket } from 'node:tls';
 import type { Exchange } from '../contract/exchange';
+import type { WireResponse } from '../contract/wire';
 import { describeValue } from '../contract/wiring-error';
 import { PayloadTooLargeError } from '../errors';
 
@@ -148,6 +149,8 @@ function bodyStream(ex: Exchange, limit: number, onOver: () => void): ReadableSt
 function leaveSignal(ex: Exchange): AbortSignal {
   const controller = new AbortController();
   const res = ex.res;
+  // The fetch transport watches for the client leaving only when asked (it has a cost there).
+  (res as Partial<WireResponse>).watchClient?.();
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
   });

@@ -130,6 +130,7 @@ export class CoreExchange implements WriterExchange {
   /** Gives the request its signal and deadline (routes that bind `signal` or have a deadline). */
   startControl(deadlineMs: number | undefined): void {
     this.#control = new RequestControl(this, deadlineMs);
+    this.res.watchClient?.();
   }
 
   /** The answer also closes the connection (a refusal, or a body left unread mid-way). */

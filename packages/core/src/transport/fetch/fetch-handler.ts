@@ -91,7 +91,7 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
     origin,
   );
   const method = request.method;
-  const res = new FetchResponse(method === 'HEAD');
+  const res = new FetchResponse(request, method === 'HEAD');
   const ex = new CoreExchange(runtime, req, res, method, path, search.slice(1));
   // The header lines are counted, not copied (read only when something reads a header).
   const maxHeaders = runtime.limits.maxHeaders;
@@ -103,11 +103,8 @@ export function answerFetch(runtime: Runtime, request: Request): Promise<Respons
       maxHeaders,
     ),
   );
-  // Answered within dispatch (a synchronous route): no client can have left before it. Otherwise a
-  // client that leaves before its answer is complete closes the response (a stream's teardown runs).
-  // Read only then: `request.signal` is not free (Bun creates it on first read; @hono/node-server
-  // builds a full undici Request for it).
-  if (!res.writableEnded) closeWhenClientLeaves(request, res);
+  // The client leaving is watched only where it matters (see FetchResponse.watchClient): a
+  // request's signal or deadline, a stream.
   return res.response;
 }
 
@@ -145,14 +142,6 @@ export function partsOf(href: string): UrlParts {
   }
   const url = new URL(href);
   return { origin: url.origin, pathname: url.pathname, search: url.search };
-}
-
-function closeWhenClientLeaves(request: Request, res: FetchResponse): void {
-  const signal = request.signal as AbortSignal | undefined;
-  if (signal === undefined || signal.aborted) return;
-  const left = (): void => void res.destroy();
-  signal.addEventListener('abort', left, { once: true });
-  res.once('close', () => signal.removeEventListener('abort', left));
 }
 
 /** The answer when the app failed to start: a logged 503 Problem, as node:http's listener gives. */

@@ -1,18 +1,11 @@
-import { Writable } from 'node:stream';
 import type { HeaderList } from '../../contract/exchange';
+import { LightEmitter } from './light-emitter';
 
 /** Bytes a streamed body holds before the writer is told to wait (`write` → false, then `drain`). */
 const HIGH_WATER_MARK = 16 * 1024;
 
 /** Statuses whose response has no body at all (the `Response` constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-/**
- * `encodeBody: 'manual'`: the body is sent as core framed it. workerd would otherwise compress a
- * body whose head says `content-encoding` (already encoded by @api/compress) a second time; other
- * runtimes ignore the field.
- */
-const MANUAL = { encodeBody: 'manual' } as const;
 
 const NO_HEADERS: Record<string, string> = {};
 
@@ -26,14 +19,20 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 /**
  * Where core writes a response on the fetch transport: the `ServerResponse` surface core uses
  * (`writeHead`, `write`, `end`, `destroy`, `drain`/`finish`/`close`), answering a WHATWG
- * `Response`. A buffered answer (`end(body)` with nothing written before) becomes a `Response`
- * over its bytes; a streamed one a `Response` over a `ReadableStream` that pulls: a chunk is
- * handed on only when the consumer asks for more, and `write` returns false (the writer waits for
- * `drain`) once 16 KiB wait, so a stalled client never grows memory. A cancelled stream (the
- * client left) destroys this response: `close` runs the writer's teardown. `destroy()` (a cut
- * body) errors the stream, so the client sees an incomplete body, not a complete one.
+ * `Response`. It is a light event emitter, not a node `Writable`: the kind of answer decides the body.
+ *
+ * - A buffered answer (`end(body)` with nothing written before, what `ex.send` does) becomes a
+ *   `Response` over its bytes or text at once: no stream object is built.
+ * - A streamed one (`write`, or `flushHeaders`) becomes a `Response` over a `ReadableStream` that
+ *   pulls: it holds one chunk ahead of the consumer, the rest wait here; `write` returns false (the
+ *   writer waits for `drain`) once 16 KiB wait, so a stalled client never grows memory. A node
+ *   stream (an encoder) can be piped into it.
+ *
+ * A cancelled stream (the client left) destroys this response: `close` runs the writer's teardown.
+ * `destroy()` (a cut body) errors the stream, so the client sees an incomplete body, never a
+ * complete one. `finish` (then `close`) follows the end on a later microtask, as node's follow it.
  */
-export class FetchResponse extends Writable {
+export class FetchResponse extends LightEmitter {
   /** The answer, once the head and its body (or the start of a stream) are decided. */
   readonly response: Promise<Response>;
   /** node's reason phrase: unused here (a `Response` has none on the wire). */
@@ -41,7 +40,18 @@ export class FetchResponse extends Writable {
   /** No socket: the fetch server owns the connection. */
   readonly socket = null;
   headersSent = false;
+  /** True once `end` was called. */
+  writableEnded = false;
+  /** True once the whole body was handed on (to the `Response`, or read from its stream). */
+  writableFinished = false;
+  /** Bytes written and not yet taken by the consumer. */
+  writableLength = 0;
+  /** `write` returned false: `drain` follows once the consumer has taken the waiting bytes. */
+  writableNeedDrain = false;
+  destroyed = false;
   readonly #bodiless: boolean;
+  /** The request, until something watches for its client leaving (`watchClient`). */
+  #request: Request | undefined;
   #status = 200;
   #headers: Record<string, string> | Headers | undefined = undefined;
   /** The head names a media type: a text body is handed to the `Response` as text (no default type added). */
@@ -50,13 +60,20 @@ export class FetchResponse extends Writable {
   #resolve!: (response: Response) => void;
   #reject!: (error: Error) => void;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
-  /** The callback of the chunk waiting for the consumer to pull. */
-  #waiting: (() => void) | undefined = undefined;
+  /** Chunks written behind the one the stream holds for its consumer (which has not asked yet). */
+  #queue: Uint8Array[] = [];
   #cancelled = false;
+  /** The body was cut (destroyed mid-stream): the stream fails once what was written is taken. */
+  #cut: Error | undefined = undefined;
+  #closing = false;
 
-  /** @param head - true for a HEAD request: the answer carries no body. */
-  constructor(head: boolean) {
-    super({ highWaterMark: HIGH_WATER_MARK });
+  /**
+   * @param request - the request answered (its `signal` tells when the client leaves)
+   * @param head - true for a HEAD request: the answer carries no body
+   */
+  constructor(request: Request, head: boolean) {
+    super();
+    this.#request = request;
     this.#bodiless = head;
     this.response = new Promise<Response>((resolve, reject) => {
       this.#resolve = resolve;
@@ -64,6 +81,31 @@ export class FetchResponse extends Writable {
     });
     // A rejection nobody awaits (the caller dropped the promise) must not crash the process.
     this.response.catch(() => undefined);
+  }
+
+  /**
+   * From now on, a client that leaves before the answer is complete destroys this response (a
+   * stream's teardown and a request's signal run on 'close'). Not done for every request:
+   * `request.signal` is not free (Bun makes it on first read; Deno then aborts it after every
+   * answer, a DOMException each; @hono/node-server builds a full undici Request for it), and a
+   * buffered answer nobody waits on has nothing to stop. Core calls it for a request's signal or
+   * deadline; a stream calls it when it opens.
+   */
+  watchClient(): void {
+    const request = this.#request;
+    if (request === undefined) return;
+    this.#request = undefined;
+    if (this.#closing || this.destroyed) return;
+    const signal = request.signal as AbortSignal | undefined;
+    if (signal === undefined || signal.aborted) return;
+    const left = (): void => void this.destroy();
+    signal.addEventListener('abort', left, { once: true });
+    this.once('close', () => signal.removeEventListener('abort', left));
+  }
+
+  /** A node `Writable`'s flag: true until the end or a destroy. */
+  get writable(): boolean {
+    return !this.writableEnded && !this.destroyed;
   }
 
   /**
@@ -102,109 +144,177 @@ export class FetchResponse extends Writable {
     this.#open();
   }
 
-  override end(cb?: () => void): this;
-  override end(chunk: unknown, cb?: () => void): this;
-  override end(chunk: unknown, encoding: BufferEncoding, cb?: () => void): this;
-  override end(chunk?: unknown, encoding?: unknown, cb?: unknown): this {
-    if (typeof chunk === 'function' || chunk === undefined || chunk === null) {
-      if (!this.#settled) this.#answer(undefined);
-      return super.end(chunk as () => void);
-    }
-    if (!this.#settled) {
-      // The whole body at once: a Response over its text or bytes, no stream. Text is encoded by
-      // the runtime; only a head without a media type needs bytes (a string body would add one).
-      this.#answer(
-        typeof chunk === 'string' && !this.#typed ? Buffer.from(chunk) : (chunk as Uint8Array | string),
-      );
-      return super.end(encoding as () => void);
-    }
-    return super.end(chunk, encoding as BufferEncoding, cb as () => void);
+  /**
+   * Writes a chunk of a streamed body (the `Response` is answered with a stream on the first one);
+   * false once 16 KiB wait for the consumer (`drain` follows). After the end or a destroy the
+   * chunk is dropped (false).
+   */
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | (() => void), cb?: () => void): boolean {
+    const done = typeof encoding === 'function' ? encoding : cb;
+    if (this.writableEnded || this.destroyed) return false;
+    this.#open();
+    this.#push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (done !== undefined) queueMicrotask(done);
+    if (this.writableLength < HIGH_WATER_MARK) return true;
+    this.writableNeedDrain = true;
+    return false;
   }
 
-  /** Answers with the whole body (or none). */
+  /** Ends the response: with nothing written before, `end(body)` answers with the whole body at once. */
+  end(cb?: () => void): this;
+  end(chunk: string | Uint8Array, cb?: () => void): this;
+  end(chunk: string | Uint8Array, encoding: BufferEncoding, cb?: () => void): this;
+  end(chunk?: unknown, encoding?: unknown, cb?: unknown): this {
+    if (typeof chunk === 'function') cb = chunk;
+    else if (typeof encoding === 'function') cb = encoding;
+    if (this.writableEnded || this.destroyed) return this;
+    const body = typeof chunk === 'string' || chunk instanceof Uint8Array ? chunk : undefined;
+    if (!this.#settled) {
+      // The whole body at once (or none): a Response over its text or bytes, no stream. Text is
+      // encoded by the runtime; only a head without a media type needs bytes (a string body would add one).
+      this.writableEnded = true;
+      this.#answer(typeof body === 'string' && !this.#typed ? Buffer.from(body) : body);
+    } else {
+      if (body !== undefined) this.#push(typeof body === 'string' ? Buffer.from(body) : body);
+      this.writableEnded = true;
+      if (this.#queue.length === 0) this.#closeStream();
+    }
+    if (typeof cb === 'function') this.once('finish', cb as () => void);
+    return this;
+  }
+
+  /**
+   * Ends the response at once. Before an answer, the caller of `app.fetch` sees the failure (the
+   * promise rejects); in a stream not yet complete, the stream fails (an incomplete body).
+   */
+  destroy(error?: Error): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    if (!this.#settled) {
+      this.#settled = true;
+      this.#reject(error ?? new Error('the response was destroyed before it was answered'));
+    } else if (!this.#cancelled && !this.writableFinished) {
+      // A cut body: what was written still reaches the consumer, then the stream fails, so the
+      // client sees an incomplete body, never a complete one (node ends the socket the same way).
+      this.#cut = error ?? new Error('the response body was cut');
+      if (this.#queue.length === 0 && (this.#controller?.desiredSize ?? 0) > 0) this.#fail();
+    } else {
+      this.#queue = [];
+      this.writableLength = 0;
+    }
+    // No 'error' event: a cut is core's decision, already logged where it was made.
+    this.#emitClose(false);
+    return this;
+  }
+
+  /** The stream of a cut body fails (after the chunks written before the cut). */
+  #fail(): void {
+    try {
+      this.#controller?.error(this.#cut);
+    } catch {
+      // The stream is already closed or errored: nothing more to tell its reader.
+    }
+  }
+
+  /** Answers with the whole body (or none); the response is then finished. */
   #answer(body: Uint8Array | string | undefined): void {
     this.#settled = true;
     const status = this.#status;
     const none = this.#bodiless || NULL_BODY.has(status) || body === undefined;
     this.#resolve(
       new Response(none ? null : (body as Uint8Array<ArrayBuffer> | string), {
+        // 'manual': the body is sent as core framed it. workerd would otherwise compress a body
+        // whose head says content-encoding (already encoded by @api/compress) a second time;
+        // other runtimes ignore the field.
         encodeBody: 'manual',
         status,
         headers: this.#headers ?? NO_HEADERS,
       } as ResponseInit),
     );
+    this.#emitClose(true);
   }
 
-  /** Answers with a stream (first chunk, or `flushHeaders`). */
+  /** Answers with a stream (first chunk, or `flushHeaders`); a bodiless answer has none. */
   #open(): void {
     if (this.#settled) return;
     this.#settled = true;
-    if (this.#bodiless || NULL_BODY.has(this.#status)) {
-      this.#resolve(
-        new Response(null, { ...MANUAL, status: this.#status, headers: this.#headers ?? NO_HEADERS }),
+    this.watchClient();
+    let stream: ReadableStream<Uint8Array> | null = null;
+    if (!this.#bodiless && !NULL_BODY.has(this.#status))
+      stream = new ReadableStream<Uint8Array>(
+        {
+          start: (controller) => {
+            this.#controller = controller;
+          },
+          pull: () => this.#pull(),
+          cancel: () => {
+            // The client left (or the server gave up on the body): the writer's teardown runs on 'close'.
+            this.#cancelled = true;
+            this.#queue = [];
+            this.writableLength = 0;
+            this.destroy();
+          },
+        },
+        // One chunk held ahead of the consumer (a runtime reading a burst finds it there); the
+        // rest wait here, counted for backpressure.
+        { highWaterMark: 1 },
       );
-      return;
-    }
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        pull: () => this.#pulled(),
-        cancel: () => {
-          // The client left (or the server gave up on the body): the writer's teardown runs on 'close'.
-          this.#cancelled = true;
-          this.#pulled();
-          this.destroy();
-        },
-      },
-      // Nothing queued ahead of the consumer: a chunk leaves this writer when it is read.
-      { highWaterMark: 0 },
-    );
     this.#resolve(
-      new Response(stream, { ...MANUAL, status: this.#status, headers: this.#headers ?? NO_HEADERS }),
+      new Response(stream, {
+        encodeBody: 'manual',
+        status: this.#status,
+        headers: this.#headers ?? NO_HEADERS,
+      } as ResponseInit),
     );
   }
 
-  #pulled(): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.();
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.#open();
+  /**
+   * A chunk for the consumer: into the stream when it holds none (taken at once by a waiting
+   * read, or held one ahead), queued here otherwise.
+   */
+  #push(chunk: Uint8Array): void {
     const controller = this.#controller;
-    if (controller === undefined || this.#cancelled) {
-      callback();
+    // A bodiless answer (HEAD, 204, 304) drops what is written; so does a cancelled stream.
+    if (controller === undefined || this.#cancelled || chunk.byteLength === 0) return;
+    if (this.#queue.length === 0 && (controller.desiredSize ?? 0) > 0) {
+      controller.enqueue(chunk);
       return;
     }
-    controller.enqueue(chunk);
-    // Pull-based: the next chunk is taken only when the consumer has room for it.
-    if ((controller.desiredSize ?? 0) > 0) callback();
-    else this.#waiting = callback;
+    this.#queue.push(chunk);
+    this.writableLength += chunk.byteLength;
   }
 
-  override _final(callback: (error?: Error | null) => void): void {
-    if (!this.#cancelled) this.#controller?.close();
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.#settled) {
-      // Nothing was answered: the caller of app.fetch sees the failure.
-      this.#settled = true;
-      this.#reject(error ?? new Error('the response was destroyed before it was answered'));
-    } else if (!this.#cancelled && !this.writableFinished) {
-      // A cut body: the stream fails, so the client sees an incomplete body, never a complete one.
-      try {
-        this.#controller?.error(error ?? new Error('the response body was cut'));
-      } catch {
-        // already closed
-      }
+  /** The stream holds nothing for its consumer any more: the oldest queued chunk. */
+  #pull(): void {
+    const chunk = this.#queue.shift();
+    if (chunk === undefined) {
+      // Everything written before a cut was taken: now the stream fails.
+      if (this.#cut !== undefined) this.#fail();
+      return;
     }
-    this.#pulled();
-    // No 'error' event: a cut is core's decision, already logged where it was made.
-    callback();
+    this.writableLength -= chunk.byteLength;
+    this.#controller!.enqueue(chunk);
+    if (this.#queue.length === 0 && this.writableEnded) this.#closeStream();
+    else if (this.writableNeedDrain && this.writableLength < HIGH_WATER_MARK) {
+      this.writableNeedDrain = false;
+      this.emit('drain');
+    }
+  }
+
+  /** The last chunk was taken after the end: the stream closes, the response is finished. */
+  #closeStream(): void {
+    if (!this.#cancelled) this.#controller?.close();
+    this.#emitClose(true);
+  }
+
+  /** `finish` (when complete) then `close`, once, after the current turn, as node emits them. */
+  #emitClose(finished: boolean): void {
+    if (finished) this.writableFinished = true;
+    if (this.#closing) return;
+    this.#closing = true;
+    queueMicrotask(() => {
+      if (this.writableFinished) this.emit('finish');
+      this.emit('close');
+    });
   }
 }
