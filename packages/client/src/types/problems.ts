@@ -1,13 +1,14 @@
 // The error bodies an @api server sends, as types: read from an error class's static facts
 // (`status`, `type`, `paramsSchema`, `bodySchema`) through `import type`, never from its code.
-import type * as v from 'valibot';
 import type {
+  AnySchema,
   AuthenticationRequiredError,
   ErrorReasonValue,
   InternalServerError,
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  SchemaOutput,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '@api/core';
@@ -28,15 +29,18 @@ export interface ParamsProblem<TStatus extends number, TType extends string, TPa
   readonly params: TParams;
 }
 
-/** The body an error class renders: its own Struct (`StructHTTPError`), or its Problem. */
-export type ErrorBodyOf<TClass> = TClass extends { readonly bodySchema: infer B extends v.GenericSchema }
-  ? v.InferOutput<B>
+/**
+ * The body an error class renders: its own body schema (`StructHTTPError`), or its Problem; a
+ * schema's output type (valibot or a Standard Schema: zod, ArkType).
+ */
+export type ErrorBodyOf<TClass> = TClass extends { readonly bodySchema: infer B extends AnySchema }
+  ? SchemaOutput<B>
   : TClass extends {
-        readonly paramsSchema: infer P extends v.GenericSchema;
+        readonly paramsSchema: infer P extends AnySchema;
         readonly type: infer T extends string;
         readonly status: infer S extends number;
       }
-    ? ParamsProblem<S, T, v.InferOutput<P>>
+    ? ParamsProblem<S, T, SchemaOutput<P>>
     : TClass extends { readonly type: infer T extends string; readonly status: infer S extends number }
       ? Problem<S, T>
       : never;
