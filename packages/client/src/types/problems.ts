@@ -1,14 +1,14 @@
 // The error bodies an @api server sends, as types: read from an error class's static facts
 // (`status`, `type`, `paramsSchema`, `bodySchema`) through `import type`, never from its code.
+import type * as v from 'valibot';
 import type {
-  AnySchema,
   AuthenticationRequiredError,
   ErrorReasonValue,
   InternalServerError,
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
-  SchemaOutput,
+  StandardSchemaV1,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '@api/core';
@@ -33,17 +33,19 @@ export interface ParamsProblem<TStatus extends number, TType extends string, TPa
  * The body an error class renders: its own body schema (`StructHTTPError`), or its Problem; a
  * schema's output type (valibot or a Standard Schema: zod, ArkType).
  */
-export type ErrorBodyOf<TClass> = TClass extends { readonly bodySchema: infer B extends AnySchema }
-  ? SchemaOutput<B>
-  : TClass extends {
-        readonly paramsSchema: infer P extends AnySchema;
-        readonly type: infer T extends string;
-        readonly status: infer S extends number;
-      }
-    ? ParamsProblem<S, T, SchemaOutput<P>>
-    : TClass extends { readonly type: infer T extends string; readonly status: infer S extends number }
-      ? Problem<S, T>
-      : never;
+export type ErrorBodyOf<TClass> = TClass extends { readonly bodySchema: infer B extends v.GenericSchema }
+  ? v.InferOutput<B>
+  : TClass extends { readonly bodySchema: infer B extends StandardSchemaV1 }
+    ? StandardSchemaV1.InferOutput<B>
+    : TClass extends {
+          readonly paramsSchema: infer P extends v.GenericSchema | StandardSchemaV1;
+          readonly type: infer T extends string;
+          readonly status: infer S extends number;
+        }
+      ? ParamsProblem<S, T, P extends v.GenericSchema ? v.InferOutput<P> : StandardSchemaV1.InferOutput<P>>
+      : TClass extends { readonly type: infer T extends string; readonly status: infer S extends number }
+        ? Problem<S, T>
+        : never;
 
 /** The status an error class declares (a literal when it was defined with one). */
 export type ErrorStatusOf<TClass> = TClass extends { readonly status: infer S extends number } ? S : never;
