@@ -1,9 +1,9 @@
-// Problem classes. A `DataclassHTTPError`'s params schema is still a valibot Struct (core does not take a
-// Standard Schema there yet: see core's README, "Bring your own schemas"); the wire answer is the demo's.
-import * as v from 'valibot';
-import { DataclassHTTPError, HTTPError, Struct } from '@api/core';
+// Problem classes. A `DataclassHTTPError`'s params schema is a zod object like every model here (named
+// as the demo's Struct is, for the OpenAPI component); the wire answer is the demo's.
+import { z } from 'zod';
+import { DataclassHTTPError, HTTPError, named } from '@api/core';
 
-export const WidgetNotFoundParams = Struct('WidgetNotFoundParams', { widgetId: v.string() });
+export const WidgetNotFoundParams = named('WidgetNotFoundParams', z.object({ widgetId: z.string() }));
 
 /** 404 for an unknown widget id; `detail` "Widget <id> not found", `params.widgetId`. */
 export class WidgetNotFoundError extends DataclassHTTPError.define(WidgetNotFoundParams, {

@@ -23,7 +23,12 @@ describe('the typed client', () => {
     expectTypeOf(list).toEqualTypeOf<WidgetOut[]>();
     await api.widgets.readMany({ params: { limit: 5 } });
     const one = await api.widgets.readOne({ path: { widget_id: 'w' } });
-    if (one.status === 404) expectTypeOf(one.error.type).toEqualTypeOf<'not-found' | 'widget-not-found'>();
+    if (one.status === 404) {
+      expectTypeOf(one.error.type).toEqualTypeOf<'not-found' | 'widget-not-found'>();
+      // The widget-not-found Problem's params come from its zod params schema.
+      if (one.error.type === 'widget-not-found')
+        expectTypeOf(one.error.params).toEqualTypeOf<{ widgetId: string }>();
+    }
     const count = await api.count.get().orThrow();
     expectTypeOf(count).toEqualTypeOf<{ count: number }>();
   });

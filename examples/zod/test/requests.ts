@@ -10,9 +10,8 @@ export interface Step {
   /** `ids`: the `id` of every widget created so far, in order. */
   readonly send: (client: TestClient, ids: readonly string[]) => Promise<TestResponse>;
   /**
-   * `'validation'`: a 400/422 from the models. Its status, type, title and issue paths are the
-   * demo's; the messages are the schema library's side of the story (valibot's vs core's wording for
-   * zod issues), compared separately.
+   * `'validation'`: a 400/422 from the models. Compared byte for byte like every step: core words
+   * the zod issues as valibot words the same constraint.
    */
   readonly kind?: 'validation';
 }

@@ -1,8 +1,7 @@
 // The demo (valibot models, apps/demo) and this app (the same models in zod) answer the widget
 // requests of requests.ts the same: status, the headers that matter and the body, byte for byte
-// (created ids aside). Validation Problems share status, type, title and issue paths; their messages
-// come from each library's side (valibot's own wording, core's wording for zod issues) and are pinned
-// here for zod.
+// (created ids aside), validation Problems included: core words a zod issue as valibot words the
+// same constraint (`Invalid min length: expected >=1`), never quoting the submitted value.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo } from '../../../apps/demo/test/helpers/demo';
 import { runSteps, STEPS, type Answer } from './requests';
@@ -23,33 +22,18 @@ beforeAll(async () => {
 }, 60_000);
 
 interface Problem {
-  type: string;
-  title: string;
-  status: number;
   params?: { issues?: { path: string; message: string }[] };
 }
 
-const shape = (a: Answer) => {
-  const p = JSON.parse(a.body) as Problem;
-  return {
-    status: a.status,
-    headers: a.headers,
-    problem: { type: p.type, title: p.title, status: p.status },
-    paths: p.params?.issues?.map((i) => i.path),
-  };
-};
-
 describe('the zod app answers as the demo', () => {
-  const exact = STEPS.map((s, n) => [s.name, n] as const).filter(([, n]) => STEPS[n]!.kind === undefined);
-  it.each(exact)('%s: same status, headers and body bytes', (_name, n) => {
+  const steps = STEPS.map((s, n) => [s.name, n] as const);
+  it.each(steps)('%s: same status, headers and body bytes', (_name, n) => {
     expect(zod[n]).toEqual(demo[n]);
   });
 
-  const validation = STEPS.map((s, n) => [s.name, n] as const).filter(
-    ([, n]) => STEPS[n]!.kind === 'validation',
-  );
-  it.each(validation)('%s: same status, Problem type and issue paths', (_name, n) => {
-    expect(shape(zod[n]!)).toEqual(shape(demo[n]!));
+  it('compares all 32 requests, 6 of them validation Problems', () => {
+    expect(STEPS).toHaveLength(32);
+    expect(STEPS.filter((s) => s.kind === 'validation')).toHaveLength(6);
   });
 
   it('covers every kind of answer: 200, 201, 400, 401, 404, 405, 409, 415, 422', () => {
@@ -81,7 +65,7 @@ describe('the zod app answers as the demo', () => {
   });
 });
 
-describe('validation messages (zod issues, worded by core)', () => {
+describe('validation messages (zod issues, worded by core as valibot words them)', () => {
   const body = (name: string) => JSON.parse(zod[STEPS.findIndex((s) => s.name === name)]!.body) as unknown;
 
   it('POST /widgets invalid: 422 with both fields', () => {
@@ -89,12 +73,12 @@ describe('validation messages (zod issues, worded by core)', () => {
       type: 'validation-failed',
       title: 'Validation failed',
       status: 422,
-      detail: 'Expected string of length >= 1, got string at `$.name`',
+      detail: 'Invalid min length: expected >=1 at `$.name`',
       params: {
-        reason: 'Expected string of length >= 1, got string at `$.name`',
+        reason: 'Invalid min length: expected >=1 at `$.name`',
         issues: [
-          { path: '$.name', message: 'Expected string of length >= 1, got string' },
-          { path: '$.priceCents', message: 'Expected number of >= 0, got number' },
+          { path: '$.name', message: 'Invalid min length: expected >=1' },
+          { path: '$.priceCents', message: 'Invalid min value: expected >=0' },
         ],
       },
     });
@@ -105,10 +89,10 @@ describe('validation messages (zod issues, worded by core)', () => {
       type: 'malformed-request',
       title: 'Malformed request',
       status: 400,
-      detail: 'Expected number of <= 100, got number at `query parameter limit`',
+      detail: 'Invalid max value: expected <=100 at `query parameter limit`',
       params: {
-        reason: 'Expected number of <= 100, got number at `query parameter limit`',
-        issues: [{ path: 'query parameter limit', message: 'Expected number of <= 100, got number' }],
+        reason: 'Invalid max value: expected <=100 at `query parameter limit`',
+        issues: [{ path: 'query parameter limit', message: 'Invalid max value: expected <=100' }],
       },
     });
   });

@@ -150,6 +150,8 @@ export {
   type HTTPErrorClass,
   type HTTPErrorOptions,
   type ProblemView,
+  type StandardStructHTTPErrorClass,
+  type StandardStructHTTPErrorOptions,
   type StructHTTPErrorClass,
   type StructHTTPErrorOptions,
 } from './errors';

@@ -228,7 +228,7 @@ export const rows: [string, WiringErrorCode, () => unknown, string][] = [
           detailTemplate: '',
         }),
       ),
-    "DataclassHTTPError.define({ type: 'x' }): params schema is not an object schema (got undefined). Fix: pass a Struct as the first argument.",
+    "DataclassHTTPError.define({ type: 'x' }): params schema is not an object schema (got undefined). Fix: pass a Struct (or a zod/ArkType object schema whose library offers JSON Schema) as the first argument.",
   ],
   [
     'DataclassHTTPError.define: detailTemplate missing',

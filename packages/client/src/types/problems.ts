@@ -8,6 +8,7 @@ import type {
   MalformedRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  StandardSchemaV1,
   UnsupportedMediaTypeError,
   ValidationFailedError,
 } from '@api/core';
@@ -28,18 +29,23 @@ export interface ParamsProblem<TStatus extends number, TType extends string, TPa
   readonly params: TParams;
 }
 
-/** The body an error class renders: its own Struct (`StructHTTPError`), or its Problem. */
+/**
+ * The body an error class renders: its own body schema (`StructHTTPError`), or its Problem; a
+ * schema's output type (valibot or a Standard Schema: zod, ArkType).
+ */
 export type ErrorBodyOf<TClass> = TClass extends { readonly bodySchema: infer B extends v.GenericSchema }
   ? v.InferOutput<B>
-  : TClass extends {
-        readonly paramsSchema: infer P extends v.GenericSchema;
-        readonly type: infer T extends string;
-        readonly status: infer S extends number;
-      }
-    ? ParamsProblem<S, T, v.InferOutput<P>>
-    : TClass extends { readonly type: infer T extends string; readonly status: infer S extends number }
-      ? Problem<S, T>
-      : never;
+  : TClass extends { readonly bodySchema: infer B extends StandardSchemaV1 }
+    ? StandardSchemaV1.InferOutput<B>
+    : TClass extends {
+          readonly paramsSchema: infer P extends v.GenericSchema | StandardSchemaV1;
+          readonly type: infer T extends string;
+          readonly status: infer S extends number;
+        }
+      ? ParamsProblem<S, T, P extends v.GenericSchema ? v.InferOutput<P> : StandardSchemaV1.InferOutput<P>>
+      : TClass extends { readonly type: infer T extends string; readonly status: infer S extends number }
+        ? Problem<S, T>
+        : never;
 
 /** The status an error class declares (a literal when it was defined with one). */
 export type ErrorStatusOf<TClass> = TClass extends { readonly status: infer S extends number } ? S : never;

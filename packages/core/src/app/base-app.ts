@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type * as v from 'valibot';
 import type { ErrorBodyAdapter } from '../errors';
+import type { AnySchema } from '../contract/standard-schema';
 import { wiringError } from '../contract/wiring-error';
 import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
@@ -236,7 +236,7 @@ export abstract class BaseApp<TFactory = undefined> {
   }
 
   /** Replaces the Problem-family body app-wide; at most once. */
-  protected includeErrorAdapter<TSchema extends v.GenericSchema>(adapter: ErrorBodyAdapter<TSchema>): void {
+  protected includeErrorAdapter<TSchema extends AnySchema>(adapter: ErrorBodyAdapter<TSchema>): void {
     this.#assertWiring('includeErrorAdapter');
     this.#wiring.setAdapter(`${this.constructor.name}.includeErrorAdapter`, adapter);
   }

@@ -1,15 +1,19 @@
-import type * as v from 'valibot';
+import type { AnySchema, SchemaReturn } from '../contract/standard-schema';
 import { compileSerializer } from '../schema/serializer';
-import { objectEntries } from '../schema/introspect';
+import { isAnySchema } from '../schema/standard';
 import { wiringError } from '../contract/wiring-error';
+import { bodyFields } from './body-fields';
 import type { CompiledAdapter, ProblemView } from './base-http-error';
 
 /** Replaces the Problem-family wire body app-wide (`ErrorBodyAdapter[B]`). */
-export interface ErrorBodyAdapter<TSchema extends v.GenericSchema = v.GenericSchema> {
-  /** The body schema `B`; its compiled serializer writes the body. */
+export interface ErrorBodyAdapter<TSchema extends AnySchema = AnySchema> {
+  /**
+   * The body schema `B`: a Struct (its compiled serializer writes the body) or a Standard Schema
+   * (zod 4, ArkType 2: the composed body is validated and its output written).
+   */
   readonly schema: TSchema;
-  /** Pure: builds the body from the error alone. */
-  compose(error: ProblemView): v.InferOutput<TSchema>;
+  /** Pure: builds the body from the error alone (a Standard Schema's input type). */
+  compose(error: ProblemView): SchemaReturn<TSchema>;
   /** An int field the framework adds, fed the status; must not exist on `B`. */
   readonly statusField?: string;
 }
@@ -36,13 +40,12 @@ export function compileAdapter(
           `unknown adapter key "${key}"`,
           'an adapter is { schema, compose(error), statusField? }',
         );
-  const schema = adapter.schema as { kind?: unknown } | undefined;
-  if (typeof schema !== 'object' || schema === null || schema.kind !== 'schema')
+  if (!isAnySchema(adapter.schema))
     throw wiringError(
       'API_WIRING_NOT_A_SCHEMA',
       where,
-      "the adapter's schema is not a valibot schema",
-      "pass schema: Struct('Body', { … })",
+      "the adapter's schema is neither a valibot schema nor a Standard Schema (zod 4, ArkType 2)",
+      "pass schema: Struct('Body', { … }) or a z.object({ … })",
     );
   if (adapter.statusField !== undefined && typeof adapter.statusField !== 'string')
     throw wiringError(
@@ -51,8 +54,8 @@ export function compileAdapter(
       'statusField must be a field name (a string)',
       "statusField: 'status'",
     );
-  const entries = objectEntries(adapter.schema);
-  if (adapter.statusField !== undefined && entries && adapter.statusField in entries) {
+  const entries = adapter.statusField === undefined ? undefined : bodyFields(adapter.schema);
+  if (adapter.statusField !== undefined && entries?.has(adapter.statusField)) {
     throw wiringError(
       'API_WIRING_ERROR_FIELD',
       where,

@@ -1,8 +1,10 @@
 import * as v from 'valibot';
+import type { AnySchema, SchemaInput, SchemaOutput } from '../contract/standard-schema';
 import { classSerializer } from '../schema/serializer';
-import { objectEntries } from '../schema/introspect';
+import { namedInfo } from '../schema/standard';
 import { structInfo } from '../schema/struct';
-import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
+import { describeValue, wiringError } from '../contract/wiring-error';
+import { bodyFields } from './body-fields';
 import { checkErrorOptions, HTTP_ERROR_KEYS } from './base-http-error';
 import { HTTPError, type HTTPErrorOptions } from './http-error';
 import { renderTemplate, templateFields } from './templates';
@@ -17,11 +19,11 @@ export interface DataclassHTTPErrorOptions extends HTTPErrorOptions {
 
 /** A parameterized Problem error class produced by `DataclassHTTPError.define`. */
 export interface DataclassHTTPErrorClass<
-  TParams extends v.GenericSchema,
+  TParams extends AnySchema,
   TStatus extends number = number,
   TType extends string = string,
 > {
-  new (params: v.InferInput<TParams>): DataclassHTTPErrorBase<v.InferOutput<TParams>>;
+  new (params: SchemaInput<TParams>): DataclassHTTPErrorBase<SchemaOutput<TParams>>;
   readonly paramsSchema: TParams;
   readonly detailTemplate: string;
   /** The `type` code, as a literal type. */
@@ -44,7 +46,8 @@ export interface DataclassHTTPErrorClass<
  */
 abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   static readonly detailTemplate: string = '';
-  static readonly paramsSchema: v.GenericSchema = v.object({});
+  /** A Struct (compiled serializer) or a Standard object schema (validated, its output written). */
+  static readonly paramsSchema: AnySchema = v.object({});
   // Plain properties assigned in the constructor (no field initializers on the error path).
   /** The typed params of this occurrence. */
   declare readonly params: TParams;
@@ -57,7 +60,7 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
         'API_WIRING_INVALID_ARGUMENT',
         `new ${new.target.name}(params)`,
         `expected the params object, got ${describeValue(params)}`,
-        `pass the fields of ${structInfo(new.target.paramsSchema)?.name ?? 'its params Struct'}, ` +
+        `pass the fields of ${paramsName(new.target.paramsSchema) ?? 'its params Struct'}, ` +
           `e.g. new ${new.target.name}({ … })`,
       );
     (this as { params: TParams }).params = params;
@@ -77,9 +80,12 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
     return classSerializer(cls, cls.paramsSchema)(this.params);
   }
 
-  /** Declares a parameterized Problem error class; the template is checked against the params. */
+  /**
+   * Declares a parameterized Problem error class; the template is checked against the params (a
+   * Struct, or a Standard object schema whose library offers JSON Schema: zod 4, ArkType 2).
+   */
   static defineParameterized<
-    TParams extends v.GenericSchema,
+    TParams extends AnySchema,
     const TType extends string,
     const TStatus extends number,
   >(
@@ -95,16 +101,16 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
         `"detailTemplate" must be a string, got ${describeValue(options.detailTemplate)}`,
         "e.g. detailTemplate: 'Widget {widgetId} not found'",
       );
-    const entries = isSchema(paramsSchema) ? objectEntries(paramsSchema) : undefined;
+    const entries = bodyFields(paramsSchema);
     if (!entries)
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
         `params schema is not an object schema (got ${describeValue(paramsSchema)})`,
-        'pass a Struct as the first argument',
+        'pass a Struct (or a zod/ArkType object schema whose library offers JSON Schema) as the first argument',
       );
     for (const field of templateFields(where, options.detailTemplate)) {
-      if (!(field in entries)) {
+      if (!entries.has(field)) {
         throw wiringError(
           'API_WIRING_ERROR_TEMPLATE',
           where,
@@ -113,16 +119,20 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
         );
       }
     }
-    abstract class Defined extends DataclassHTTPErrorBase<v.InferOutput<TParams>> {
+    abstract class Defined extends DataclassHTTPErrorBase<SchemaOutput<TParams>> {
       static override readonly type = options.type;
       static override readonly title = options.title;
       static override readonly status = options.status;
       static override readonly docs = options.docs;
       static override readonly detailTemplate = options.detailTemplate;
-      static override readonly paramsSchema: v.GenericSchema = paramsSchema;
+      static override readonly paramsSchema: AnySchema = paramsSchema;
     }
     return Defined as unknown as DataclassHTTPErrorClass<TParams, TStatus, TType>;
   }
+}
+
+function paramsName(schema: AnySchema): string | undefined {
+  return structInfo(schema)?.name ?? namedInfo(schema)?.name;
 }
 
 /** A parameterized Problem error (`DataclassHTTPError[P]`): typed `params`, rendered `detail`. */

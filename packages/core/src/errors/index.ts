@@ -12,7 +12,13 @@ export {
   type DataclassHTTPErrorClass,
   type DataclassHTTPErrorOptions,
 } from './dataclass-http-error';
-export { StructHTTPError, type StructHTTPErrorClass, type StructHTTPErrorOptions } from './struct-http-error';
+export {
+  StructHTTPError,
+  type StandardStructHTTPErrorClass,
+  type StandardStructHTTPErrorOptions,
+  type StructHTTPErrorClass,
+  type StructHTTPErrorOptions,
+} from './struct-http-error';
 export { compileAdapter, type ErrorBodyAdapter } from './adapter';
 export { renderTemplate, templateFields } from './templates';
 export {

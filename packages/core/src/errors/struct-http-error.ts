@@ -1,8 +1,10 @@
 import type * as v from 'valibot';
+import type { AnySchema, SchemaInput, StandardObjectSchema } from '../contract/standard-schema';
 import { classSerializer } from '../schema/serializer';
-import { objectEntries, unwrap, type SchemaNode } from '../schema/introspect';
+import { isStandardSchema, namedInfo } from '../schema/standard';
 import { structInfo } from '../schema/struct';
 import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
+import { bodyFields } from './body-fields';
 import { BaseHTTPError, checkStatus, type RenderedError } from './base-http-error';
 import { renderTemplate, templateFields } from './templates';
 
@@ -48,6 +50,47 @@ export interface StructHTTPErrorClass<
   readonly statusField: string | undefined;
 }
 
+/**
+ * Class options of a `StructHTTPError` whose body is a Standard Schema (zod 4, ArkType 2): the same
+ * options over the schema's input type `TIn` (what the raise composes; the wire body is its output).
+ */
+export interface StandardStructHTTPErrorOptions<TIn> {
+  readonly status: number;
+  /** The OpenAPI response description. */
+  readonly description?: string;
+  /** Field → pinned value. */
+  readonly consts?: { readonly [K in keyof TIn]?: TIn[K] };
+  /** Field → `{param}` template rendered at raise time (`{{`/`}}` escape braces). */
+  readonly templates?: { readonly [K in keyof TIn]?: string };
+  /** An int field of the body fed the class status. */
+  readonly statusField?: keyof TIn & string;
+  /** An object field into which the raw params nest. */
+  readonly paramsField?: keyof TIn & string;
+  /** Extra raise-time params used by templates (an object schema: valibot or Standard). */
+  readonly params?: AnySchema;
+}
+
+/** A `StructHTTPError` class whose body is a Standard Schema `S` (`StructHTTPError.define(zodBody, …)`). */
+export interface StandardStructHTTPErrorClass<
+  S extends StandardObjectSchema,
+  TParams,
+  TStatus extends number = number,
+> {
+  new (params: TParams): StructHTTPError<SchemaInput<S>>;
+  /** The status, as a literal type (an exception handler's `returns` ties it to the body). */
+  readonly status: TStatus;
+  /** Validates the composed body and writes its output (the generic Standard path). */
+  readonly bodySchema: S;
+  readonly description: string | undefined;
+  readonly consts: Readonly<Record<string, unknown>>;
+  readonly statusField: string | undefined;
+}
+
+type StandardRaiseParams<TIn, TOptions> = (TOptions extends { params: infer P extends AnySchema }
+  ? SchemaInput<P>
+  : unknown) &
+  Omit<TIn, Fed<TOptions> & string>;
+
 type RaiseParams<TBody extends v.ObjectEntries, TOptions> = TOptions extends {
   params: v.ObjectSchema<infer P, undefined>;
 }
@@ -76,7 +119,10 @@ type RaiseFields<TBody extends v.ObjectEntries, TOptions> = Omit<
  * throw new LegacyNotFound({ thing: 'widget' });
  */
 export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
-  static readonly bodySchema: v.ObjectSchema<v.ObjectEntries, undefined>;
+  /** A Struct (compiled serializer) or a Standard object schema (validated, its output written). */
+  static readonly bodySchema: v.ObjectSchema<v.ObjectEntries, undefined> | StandardObjectSchema;
+  /** The body's field names, read from its schema at definition. */
+  static readonly bodyFields: readonly string[] = [];
   static readonly description: string | undefined;
   static readonly consts: Readonly<Record<string, unknown>> = {};
   static readonly templates: Readonly<Record<string, string>> = {};
@@ -101,7 +147,7 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
   get body(): TBody {
     const cls = this.constructor as typeof StructHTTPError;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(cls.bodySchema.entries)) {
+    for (const key of cls.bodyFields) {
       if (key in cls.consts) out[key] = cls.consts[key];
       else if (key in cls.templates) out[key] = renderTemplate(cls.templates[key]!, this.#params);
       else if (key === cls.statusField) out[key] = this.status;
@@ -121,19 +167,41 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     return { status: this.status, contentType: 'application/json', body: this.responseBody };
   }
 
-  /** Declares a `StructHTTPError` class; every rule of the spec is checked here. */
+  /**
+   * Declares a `StructHTTPError` class; every rule of the spec is checked here. The body is a Struct
+   * or a Standard object schema (zod 4, ArkType 2) whose library offers JSON Schema (its fields are
+   * read from it).
+   */
   static define<const TBody extends v.ObjectEntries, const TOptions extends StructHTTPErrorOptions<TBody>>(
     bodySchema: v.ObjectSchema<TBody, undefined>,
     options: TOptions,
-  ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>, TOptions['status']> {
-    const where = `StructHTTPError.define(${structInfo(bodySchema)?.name ?? 'body'})`;
-    if (!isSchema(bodySchema) || bodySchema.type !== 'object' || !bodySchema.entries) {
+  ): StructHTTPErrorClass<TBody, RaiseParams<TBody, TOptions>, TOptions['status']>;
+  static define<
+    const S extends StandardObjectSchema,
+    const TOptions extends StandardStructHTTPErrorOptions<SchemaInput<S>>,
+  >(
+    bodySchema: S,
+    options: TOptions,
+  ): StandardStructHTTPErrorClass<S, StandardRaiseParams<SchemaInput<S>, TOptions>, TOptions['status']>;
+  static define(bodySchema: unknown, options: LooseOptions): unknown {
+    const name = structInfo(bodySchema)?.name ?? namedInfo(bodySchema)?.name;
+    const where = `StructHTTPError.define(${name ?? 'body'})`;
+    const std = isStandardSchema(bodySchema);
+    const valibotObject =
+      isSchema(bodySchema) && bodySchema.type === 'object' && 'entries' in bodySchema && !!bodySchema.entries;
+    const fields = valibotObject || std ? bodyFields(bodySchema) : undefined;
+    if (!fields) {
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
-        'B must be a concrete Struct (an object schema), ' +
-          `got ${isSchema(bodySchema) ? `a ${bodySchema.type} schema` : describeValue(bodySchema)}`,
-        'pass a Struct, not a generic or a non-object schema',
+        std
+          ? "B is a Standard Schema whose object fields cannot be read: core reads them from the library's " +
+              'JSON Schema (`~standard.jsonSchema`, zod 4 and ArkType 2), which it does not offer or is not an object'
+          : 'B must be a concrete Struct (an object schema), ' +
+              `got ${isSchema(bodySchema) ? `a ${bodySchema.type} schema` : describeValue(bodySchema)}`,
+        std
+          ? 'pass an object schema (z.object({ … }), type({ … })) or a Struct'
+          : 'pass a Struct (or a zod/ArkType object schema), not a generic or a non-object schema',
       );
     }
     if (typeof options !== 'object' || options === null)
@@ -169,20 +237,16 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
           `e.g. ${key}: { code: ${key === 'consts' ? "'E404'" : "'No {thing}'"} }`,
         );
     }
-    if (
-      options.params !== undefined &&
-      (!isSchema(options.params) || objectEntries(options.params) === undefined)
-    )
+    if (options.params !== undefined && bodyFields(options.params) === undefined)
       throw wiringError(
         'API_WIRING_NOT_A_SCHEMA',
         where,
         `"params" must be an object schema, got ${describeValue(options.params)}`,
-        'params: v.object({ thing: v.string() })',
+        'params: v.object({ thing: v.string() }) or z.object({ thing: z.string() })',
       );
-    const entries = bodySchema.entries as unknown as Record<string, SchemaNode>;
     const fed = new Map<string, string>();
     const feed = (field: string, source: string): void => {
-      if (!(field in entries))
+      if (!fields.has(field))
         throw wiringError(
           'API_WIRING_ERROR_FIELD',
           where,
@@ -209,7 +273,7 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
           `template of field "${field}" must be a string, got ${describeValue(template)}`,
           `e.g. templates: { ${field}: 'No {thing}' }`,
         );
-      if (unwrap(entries[field]!).type !== 'string')
+      if (fields.get(field) !== 'string')
         throw wiringError(
           'API_WIRING_ERROR_TEMPLATE',
           where,
@@ -220,42 +284,46 @@ export abstract class StructHTTPError<TBody = unknown> extends BaseHTTPError {
     }
     if (options.statusField !== undefined) {
       feed(options.statusField, 'statusField');
-      const s = unwrap(entries[options.statusField]!);
-      const isInt = s.type === 'number' && (s.pipe ?? []).some((a) => a.type === 'integer');
-      if (!isInt)
+      if (fields.get(options.statusField) !== 'int')
         throw wiringError(
           'API_WIRING_ERROR_FIELD',
           where,
           `statusField "${options.statusField}" is not an int field`,
-          'declare it v.pipe(v.number(), v.integer())',
+          'declare it v.pipe(v.number(), v.integer()) (zod: z.int(), ArkType: number.integer)',
         );
     }
     if (options.paramsField !== undefined) {
       feed(options.paramsField, 'paramsField');
-      if (!objectEntries(entries[options.paramsField]!))
+      if (fields.get(options.paramsField) !== 'object')
         throw wiringError(
           'API_WIRING_ERROR_FIELD',
           where,
           `paramsField "${options.paramsField}" is not a Struct-typed field`,
-          'declare it as a Struct',
+          'declare it as a Struct (or an object schema)',
         );
     }
-    abstract class Defined extends StructHTTPError<v.InferOutput<v.ObjectSchema<TBody, undefined>>> {
+    const keys = [...fields.keys()];
+    abstract class Defined extends StructHTTPError {
       static override readonly status = options.status;
-      static override readonly bodySchema = bodySchema as unknown as v.ObjectSchema<
-        v.ObjectEntries,
-        undefined
-      >;
+      static override readonly bodySchema = bodySchema as StandardObjectSchema;
+      static override readonly bodyFields: readonly string[] = keys;
       static override readonly description = options.description;
       static override readonly consts = { ...(options.consts ?? {}) } as Record<string, unknown>;
       static override readonly templates = { ...(options.templates ?? {}) } as Record<string, string>;
       static override readonly statusField = options.statusField;
       static override readonly paramsField = options.paramsField;
     }
-    return Defined as unknown as StructHTTPErrorClass<
-      TBody,
-      RaiseParams<TBody, TOptions>,
-      TOptions['status']
-    >;
+    return Defined;
   }
+}
+
+/** What `define`'s implementation reads of its options (each overload's options fit it). */
+interface LooseOptions {
+  readonly status: number;
+  readonly description?: string | undefined;
+  readonly consts?: object | undefined;
+  readonly templates?: object | undefined;
+  readonly statusField?: string | undefined;
+  readonly paramsField?: string | undefined;
+  readonly params?: unknown;
 }

@@ -7,6 +7,7 @@ import { spec } from '../contract/response-spec';
 import { checkOf } from './checks';
 import { checkFields, responseFacts, type HeaderSchema, type HeadersOf, type ResponseSpec } from './response';
 import type { ErrorClass } from '../contract/meta';
+import type { AnySchema, SchemaReturn } from '../contract/standard-schema';
 
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 /** The error statuses as literal types: `400` … `599`. */
@@ -143,8 +144,8 @@ export interface ProblemBody<TStatus extends number = number, TType extends stri
 }
 
 /** The body an `ExceptionResponse` standing in for error class `C` carries: its Struct body, or a Problem. */
-type ErrorBodyOf<C> = C extends { readonly bodySchema: infer B extends v.GenericSchema }
-  ? v.InferOutput<B>
+type ErrorBodyOf<C> = C extends { readonly bodySchema: infer B extends AnySchema }
+  ? SchemaReturn<B>
   : C extends { readonly type: infer T extends string; readonly status: infer S extends number }
     ? ProblemBody<S, T>
     : never;

@@ -128,7 +128,7 @@ export class ErrorDocs {
     if (isSubclass(cls, DataclassHTTPError)) {
       const d = cls as DataclassClass;
       properties.detail = { type: 'string' };
-      properties.params = this.#registry.model(d.paramsSchema, `${cls.name} params`);
+      properties.params = this.#registry.model(d.paramsSchema, `${cls.name} params`, false, 'output');
       required.push('detail', 'params');
     }
     return {
@@ -141,7 +141,12 @@ export class ErrorDocs {
 
   #adapterSchema(status: number): JsonSchema {
     const adapter = this.#adapter!;
-    this.#adapterRef ??= this.#registry.model(adapter.schema, 'includeErrorAdapter');
+    this.#adapterRef ??= this.#registry.model(
+      adapter.schema as SchemaNode,
+      'includeErrorAdapter',
+      false,
+      'output',
+    );
     if (adapter.statusField === undefined) return this.#adapterRef;
     const cached = this.#adapterByStatus.get(status);
     if (cached) return cached;
@@ -185,7 +190,7 @@ export class ErrorDocs {
     }
     const description = cls.description ?? `${name} (${cls.status})`;
     if (!prior) {
-      const body = this.#registry.model(cls.bodySchema, `${name} body`);
+      const body = this.#registry.model(cls.bodySchema, `${name} body`, false, 'output');
       const pinned: Record<string, JsonSchema> = {};
       for (const [field, value] of Object.entries(cls.consts)) pinned[field] = { const: value };
       if (cls.statusField !== undefined) pinned[cls.statusField] = { type: 'integer', const: cls.status };
