@@ -16,13 +16,13 @@
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './report.mjs';
 import {
   childOrMain,
   ensureWrk,
   fileStamp,
   int,
   LOAD_CORE,
+  medianRows,
   packageVersion,
   pinSelf,
   r2,
@@ -195,17 +195,7 @@ async function main() {
       timed: (s) => timedWrk(s, { ...request(s), seconds: opts.duration, connections: opts.connections }),
       line: (sample) => `${sample.server.padEnd(10)} ${rpsText(sample)}`,
     });
-    const rows = servers.map((s) => {
-      const mine = samples.filter((x) => x.server === s.name);
-      return {
-        server: s.name,
-        rps: median(mine.map((x) => x.rps)),
-        cpuUsPerReq: median(mine.map((x) => x.cpuUsPerReq)),
-        p99Us: median(mine.map((x) => x.p99Us)),
-        peakRssKb: Math.max(...mine.map((x) => x.peakRssKb)),
-        errors: mine.reduce((t, x) => t + x.errors, 0),
-      };
-    });
+    const rows = medianRows(servers, samples);
     const row = (name) => rows.find((r) => r.server === name);
     const ratios = {};
     if (row('api-mcp') && row('sdk-mcp'))

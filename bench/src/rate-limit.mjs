@@ -18,13 +18,13 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from './redis-server.mjs';
-import { median } from './report.mjs';
 import {
   childOrMain,
   ensureWrk,
   fileStamp,
   int,
   LOAD_CORE,
+  medianRows,
   packageVersion,
   pinSelf,
   r2,
@@ -171,17 +171,7 @@ async function main() {
       timed: (s) => timed(s, opts),
       line: (sample) => `${sample.server.padEnd(15)} ${rpsText(sample)}`,
     });
-    const rows = servers.map((s) => {
-      const mine = samples.filter((x) => x.server === s.name);
-      return {
-        server: s.name,
-        rps: median(mine.map((x) => x.rps)),
-        cpuUsPerReq: median(mine.map((x) => x.cpuUsPerReq)),
-        p99Us: median(mine.map((x) => x.p99Us)),
-        peakRssKb: Math.max(...mine.map((x) => x.peakRssKb)),
-        errors: mine.reduce((t, x) => t + x.errors, 0),
-      };
-    });
+    const rows = medianRows(servers, samples);
     const row = (name) => rows.find((r) => r.server === name);
     /** Server CPU a store adds per request over the same framework without a limit. */
     const overhead = {};

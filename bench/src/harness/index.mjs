@@ -46,4 +46,11 @@ export {
 } from './load.mjs';
 export { cpuProfileArgs, readCpuProfile, selfTimes, selfTimeShare, stopProfiled } from './cpuprofile.mjs';
 export { fileStamp, int, kb, packageVersion, r2, runMeta, writeResults } from './results.mjs';
-export { childOrMain, rpsText, sideBySideArgs, sideBySideRounds, timedWrk } from './side-by-side.mjs';
+export {
+  childOrMain,
+  medianRows,
+  rpsText,
+  sideBySideArgs,
+  sideBySideRounds,
+  timedWrk,
+} from './side-by-side.mjs';

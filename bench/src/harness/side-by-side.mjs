@@ -4,6 +4,7 @@
 // console line per sample, and the child/main entry. A bench keeps its own servers, checks, tables.
 import { join } from 'node:path';
 import { CLK_TCK, readMem, readProcTicks, resetPeakRss, sleep } from '../sys.mjs';
+import { median } from './stats.mjs';
 import { int } from './results.mjs';
 import { rotated, waitQuietMachine } from './load.mjs';
 import { socketErrors, wrk } from './processes.mjs';
@@ -126,4 +127,25 @@ export async function childOrMain(child, main) {
     await child(process.argv[3], Number(process.env.PORT));
     console.log('ready');
   } else await main();
+}
+
+/**
+ * One row per server from its timed samples: median req/s, CPU µs per request and p99, the
+ * highest peak RSS, errors summed.
+ *
+ * @param {{ name: string }[]} servers
+ * @param {ReturnType<typeof timedWrk> extends Promise<infer S> ? S[] : never} samples
+ */
+export function medianRows(servers, samples) {
+  return servers.map((s) => {
+    const mine = samples.filter((x) => x.server === s.name);
+    return {
+      server: s.name,
+      rps: median(mine.map((x) => x.rps)),
+      cpuUsPerReq: median(mine.map((x) => x.cpuUsPerReq)),
+      p99Us: median(mine.map((x) => x.p99Us)),
+      peakRssKb: Math.max(...mine.map((x) => x.peakRssKb)),
+      errors: mine.reduce((t, x) => t + x.errors, 0),
+    };
+  });
 }
