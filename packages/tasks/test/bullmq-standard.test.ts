@@ -71,7 +71,7 @@ describe.skipIf(skipRedis)('BullMQ backend with Standard Schemas', () => {
       .add(Ping, { id: 'p', n: '<script>' as unknown as number })
       .catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
-      'BackgroundTasks.add(Ping): Expected a number, got string at `$.n`; nothing was enqueued',
+      'BackgroundTasks.add(Ping): Expected number, got string at `$.n`; nothing was enqueued',
     );
     await tasks.close();
   });
@@ -92,7 +92,7 @@ describe.skipIf(skipRedis)('BullMQ backend with Standard Schemas', () => {
     expect(seen).toEqual([]);
     expect(log.of('error')).toEqual([
       'BackgroundTasks: a Reminder item from Redis fails its schema (Invalid value at `$.userId`); it is dropped (marked failed in Redis)',
-      'BackgroundTasks: a Reminder item from Redis fails its schema (Expected datetime format, got string at `$.at`); it is dropped (marked failed in Redis)',
+      'BackgroundTasks: a Reminder item from Redis fails its schema (Invalid iso timestamp at `$.at`); it is dropped (marked failed in Redis)',
     ]);
   });
 

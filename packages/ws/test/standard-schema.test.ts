@@ -102,7 +102,7 @@ describe('zod messages', () => {
     ['no type', ['Say'], 'expected type "Say" | "Shout" | "Claim"'],
     ['a wrong field type', { type: 'Say', text: 42 }, 'Expected string, got number at `$.text`'],
     ['a missing field', { type: 'Shout' }, 'Missing required field at `$.text`'],
-    ['a failed check', { type: 'Say', text: '' }, 'Expected string of length >= 1, got string at `$.text`'],
+    ['a failed check', { type: 'Say', text: '' }, 'Invalid min length: expected >=1 at `$.text`'],
     [
       'an object for a string',
       { type: 'Say', text: { p: 'hunter2' } },
@@ -143,7 +143,7 @@ describe('zod messages', () => {
     peer.send({ type: 'Say', text: 'bad send' });
     const answer = (await peer.json()) as { text: string };
     expect(answer.text).toBe(
-      'WebSocketEndpoint("/zod") outbound: an outbound Said does not match its schema: Expected date, got string at `$.at`',
+      'WebSocketEndpoint("/zod") outbound: an outbound Said does not match its schema: Expected Date, got string at `$.at`',
     );
     expect(answer.text).not.toContain('secret-value');
   });
@@ -164,7 +164,7 @@ describe('ArkType messages', () => {
     expect(await peer.json()).toEqual({ type: 'Pong', n: 0 });
     peer.send({ type: 'Echo', text: '<script>' });
     const closed = await peer.closed;
-    expect(closed).toEqual({ code: 1008, reason: 'Expected "a" or "b", got string at `$.text`' });
+    expect(closed).toEqual({ code: 1008, reason: 'Expected ("a" | "b"), got string at `$.text`' });
     expect(closed.reason).not.toContain('script');
   });
 
@@ -174,7 +174,7 @@ describe('ArkType messages', () => {
     expect(await unknown.closed).toEqual({ code: 1008, reason: 'expected type "Ping" | "Echo"' });
     const wrong = await open('/ark');
     wrong.send({ type: 'Ping', n: '<b>1</b>' });
-    expect(await wrong.closed).toEqual({ code: 1008, reason: 'Expected a number, got string at `$.n`' });
+    expect(await wrong.closed).toEqual({ code: 1008, reason: 'Expected number, got string at `$.n`' });
   });
 });
 

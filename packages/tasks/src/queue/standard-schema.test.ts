@@ -95,7 +95,7 @@ describe('BackgroundTasks with Standard Schemas', () => {
       .catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(TaskItemError);
     expect(error.message).toBe(
-      'BackgroundTasks.add(anonymous schema): Expected an integer, got number at `$.times`; nothing was enqueued',
+      'BackgroundTasks.add(anonymous schema): Invalid integer at `$.times`; nothing was enqueued',
     );
   });
 
