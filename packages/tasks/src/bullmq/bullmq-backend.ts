@@ -1,10 +1,11 @@
 import type { Job, JobsOptions, Queue, Worker } from 'bullmq';
 import { defineBackend } from '../queue/backend';
 import { ABORT_GRACE_MS, settlesWithin, type Engine, type EngineContext } from '../queue/engine';
-import { checkCarried, CONTEXT_KEY, runWithin } from '../queue/context';
+import { runWithin } from '../queue/context';
 import { checkItem, dispatch, Outcome, type RetryPolicy, type Route } from '../queue/route';
 import type { TaskBackend, TaskContext } from '../queue/types';
-import { bullBackoff, CLOSE_MS, describeRetry, throttled, type BullMQBackendOptions } from './bullmq-options';
+import { bullBackoff, CLOSE_MS, throttled, type BullMQBackendOptions } from './bullmq-options';
+import { checkRetry, splitCarried } from './job-checks';
 
 type BullMQModule = typeof import('bullmq');
 
@@ -249,7 +250,7 @@ class BullMQEngine implements Engine {
       }
       throw new UnrecoverableError(`no handler registered for ${job.name}`);
     }
-    const [data, carried] = this.#carried(route, job.data);
+    const [data, carried] = splitCarried({ route, data: job.data, ctx });
     // valibot synchronously; a Standard Schema (zod, ArkType) may answer a promise (awaited).
     const checked = checkItem(route, data);
     const parsed = checked instanceof Promise ? await checked : checked;
@@ -261,7 +262,7 @@ class BullMQEngine implements Engine {
       );
       throw new UnrecoverableError(`${route.label}: ${reason}`);
     }
-    this.#checkRetry(route, job);
+    checkRetry({ route, job, ctx, queueName: this.#queueName });
     const attempts = job.opts.attempts ?? 1;
     const run = job.attemptsMade + 1;
     const attempt =
@@ -303,26 +304,6 @@ class BullMQEngine implements Engine {
     if (outcome !== Outcome.Ok) throw new Error(`${route.label}: a handler failed (see the log)`);
   };
 
-  /**
-   * Splits a job's data into the item and the context carried beside its fields (`$context`),
-   * checked like the item: one that fails is dropped (the handlers run without it), reported once
-   * per schema. Without a propagator here the field is only taken off the item.
-   */
-  #carried(route: Route, data: unknown): [unknown, Readonly<Record<string, string>> | undefined] {
-    if (typeof data !== 'object' || data === null || !(CONTEXT_KEY in data)) return [data, undefined];
-    const { [CONTEXT_KEY]: raw, ...item } = data as Record<string, unknown>;
-    if (this.#ctx.propagator === undefined) return [item, undefined];
-    const checked = checkCarried(raw);
-    if (typeof checked !== 'string') return [item, checked];
-    if (!route.contextLogged) {
-      route.contextLogged = true;
-      this.#ctx.log.warn(
-        `${this.#ctx.owner}: a ${route.label} item from Redis carries a context that fails its checks (${checked}); its handlers run without it (reported once per schema)`,
-      );
-    }
-    return [item, undefined];
-  }
-
   /** Moves an interrupted job back to the wait list; returns what the drain's WARN line says about it. */
   async #handBack(job: Job, token: string | undefined, route: Route): Promise<string> {
     try {
@@ -331,25 +312,6 @@ class BullMQEngine implements Engine {
     } catch (error) {
       return `1 in flight (${route.label}) stopped on its signal but could not go back to the wait list (${String(error)}); BullMQ hands it to another worker once its lock expires`;
     }
-  }
-
-  /**
-   * Reports (once per schema) an item whose own retry options — set by the process that added
-   * it — differ from this process's registration: BullMQ follows the item's.
-   */
-  #checkRetry(route: Route, job: Job): void {
-    if (route.mismatchLogged) return;
-    const want = route.retry;
-    const wantAttempts = want?.attempts ?? 1;
-    const wantBackoff = want === undefined ? undefined : bullBackoff(want);
-    const gotAttempts = job.opts.attempts ?? 1;
-    const raw = job.opts.backoff;
-    const gotBackoff = typeof raw === 'number' ? { type: 'fixed', delay: raw } : raw;
-    if (wantAttempts === gotAttempts && JSON.stringify(wantBackoff) === JSON.stringify(gotBackoff)) return;
-    route.mismatchLogged = true;
-    this.#ctx.log.warn(
-      `${this.#ctx.owner}: a ${route.label} item arrived with ${describeRetry(gotAttempts, gotBackoff)} but ${route.label} is registered here with ${describeRetry(wantAttempts, wantBackoff)}; BullMQ follows the item's own options, set by the process that added it. Fix: register ${route.label} with the same options in every process that shares queue "${this.#queueName}", producers included`,
-    );
   }
 
   async shutdown(deadlineMs: number, deadlineLabel: string): Promise<void> {

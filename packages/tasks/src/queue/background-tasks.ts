@@ -2,10 +2,10 @@ import * as v from 'valibot';
 import { isStandardSchema, wiringError, type SchemaInput, type SchemaOutput } from '@api/core/extension';
 import { createEngine } from './backend';
 import type { Counters, Engine, EngineContext } from './engine';
-import { TaskItemError, TasksClosedError } from './errors';
+import { TasksClosedError } from './errors';
 import { inProcessBackend } from './in-process';
 import { checkAddOptions, checkRegistrationOptions, sameRetry } from './retry';
-import { Carried, checkCarried, CONTEXT_KEY } from './context';
+import { carryContext, toWire } from './carry';
 import { admitted, checkItem, newRoute, refusal, type Route } from './route';
 import { checkOptions, checkPropagator, consoleLog, isSchema, labelOf, OWNER } from './checks';
 import type {
@@ -359,25 +359,13 @@ export class BackgroundTasks implements AsyncDisposable {
       : finish(admitted(where, route, checked));
   }
 
-  /**
-   * The item with the propagator's context: beside its fields under `$context` when it travels as
-   * JSON (a BullMQ job's data), else wrapped for the in-process worker. A context the checks refuse
-   * makes the add fail (a `TypeError` naming the propagator).
-   */
+  /** The item with the propagator's context (see `carryContext`). */
   #carry(item: unknown, where: string): unknown {
-    const captured = this.#propagator!.capture();
-    if (captured === undefined) return item;
-    const checked = checkCarried(captured);
-    if (typeof checked === 'string')
-      throw new TypeError(
-        `${where}: the propagator's capture() returned a context the queue cannot carry: ${checked}. Fix: return a small map of strings (or undefined for none)`,
-      );
-    if (!this.#engine.crossesProcesses) return new Carried(item, checked);
-    if (typeof item !== 'object' || item === null || Array.isArray(item) || CONTEXT_KEY in item)
-      throw new TypeError(
-        `${where}: the item carries a context beside its fields in the job's data, so it must be an object without a "${CONTEXT_KEY}" field. Fix: declare the item as a Struct without "${CONTEXT_KEY}"`,
-      );
-    return { ...item, [CONTEXT_KEY]: { ...checked } };
+    return carryContext(item, {
+      where,
+      propagator: this.#propagator!,
+      crosses: this.#engine.crossesProcesses,
+    });
   }
 
   #routeForAdd(schema: TaskSchema, where: string): Route {
@@ -408,16 +396,4 @@ export class BackgroundTasks implements AsyncDisposable {
       `${where}: the queue has shut down (its drain finished or its deadline passed); nothing was enqueued. Fix: enqueue while the app is serving; during shutdown only the drain's own handlers may add follow-ups`,
     );
   }
-}
-
-/** The JSON form of an item (what crosses processes), or a `TaskItemError` when it has none. */
-function toWire(item: unknown, where: string, label: string): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(item);
-  } catch (error) {
-    throw new TaskItemError(where, label, `the item cannot be encoded as JSON (${String(error)})`, []);
-  }
-  if (text === undefined) throw new TaskItemError(where, label, 'the item has no JSON form', []);
-  return JSON.parse(text) as unknown;
 }

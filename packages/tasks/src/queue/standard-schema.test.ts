@@ -90,9 +90,7 @@ describe('BackgroundTasks with Standard Schemas', () => {
     await tasks.add(Ping, { id: 'a', times: 2 });
     await until(() => seen.length === 1);
     expect(seen).toEqual([{ id: 'a', times: 2 }]);
-    const error = (await tasks
-      .add(Ping, { id: '<script>', times: 1.5 })
-      .catch((e: unknown) => e)) as Error;
+    const error = (await tasks.add(Ping, { id: '<script>', times: 1.5 }).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(TaskItemError);
     expect(error.message).toBe(
       'BackgroundTasks.add(anonymous schema): Invalid integer at `$.times`; nothing was enqueued',
