@@ -2,7 +2,11 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket as RawWebSocket } from 'ws';
 import { Refusal, type Codec } from '../framing/framing';
 import { kInternals } from '../symbols';
+import { ArrivalOrder } from './arrival-order';
 import { checkClose, CloseCode } from './close-codes';
+import type { SocketInternals } from './internals';
+
+export type { SocketInternals } from './internals';
 
 /** Thrown (as a rejection) by `send` and `sendEncoded` once the socket is closing or closed. */
 export class WebSocketClosedError extends Error {
@@ -37,25 +41,6 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 
 type State = 'open' | 'closing' | 'closed';
 
-/** What other modules of @api/ws reach behind a typed socket (`Channel`, liveness, shutdown). */
-export interface SocketInternals {
-  readonly raw: RawWebSocket;
-  readonly socket: Duplex;
-  readonly outbound: Codec;
-  /** False after a ping went unanswered (the liveness check terminates the socket then). */
-  alive: boolean;
-  /** Called once when the connection has closed (either side, any reason). */
-  readonly closeListeners: Set<() => void>;
-  /**
-   * Closes with any code (1001, 1013, refusals), skipping the user-facing code check; with
-   * `graceMs`, the connection is cut if the closing handshake has not finished by then (also
-   * when it was already closing).
-   */
-  closeWith(code: number, reason: string, graceMs?: number): void;
-  /** Cuts the connection without a closing handshake (missed pong, shutdown grace). */
-  terminate(): void;
-}
-
 /** The package-private symbol on the raw socket that points back at its wrapper. */
 const kWrapper = Symbol('@api/ws.wrapper');
 type Tagged = RawWebSocket & { [kWrapper]: WebSocket<unknown, unknown> };
@@ -85,10 +70,8 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
   #queuedBytes = 0;
   #waiter: ((result: IteratorResult<TIn, undefined>) => void) | undefined;
   #paused = false;
-  /** The last inbound message whose validation answered a promise, until it is handed on. */
-  #settling: Promise<void> | undefined;
-  /** Inbound messages whose validation is still settling (they count toward the read pause). */
-  #checking = 0;
+  /** Inbound messages still being checked, for a framing whose validation may answer a promise. */
+  readonly #order: ArrivalOrder | undefined;
   #state: State = 'open';
   #code: number | undefined;
   #reason = '';
@@ -130,6 +113,7 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
       terminate: () => self.#terminate(),
     };
     (raw as Tagged)[kWrapper] = self;
+    this.#order = inbound.mayDefer ? new ArrivalOrder() : undefined;
     raw.on('message', inbound.mayDefer ? WebSocket.#onDeferredMessage : WebSocket.#onMessage);
     raw.on('close', WebSocket.#onClose);
     raw.on('pong', WebSocket.#onPong);
@@ -296,32 +280,26 @@ export class WebSocket<TIn = unknown, TOut = unknown> implements AsyncIterable<T
    */
   #deferredMessage(data: Buffer, isBinary: boolean): void {
     if (this.#state !== 'open') return;
-    const decoded = this.#inbound.decode(data, isBinary);
     const size = data.length;
-    if (this.#settling === undefined && !(decoded instanceof Promise)) {
-      this.#accept(decoded, size);
-      return;
-    }
-    const before = this.#settling;
-    // Neither promise rejects: the codec answers a `Refusal` for a schema that threw.
-    const settled: Promise<void> = Promise.all([decoded, before]).then(([value]) => {
-      this.#checking--;
-      if (this.#settling === settled) this.#settling = undefined;
-      if (this.#state === 'open') this.#accept(value, size);
-      if (
-        this.#paused &&
-        this.#checking <= INBOUND_HIGH / 4 &&
-        this.#queue.length <= INBOUND_HIGH / 4 &&
-        this.#queuedBytes <= INBOUND_HIGH_BYTES / 4
-      ) {
-        this.#paused = false;
-        this.#raw.resume();
-      }
-    });
-    this.#settling = settled;
-    if (++this.#checking >= INBOUND_HIGH && !this.#paused) {
+    const order = this.#order!;
+    order.add(this.#inbound.decode(data, isBinary), (value) => this.#settled(value, size));
+    if (order.pending >= INBOUND_HIGH && !this.#paused) {
       this.#paused = true;
       this.#raw.pause();
+    }
+  }
+
+  /** A checked message handed on in its turn; reading resumes once the checks and the queue are low. */
+  #settled(value: unknown, size: number): void {
+    if (this.#state === 'open') this.#accept(value, size);
+    if (
+      this.#paused &&
+      this.#order!.pending <= INBOUND_HIGH / 4 &&
+      this.#queue.length <= INBOUND_HIGH / 4 &&
+      this.#queuedBytes <= INBOUND_HIGH_BYTES / 4
+    ) {
+      this.#paused = false;
+      this.#raw.resume();
     }
   }
 
