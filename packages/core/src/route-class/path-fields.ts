@@ -10,23 +10,16 @@ export type PathSlots<TPath extends string> = TPath extends `${string}{${infer S
   ? Slot | PathSlots<Rest>
   : never;
 
-/**
- * The value type a Standard Schema accepts (what the slots feed it), with index signatures left
- * out: a `z.looseObject`'s `[k: string]: unknown` names no field.
- */
-type StandardFields<P extends StandardSchemaV1> = {
-  [K in keyof StandardSchemaV1.InferInput<P> as string extends K
-    ? never
-    : number extends K
-      ? never
-      : K]: StandardSchemaV1.InferInput<P>[K];
-};
+/** The value type a Standard Schema accepts: what the slots feed it. */
+type StandardInput<P extends StandardSchemaV1> = StandardSchemaV1.InferInput<P>;
+/** Keys that name a field: an index signature (a `z.looseObject`'s `[k: string]: unknown`) names none. */
+type FieldKeys<K> = K extends string ? (string extends K ? never : K) : never;
 
 /** The field names of a path schema: valibot's `entries`, or a Standard Schema's input keys. */
 export type PathFields<P> = P extends { readonly entries: infer E }
   ? keyof E & string
   : P extends StandardSchemaV1
-    ? keyof StandardFields<P> & string
+    ? FieldKeys<keyof StandardInput<P>>
     : never;
 
 type OptionalKinds =
@@ -46,10 +39,5 @@ type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never
 export type DefaultedPathFields<P> = P extends { readonly entries: infer E }
   ? { [K in keyof E]: E[K] extends OptionalKinds ? K : never }[keyof E]
   : P extends StandardSchemaV1
-    ? OptionalKeys<StandardFields<P>> & string
+    ? FieldKeys<OptionalKeys<StandardInput<P>>>
     : never;
-
-/** How the fix of a defaulted path field says to declare it, in the words of the schema's library. */
-export type RequiredFieldWords<P> = P extends { readonly entries: unknown }
-  ? 'without v.optional, v.nullish or a default'
-  : 'as a required field without a default';

@@ -8,7 +8,7 @@ import { checkRouteClassArgs } from './route-class-args';
 import { describeValue, wiringError } from '../contract/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 import type { PeerPathSyntax } from '../routing/peer-syntax';
-import type { DefaultedPathFields, PathFields, PathSlots, RequiredFieldWords } from './path-fields';
+import type { DefaultedPathFields, PathFields, PathSlots } from './path-fields';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import type { SchemaOutput, SchemaReturn } from '../contract/standard-schema';
@@ -134,7 +134,7 @@ export type ExactOperation<TKind extends RouteKindName = RouteKindName> = Operat
 
 /** `unknown`, or the error tsc shows on the spec: a mount slot without a path field, or a defaulted path field. */
 type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
-  ? PathCheck<Exclude<PathSlots<TPath>, PathFields<P>>, DefaultedPathFields<P>, RequiredFieldWords<P>>
+  ? PathCheck<Exclude<PathSlots<TPath>, PathFields<P>>, DefaultedPathFields<P>>
   : unknown;
 /**
  * The spec, or (when a check fails) only the error: tsc then prints the rule right after the
@@ -142,13 +142,16 @@ type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
  */
 type SpecChecked<S, TPath extends string> =
   SpecCheck<S, TPath> extends WiringTypeError<string> ? SpecCheck<S, TPath> : S;
-type PathCheck<TMissing, TDefaulted, TRequiredWords extends string> = [TMissing] extends [never]
+type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
   ? [TDefaulted] extends [never]
     ? unknown
     : WiringTypeError<
         TypeErrorMessage<
           `path field ${TDefaulted & string} is optional or has a default, but a matched path always carries its value`,
-          `declare ${TDefaulted & string} ${TRequiredWords}`
+          [
+            `declare ${TDefaulted & string} without v.optional, v.nullish or a default `,
+            `(zod: .optional(), .nullish(), .default(); ArkType: '${TDefaulted & string}?' or a default)`,
+          ]
         >
       >
   : WiringTypeError<
