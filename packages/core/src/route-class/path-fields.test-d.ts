@@ -20,8 +20,12 @@ describe('PathFields', () => {
   });
 
   it('leaves out an index signature, which names no field', () => {
-    const Z = z.looseObject({ id: z.string() });
-    expectTypeOf<PathFields<typeof Z>>().toEqualTypeOf<'id'>();
+    const Z = z.looseObject({ id: z.string(), page: z.string().optional() });
+    expectTypeOf<PathFields<typeof Z>>().toEqualTypeOf<'id' | 'page'>();
+    expectTypeOf<DefaultedPathFields<typeof Z>>().toEqualTypeOf<'page'>();
+    const R = z.record(z.string(), z.string());
+    expectTypeOf<PathFields<typeof R>>().toEqualTypeOf<never>();
+    expectTypeOf<DefaultedPathFields<typeof R>>().toEqualTypeOf<never>();
     expectTypeOf<PathFields<string>>().toEqualTypeOf<never>();
   });
 });

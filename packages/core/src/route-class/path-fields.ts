@@ -12,14 +12,19 @@ export type PathSlots<TPath extends string> = TPath extends `${string}{${infer S
 
 /** The value type a Standard Schema accepts: what the slots feed it. */
 type StandardInput<P extends StandardSchemaV1> = StandardSchemaV1.InferInput<P>;
-/** Keys that name a field: an index signature (a `z.looseObject`'s `[k: string]: unknown`) names none. */
-type FieldKeys<K> = K extends string ? (string extends K ? never : K) : never;
+/**
+ * `I` without its index signatures (a `z.looseObject`'s `[k: string]: unknown` names no field),
+ * optional keys kept optional. Only a type with one pays for this mapped type.
+ */
+type Declared<I> = string extends keyof I
+  ? { [K in keyof I as string extends K ? never : number extends K ? never : K]: I[K] }
+  : I;
 
 /** The field names of a path schema: valibot's `entries`, or a Standard Schema's input keys. */
 export type PathFields<P> = P extends { readonly entries: infer E }
   ? keyof E & string
   : P extends StandardSchemaV1
-    ? FieldKeys<keyof StandardInput<P>>
+    ? keyof Declared<StandardInput<P>> & string
     : never;
 
 type OptionalKinds =
@@ -39,5 +44,5 @@ type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never
 export type DefaultedPathFields<P> = P extends { readonly entries: infer E }
   ? { [K in keyof E]: E[K] extends OptionalKinds ? K : never }[keyof E]
   : P extends StandardSchemaV1
-    ? FieldKeys<OptionalKeys<StandardInput<P>>>
+    ? OptionalKeys<Declared<StandardInput<P>>> & string
     : never;
