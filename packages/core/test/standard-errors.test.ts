@@ -68,9 +68,9 @@ class TeapotError extends HTTPError.define({ type: 'teapot', title: 'I am a teap
 const HOSTILE = '<script>alert("secret-token-123")</script>';
 class UpstreamError extends Error {}
 
-class Raise extends Endpoint('/raise') {
-  get = this.operation({ params: z.object({ what: z.string() }) }, ({ params }) => {
-    switch (params.what) {
+class Raise extends Endpoint('/raise/{what}') {
+  get = this.operation({ path: z.object({ what: z.string() }) }, ({ path }) => {
+    switch (path.what) {
       case 'zod-struct':
         throw new ZLegacyError({ thing: 'widget', hint: 'retry later' });
       case 'ark-struct':
@@ -119,7 +119,7 @@ class App extends BaseApp {
 
 describe('StructHTTPError with a Standard Schema body', () => {
   it('renders a zod body: consts, templates, status field, params field (the schema output: undeclared keys stripped)', async () => {
-    const res = await client(new App()).get('/raise?what=zod-struct');
+    const res = await client(new App()).get('/raise/zod-struct');
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.text).toBe(
@@ -129,14 +129,14 @@ describe('StructHTTPError with a Standard Schema body', () => {
   });
 
   it('renders an ArkType body (fields in the order of its JSON Schema)', async () => {
-    const res = await client(new App()).get('/raise?what=ark-struct');
+    const res = await client(new App()).get('/raise/ark-struct');
     expect(res.status).toBe(410);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.text).toBe('{"code":"E_GONE","httpStatus":410,"message":"Gone: the page"}');
   });
 
   it("encodes an exception handler's ExceptionResponse with the zod body (its output, declared fields)", async () => {
-    const res = await client(new App()).get('/raise?what=upstream');
+    const res = await client(new App()).get('/raise/upstream');
     expect(res.status).toBe(409);
     expect(res.text).toBe(
       '{"code":"E_LEGACY","message":"from the handler","httpStatus":409,"extra":{"thing":"x"}}',
@@ -180,7 +180,7 @@ describe('StructHTTPError with a Standard Schema body', () => {
 
 describe('DataclassHTTPError with Standard Schema params', () => {
   it('renders zod params (detail from the template, params written by the schema)', async () => {
-    const res = await client(new App()).get('/raise?what=zod-params');
+    const res = await client(new App()).get('/raise/zod-params');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.text).toBe(
@@ -190,7 +190,7 @@ describe('DataclassHTTPError with Standard Schema params', () => {
   });
 
   it('renders ArkType params', async () => {
-    const res = await client(new App()).get('/raise?what=ark-params');
+    const res = await client(new App()).get('/raise/ark-params');
     expect(res.status).toBe(404);
     expect(res.json()).toEqual({
       type: 'ark-thing-missing',
@@ -229,23 +229,23 @@ describe('ErrorBodyAdapter with a Standard Schema', () => {
 
   it('renders every Problem-family error with a zod body', async () => {
     const c = client(new App(zodAdapter));
-    const res = await c.get('/raise?what=zod-params');
+    const res = await c.get('/raise/zod-params');
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.text).toBe('{"error":"thing-missing","message":"Thing missing","code":404}');
     expect((await c.get('/nowhere')).text).toBe('{"error":"not-found","message":"Not found","code":404}');
     // StructHTTPErrors render themselves
-    expect((await c.get('/raise?what=ark-struct')).json()).toMatchObject({ code: 'E_GONE' });
+    expect((await c.get('/raise/ark-struct')).json()).toMatchObject({ code: 'E_GONE' });
   });
 
   it('renders with an ArkType body; a composed body the schema refuses falls back to the Problem', async () => {
     const Ark = type({ error: 'string' });
     const ark: ErrorBodyAdapter<typeof Ark> = { schema: Ark, compose: (error) => ({ error: error.type }) };
-    expect((await client(new App(ark)).get('/raise?what=teapot')).text).toBe('{"error":"teapot"}');
+    expect((await client(new App(ark)).get('/raise/teapot')).text).toBe('{"error":"teapot"}');
     const wrong: ErrorBodyAdapter<typeof Ark> = {
       schema: Ark,
       compose: () => ({ error: 5 as unknown as string }),
     };
-    const res = await client(new App(wrong)).get('/raise?what=teapot');
+    const res = await client(new App(wrong)).get('/raise/teapot');
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.json()).toEqual({ type: 'teapot', title: 'I am a teapot', status: 418 });
   });

@@ -337,6 +337,7 @@ describe('wiring', () => {
 
   it('refuses a path field with a default', async () => {
     class R extends Resource('/r') {
+      // @ts-expect-error -- a compile error too (standard-path.test-d.ts); the run-time check is for JavaScript callers
       readOne = this.operation({ path: z.object({ r_id: z.string().default('x') }) }, () => undefined);
     }
     class W extends BaseApp {

@@ -1,4 +1,3 @@
-import type * as v from 'valibot';
 import type { ErrorClass, RouteMeta } from '../contract/meta';
 import type { ResponseSpec } from '../responses/response';
 import type { RawHeadersView } from '../binding/raw-headers';
@@ -9,6 +8,7 @@ import { checkRouteClassArgs } from './route-class-args';
 import { describeValue, wiringError } from '../contract/wiring-error';
 import type { TypeErrorMessage, WiringTypeError } from '../contract/type-errors';
 import type { PeerPathSyntax } from '../routing/peer-syntax';
+import type { DefaultedPathFields, PathFields, PathSlots } from './path-fields';
 
 import type { ObjectSchemaLike } from '../contract/object-schema';
 import type { SchemaOutput, SchemaReturn } from '../contract/standard-schema';
@@ -59,14 +59,10 @@ export type Handler<S extends OperationSpec> = (
   input: HandlerInput<S>,
 ) => HandlerOutput<S> | Promise<HandlerOutput<S>>;
 
-/** Names of the `{slots}` in a path template. */
-export type PathSlots<TPath extends string> = TPath extends `${string}{${infer Slot}}${infer Rest}`
-  ? Slot | PathSlots<Rest>
-  : never;
+export type { PathSlots } from './path-fields';
 
-type EntriesOf<T> = T extends { readonly entries: infer E } ? E : never;
 type ExtraFields<S, TPath extends string> = S extends { readonly path: infer P }
-  ? Exclude<keyof EntriesOf<P> & string, PathSlots<TPath>>
+  ? Exclude<PathFields<P>, PathSlots<TPath>>
   : never;
 
 declare const extraPathFields: unique symbol;
@@ -136,17 +132,9 @@ export type ExactOperation<TKind extends RouteKindName = RouteKindName> = Operat
   OperationKind<TKind>
 >;
 
-type OptionalKinds =
-  | v.OptionalSchema<v.GenericSchema, unknown>
-  | v.ExactOptionalSchema<v.GenericSchema, unknown>
-  | v.NullishSchema<v.GenericSchema, unknown>
-  | v.UndefinedableSchema<v.GenericSchema, unknown>;
-/** Path fields declared optional or with a default (a matched path always carries its values). */
-type DefaultedFields<E> = { [K in keyof E]: E[K] extends OptionalKinds ? K : never }[keyof E];
-
 /** `unknown`, or the error tsc shows on the spec: a mount slot without a path field, or a defaulted path field. */
 type SpecCheck<S, TPath extends string> = S extends { readonly path: infer P }
-  ? PathCheck<Exclude<PathSlots<TPath>, keyof EntriesOf<P>>, DefaultedFields<EntriesOf<P>>>
+  ? PathCheck<Exclude<PathSlots<TPath>, PathFields<P>>, DefaultedPathFields<P>>
   : unknown;
 /**
  * The spec, or (when a check fails) only the error: tsc then prints the rule right after the
@@ -160,7 +148,10 @@ type PathCheck<TMissing, TDefaulted> = [TMissing] extends [never]
     : WiringTypeError<
         TypeErrorMessage<
           `path field ${TDefaulted & string} is optional or has a default, but a matched path always carries its value`,
-          `declare ${TDefaulted & string} without v.optional, v.nullish or a default`
+          [
+            `declare ${TDefaulted & string} without v.optional, v.nullish or a default `,
+            `(zod: .optional(), .nullish(), .default(); ArkType: '${TDefaulted & string}?' or a default)`,
+          ]
         >
       >
   : WiringTypeError<
