@@ -57,8 +57,21 @@ function formatMessage(source: SourceLabel, issue: v.BaseIssue<unknown>): string
     if (source !== 'json' && typeof issue.input === 'string') return `Expected ${expected}, got other text`;
     return `Expected ${expected}, got ${kindOf(issue.input)}`;
   }
-  const what = issue.type.replace(/_/g, ' ');
+  const what = checkName(issue.type);
   return issue.expected ? `Invalid ${what}: expected ${issue.expected}` : `Invalid ${what}`;
+}
+
+/** A check's type as words (`min_value` → `min value`), remembered: a regex replace per 400/422 otherwise. */
+const checkNames = new Map<string, string>();
+
+function checkName(type: string): string {
+  let name = checkNames.get(type);
+  if (name === undefined) {
+    name = type.replace(/_/g, ' ');
+    // The types are valibot's and the app's own checks': a bounded set, but bound it anyway.
+    if (checkNames.size < 256) checkNames.set(type, name);
+  }
+  return name;
 }
 
 /**
