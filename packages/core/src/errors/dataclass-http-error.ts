@@ -75,8 +75,7 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
       const params = this.params as Record<string, unknown>;
       // A template that is one placeholder (the 400's and 422's '{reason}') of a string is that string.
       const sole = cls.detailField === undefined ? undefined : params[cls.detailField];
-      this.renderedDetail =
-        typeof sole === 'string' ? sole : renderTemplate(cls.detailTemplate, params);
+      this.renderedDetail = typeof sole === 'string' ? sole : renderTemplate(cls.detailTemplate, params);
     }
     return this.renderedDetail;
   }
