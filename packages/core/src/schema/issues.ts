@@ -74,7 +74,8 @@ function checkMessage(type: string, expected: string): string {
   const what = type.replace(/_/g, ' ');
   message = expected ? `Invalid ${what}: expected ${expected}` : `Invalid ${what}`;
   // Types and expectations are the schemas' (valibot's and the app's own checks): bounded, but bound them anyway.
-  if (byExpected === undefined && checkMessages.size < 256) checkMessages.set(type, (byExpected = new Map()));
+  if (byExpected === undefined && checkMessages.size < 256)
+    checkMessages.set(type, (byExpected = new Map<string, string>()));
   if (byExpected !== undefined && byExpected.size < 64) byExpected.set(expected, message);
   return message;
 }
