@@ -41,6 +41,37 @@ describe('Later (core body reads without a promise)', () => {
     failed.onSettled((ok, v) => results.push([ok, v]));
     expect(results[2]).toEqual([false, 'x']);
   });
+
+  it('map: fails without a throw when the map fails `into`, and its return value is ignored', () => {
+    const source = new Later<number>();
+    let given: unknown;
+    const refused = source.map((n, into) => {
+      given = into;
+      if (n < 0) into.fail(new RangeError(`negative: ${n}`));
+      return n;
+    });
+    expect(given).toBeUndefined();
+    const results: unknown[] = [];
+    refused.onSettled((ok, v) => results.push([ok, v instanceof RangeError ? v.message : v]));
+    source.resolve(-3);
+    expect(given).toBe(refused);
+    expect(results).toEqual([[false, 'negative: -3']]);
+    // A waiter added afterwards sees the same failure; a second settle changes nothing.
+    refused.resolve(5);
+    refused.onSettled((ok, v) => results.push([ok, (v as Error).message]));
+    expect(results[1]).toEqual([false, 'negative: -3']);
+    // Mapped from an already-settled source: fails at once, before any waiter.
+    const early = Later.failed<number>('unused').map((n) => n);
+    const late = new Later<number>();
+    late.resolve(-1);
+    const now = late.map((n, into) => (into.fail('refused'), n));
+    now.onSettled((ok, v) => results.push([ok, v]));
+    early.onSettled((ok, v) => results.push([ok, v]));
+    expect(results.slice(2)).toEqual([
+      [false, 'refused'],
+      [false, 'unused'],
+    ]);
+  });
 });
 
 describe('Later waiters without closures', () => {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Struct } from '../schema/struct';
+import { jsonString } from '../schema/serializer';
 import { DataclassHTTPError } from './dataclass-http-error';
 import { HTTPError } from './http-error';
 
@@ -9,13 +10,37 @@ export const ErrorReason = Struct('ErrorReason', {
   issues: v.array(Struct('ErrorReasonIssue', { path: v.string(), message: v.string() })),
 });
 
+/**
+ * The JSON text of a 400's or 422's params, written directly: what `ErrorReason`'s compiled
+ * serializer writes, without its per-field loops (these answers are what bad clients and scanners
+ * get). Undefined for a value of another shape, which the compiled serializer then writes.
+ */
+function reasonJson(params: { readonly reason: unknown; readonly issues: unknown }): string | undefined {
+  const { reason, issues } = params;
+  if (typeof reason !== 'string' || !Array.isArray(issues)) return undefined;
+  let text = '{"reason":' + jsonString(reason) + ',"issues":[';
+  for (let i = 0; i < issues.length; i++) {
+    const issue: unknown = issues[i];
+    if (issue === null || typeof issue !== 'object') return undefined;
+    const { path, message } = issue as { readonly path: unknown; readonly message: unknown };
+    if (typeof path !== 'string' || typeof message !== 'string') return undefined;
+    text +=
+      (i === 0 ? '{"path":' : ',{"path":') + jsonString(path) + ',"message":' + jsonString(message) + '}';
+  }
+  return text + ']}';
+}
+
 /** 400: the request cannot be parsed or bound. */
 export class MalformedRequestError extends DataclassHTTPError.define(ErrorReason, {
   type: 'malformed-request',
   title: 'Malformed request',
   status: 400,
   detailTemplate: '{reason}',
-}) {}
+}) {
+  protected override paramsJson(): string {
+    return reasonJson(this.params) ?? super.paramsJson();
+  }
+}
 /** 401: credentials absent or invalid. */
 export class AuthenticationRequiredError extends HTTPError.define({
   type: 'authentication-required',
@@ -83,7 +108,11 @@ export class ValidationFailedError extends DataclassHTTPError.define(ErrorReason
   title: 'Validation failed',
   status: 422,
   detailTemplate: '{reason}',
-}) {}
+}) {
+  protected override paramsJson(): string {
+    return reasonJson(this.params) ?? super.paramsJson();
+  }
+}
 /** 429: rate limit exceeded (raised by application code). */
 export class TooManyRequestsError extends HTTPError.define({
   type: 'too-many-requests',

@@ -46,6 +46,8 @@ export interface DataclassHTTPErrorClass<
  */
 abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   static readonly detailTemplate: string = '';
+  /** The field a template of one placeholder names (`'{reason}'` → `'reason'`), decided at `define`. */
+  protected static readonly detailField: string | undefined = undefined;
   /** A Struct (compiled serializer) or a Standard object schema (validated, its output written). */
   static readonly paramsSchema: AnySchema = v.object({});
   // Plain properties assigned in the constructor (no field initializers on the error path).
@@ -70,7 +72,10 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
   override get detail(): string {
     if (this.renderedDetail === undefined) {
       const cls = this.constructor as typeof DataclassHTTPErrorBase;
-      this.renderedDetail = renderTemplate(cls.detailTemplate, this.params as Record<string, unknown>);
+      const params = this.params as Record<string, unknown>;
+      // A template that is one placeholder (the 400's and 422's '{reason}') of a string is that string.
+      const sole = cls.detailField === undefined ? undefined : params[cls.detailField];
+      this.renderedDetail = typeof sole === 'string' ? sole : renderTemplate(cls.detailTemplate, params);
     }
     return this.renderedDetail;
   }
@@ -109,7 +114,8 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
         `params schema is not an object schema (got ${describeValue(paramsSchema)})`,
         'pass a Struct (or a zod/ArkType object schema whose library offers JSON Schema) as the first argument',
       );
-    for (const field of templateFields(where, options.detailTemplate)) {
+    const fields = templateFields(where, options.detailTemplate);
+    for (const field of fields) {
       if (!entries.has(field)) {
         throw wiringError(
           'API_WIRING_ERROR_TEMPLATE',
@@ -125,6 +131,8 @@ abstract class DataclassHTTPErrorBase<TParams = unknown> extends HTTPError {
       static override readonly status = options.status;
       static override readonly docs = options.docs;
       static override readonly detailTemplate = options.detailTemplate;
+      protected static override readonly detailField =
+        fields.length === 1 && options.detailTemplate === `{${fields[0]}}` ? fields[0] : undefined;
       static override readonly paramsSchema: AnySchema = paramsSchema;
     }
     return Defined as unknown as DataclassHTTPErrorClass<TParams, TStatus, TType>;

@@ -227,7 +227,9 @@ function compile(schema: SchemaNode): Step | undefined {
         let typed = true;
         for (const field of fields) {
           const key = field.key;
-          const present = key in input;
+          // One keyed load for a present field; `in` only tells an absent key from an undefined value.
+          const found = input[key];
+          const present = found !== undefined || key in input;
           if (present || (field.optional && field.fallback !== undefined)) {
             if (!present && typeof field.fallback === 'function') {
               // A computed default may differ from call to call: valibot decides.
@@ -236,14 +238,14 @@ function compile(schema: SchemaNode): Step | undefined {
             }
             const from = run.issues.length;
             // An absent key with a default: valibot checks the default in its place.
-            const item: unknown = present ? input[key] : field.fallback;
+            const item: unknown = present ? found : field.fallback;
             if (!field.step(item, run, from)) typed = false;
             if (run.issues.length > from)
               within(run, from, { type: 'object', origin: 'value', input, key, value: item });
           } else if (!field.optional) {
             const missing = issue('schema', 'object', undefined, `"${key}"`);
             (missing as { path: PathItem[] }).path = [
-              { type: 'object', origin: 'key', input, key, value: input[key] },
+              { type: 'object', origin: 'key', input, key, value: found },
             ];
             run.issues.push(missing);
             typed = false;

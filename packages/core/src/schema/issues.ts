@@ -57,8 +57,27 @@ function formatMessage(source: SourceLabel, issue: v.BaseIssue<unknown>): string
     if (source !== 'json' && typeof issue.input === 'string') return `Expected ${expected}, got other text`;
     return `Expected ${expected}, got ${kindOf(issue.input)}`;
   }
-  const what = issue.type.replace(/_/g, ' ');
-  return issue.expected ? `Invalid ${what}: expected ${issue.expected}` : `Invalid ${what}`;
+  return checkMessage(issue.type, issue.expected || '');
+}
+
+/**
+ * A failed check's message by its type and expectation (`min_value`, `>=1888` → `Invalid min value:
+ * expected >=1888`), remembered: both come from the schema, so the same few messages repeat, and
+ * building one costs a regex replace and a string that is flattened again when it is written.
+ */
+const checkMessages = new Map<string, Map<string, string>>();
+
+function checkMessage(type: string, expected: string): string {
+  let byExpected = checkMessages.get(type);
+  let message = byExpected?.get(expected);
+  if (message !== undefined) return message;
+  const what = type.replace(/_/g, ' ');
+  message = expected ? `Invalid ${what}: expected ${expected}` : `Invalid ${what}`;
+  // Types and expectations are the schemas' (valibot's and the app's own checks): bounded, but bound them anyway.
+  if (byExpected === undefined && checkMessages.size < 256)
+    checkMessages.set(type, (byExpected = new Map<string, string>()));
+  if (byExpected !== undefined && byExpected.size < 64) byExpected.set(expected, message);
+  return message;
 }
 
 /**
