@@ -33,9 +33,10 @@ export class FetchRequest implements WireRequest {
   #headers: IncomingHttpHeaders | undefined = undefined;
   #raw: string[] | undefined = undefined;
   #distinct: Record<string, string[]> | undefined = undefined;
-  readonly #data: Listener[] = [];
-  readonly #end: (() => void)[] = [];
-  readonly #close: (() => void)[] = [];
+  /** The listeners, each list made when its first one comes (most requests have none). */
+  #data: Listener[] | undefined = undefined;
+  #end: (() => void)[] | undefined = undefined;
+  #close: (() => void)[] | undefined = undefined;
 
   /**
    * @param request - the request
@@ -116,15 +117,16 @@ export class FetchRequest implements WireRequest {
   on(event: 'end' | 'close', listener: () => void): this;
   on(event: 'data' | 'end' | 'close', listener: Listener | (() => void)): this {
     if (event === 'data') {
-      this.#data.push(listener);
+      (this.#data ??= []).push(listener);
       void this.#flow();
-    } else (event === 'end' ? this.#end : this.#close).push(listener as () => void);
+    } else if (event === 'end') (this.#end ??= []).push(listener as () => void);
+    else (this.#close ??= []).push(listener as () => void);
     return this;
   }
 
   off(event: 'data', listener: Listener): this {
-    const at = this.#data.indexOf(listener);
-    if (at >= 0) this.#data.splice(at, 1);
+    const at = this.#data?.indexOf(listener) ?? -1;
+    if (at >= 0) this.#data!.splice(at, 1);
     return this;
   }
 
@@ -159,7 +161,7 @@ export class FetchRequest implements WireRequest {
       }
       if (bytes.byteLength > 0) {
         const chunk = Buffer.from(bytes);
-        for (const listener of this.#data.slice()) listener(chunk);
+        if (this.#data !== undefined) for (const listener of this.#data.slice()) listener(chunk);
       }
       this.#finish(true);
       return;
@@ -177,7 +179,7 @@ export class FetchRequest implements WireRequest {
         const step = await reader.read();
         if (step.done) break;
         const chunk = toBuffer(step.value);
-        for (const listener of this.#data.slice()) listener(chunk);
+        if (this.#data !== undefined) for (const listener of this.#data.slice()) listener(chunk);
       }
     } catch {
       this.#finish(false);
@@ -189,9 +191,9 @@ export class FetchRequest implements WireRequest {
   #finish(ok: boolean): void {
     if (ok) {
       this.#ended = true;
-      for (const listener of this.#end.slice()) listener();
+      if (this.#end !== undefined) for (const listener of this.#end.slice()) listener();
     }
-    for (const listener of this.#close.slice()) listener();
+    if (this.#close !== undefined) for (const listener of this.#close.slice()) listener();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
