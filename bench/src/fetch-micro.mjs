@@ -46,11 +46,13 @@ const SCENARIOS = {
   info: { status: 200, make: () => new Request('http://127.0.0.1/info') },
   movies: {
     status: 201,
-    make: () => new Request('http://127.0.0.1/movies', { method: 'POST', headers: movieHeaders, body: movie }),
+    make: () =>
+      new Request('http://127.0.0.1/movies', { method: 'POST', headers: movieHeaders, body: movie }),
   },
   invalid: {
     status: 422,
-    make: () => new Request('http://127.0.0.1/movies', { method: 'POST', headers: invalidHeaders, body: invalid }),
+    make: () =>
+      new Request('http://127.0.0.1/movies', { method: 'POST', headers: invalidHeaders, body: invalid }),
   },
 };
 

@@ -30,7 +30,7 @@ export function fetchEntry(host: AppHost): (request: Request) => Response | Prom
       return answerFetch(runtime, request);
     } catch (error) {
       // Not expected (the dispatch answers its own failures): the caller sees a rejection, as before.
-      return Promise.reject(error as Error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   };
 }

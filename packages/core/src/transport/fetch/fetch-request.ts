@@ -242,12 +242,13 @@ function headerView(
   built: () => IncomingHttpHeaders | undefined,
   whole: () => IncomingHttpHeaders,
 ): IncomingHttpHeaders {
-  return new Proxy({} as IncomingHttpHeaders, {
-    get(_target, name) {
+  const target: IncomingHttpHeaders = {};
+  return new Proxy(target, {
+    get(_target, name): unknown {
       const record = built();
-      if (record !== undefined) return Reflect.get(record, name);
+      if (record !== undefined) return Reflect.get(record, name) as unknown;
       if (typeof name !== 'string' || name in Object.prototype || name === 'set-cookie')
-        return Reflect.get(whole(), name);
+        return Reflect.get(whole(), name) as unknown;
       // node's record has lower-case names only: another spelling is absent.
       if (name !== name.toLowerCase()) return undefined;
       try {

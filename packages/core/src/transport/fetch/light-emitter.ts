@@ -73,7 +73,10 @@ export class LightEmitter implements NodeJS.EventEmitter {
   off(event: string | symbol, listener: Listener): this {
     const one = this.#one;
     if (one !== undefined) {
-      if (this.#oneEvent === event && (one === listener || (one as Partial<OnceWrapper>).listener === listener)) {
+      if (
+        this.#oneEvent === event &&
+        (one === listener || (one as Partial<OnceWrapper>).listener === listener)
+      ) {
         this.#one = undefined;
         this.#oneEvent = undefined;
       }

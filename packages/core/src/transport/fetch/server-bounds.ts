@@ -34,6 +34,4 @@ export function serverHeaderCap(versions: Readonly<Record<string, string | undef
 }
 
 /** The cap of the runtime this process runs on. */
-export const SERVER_HEADER_CAP = serverHeaderCap(
-  typeof process === 'undefined' ? {} : (process.versions as Record<string, string | undefined>),
-);
+export const SERVER_HEADER_CAP = serverHeaderCap(typeof process === 'undefined' ? {} : process.versions);
