@@ -198,7 +198,7 @@ describe('the request signal', () => {
     const { reason } = await seen.aborted.promise;
     expect(signal.aborted).toBe(true);
     expect((reason as DOMException).message).toBe('the client went away');
-    await answer.then(
+    await Promise.resolve(answer).then(
       (res) => res.body?.cancel(),
       () => undefined,
     );

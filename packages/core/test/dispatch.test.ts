@@ -89,7 +89,7 @@ describe('wiring.dispatch', () => {
         call = (init) => fetch(`${server.url}/relay`, { method: 'POST', ...init });
       } else {
         opened.push(() => app.close());
-        call = (init) => app.fetch(new Request('http://app.test/relay', { method: 'POST', ...init }));
+        call = async (init) => app.fetch(new Request('http://app.test/relay', { method: 'POST', ...init }));
       }
       const json = { 'content-type': 'application/json' };
       const ok = await call({ headers: { ...json, 'x-user': 'ada' }, body: '{"name":"Ada"}' });

@@ -64,7 +64,7 @@ async function open(app: BaseApp<unknown>, transport: 'node' | 'fetch'): Promise
     return (path, init) => fetch(server.url + path, init);
   }
   opened.push(() => app.close());
-  return (path, init) => app.fetch(new Request(`http://mount.test${path}`, init));
+  return async (path, init) => app.fetch(new Request(`http://mount.test${path}`, init));
 }
 
 function appWith(wire: (app: { include: BaseApp['include'] } & BaseApp) => void, options = {}): BaseApp {

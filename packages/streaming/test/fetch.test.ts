@@ -97,7 +97,7 @@ class App extends BaseApp {
   }
 }
 
-const get = (app: App, path: string): Promise<Response> => app.fetch(new Request(`http://api.test${path}`));
+const get = async (app: App, path: string): Promise<Response> => app.fetch(new Request(`http://api.test${path}`));
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('streams through app.fetch', () => {

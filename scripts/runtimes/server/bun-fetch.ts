@@ -2,7 +2,7 @@
 import { FetchApp } from './fetch-app';
 
 declare const Bun: {
-  serve(options: { port: number; hostname: string; fetch: (request: Request) => Promise<Response> }): {
+  serve(options: { port: number; hostname: string; fetch: (request: Request) => Response | Promise<Response> }): {
     readonly port: number;
   };
 };

@@ -4,7 +4,7 @@ import { FetchApp } from './fetch-app';
 declare const Deno: {
   serve(
     options: { port: number; hostname: string; onListen: (address: { port: number }) => void },
-    handler: (request: Request) => Promise<Response>,
+    handler: (request: Request) => Response | Promise<Response>,
   ): unknown;
 };
 

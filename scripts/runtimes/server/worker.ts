@@ -6,4 +6,4 @@ const app = new FetchApp({
   logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
 });
 
-export default { fetch: (request: Request): Promise<Response> => app.fetch(request) };
+export default { fetch: (request: Request): Response | Promise<Response> => app.fetch(request) };

@@ -1,8 +1,33 @@
 // The fetch app served through app.fetch by the runtime's own server (Bun.serve, Deno.serve,
 // workerd): the quickstart's answers, auth, CORS and compression over a real socket.
+import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { wire } from './http';
+import { target, url, wire } from './http';
+
+/** The status line of a GET whose head has `lines` header lines (host and connection among them). */
+function statusWithLines(lines: number): Promise<string> {
+  const { hostname, port } = new URL(url());
+  let head = `GET /widgets/nope HTTP/1.1\r\nhost: ${hostname}:${port}\r\nconnection: close\r\n`;
+  for (let i = 2; i < lines; i++) head += `x-h${i}: v\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
+    socket.end(head + '\r\n');
+  });
+}
+
+/**
+ * The most header lines each runtime's own server passes to app.fetch (core's server-bounds.ts
+ * skips counting them there, the default limit of 200 being above), and how it refuses more.
+ */
+const SERVER_CAPS: Record<string, { lines: number; refusal: string } | undefined> = {
+  'bun-fetch': { lines: 198, refusal: 'HTTP/1.1 431 Request Header Fields Too Large' },
+  'deno-fetch': { lines: 128, refusal: 'HTTP/1.1 400 Bad Request' },
+};
 
 describe('app.fetch on the runtime server', () => {
   it('answers the quickstart: 201 + Location, 200, 422 Problem, 404, 405 + Allow', async () => {
@@ -32,6 +57,20 @@ describe('app.fetch on the runtime server', () => {
     const wrong = await wire('DELETE', `/widgets/${widget.id}`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.allow).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('refuses a head over the header limit: core 431 at 201 lines, or the server itself at its own cap', async () => {
+    const cap = SERVER_CAPS[target()];
+    if (cap === undefined) {
+      // No cap known below the limit (workerd): core counts, 200 lines pass and 201 get its 431.
+      expect(await statusWithLines(200)).toMatch(/^HTTP\/1\.1 404 /);
+      expect(await statusWithLines(201)).toMatch(/^HTTP\/1\.1 431 /);
+      return;
+    }
+    // Pinned: a runtime upgrade that moves its cap fails here (server-bounds.ts must follow).
+    expect(await statusWithLines(cap.lines)).toMatch(/^HTTP\/1\.1 404 /);
+    expect(await statusWithLines(cap.lines + 1)).toBe(cap.refusal);
+    expect(await statusWithLines(201)).toBe(cap.refusal);
   });
 
   it('authenticates with bearer tokens (401 + challenge without one)', async () => {

@@ -385,7 +385,7 @@ export abstract class BaseApp<TFactory = undefined> {
    * 'fetch' })`); one already started (e.g. by `serve()`) answers as it is. On node:http prefer
    * `serve()`: it is the fast path.
    */
-  readonly fetch: (request: Request) => Promise<Response> = fetchEntry(this.#host);
+  readonly fetch: (request: Request) => Response | Promise<Response> = fetchEntry(this.#host);
 
   /** The node:http `upgrade` listener: upgrade requests run through the same router and plans. */
   readonly upgradeListener: (req: IncomingMessage, socket: Duplex, head: Buffer) => void =

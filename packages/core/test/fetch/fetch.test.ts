@@ -252,6 +252,33 @@ describe('app.fetch', () => {
     await app.close();
   });
 
+  it('returns the Response itself when the answer is decided within the call, a promise otherwise', async () => {
+    const app = new App({ logger: memoryLogger() });
+    // The first call starts the app: a promise.
+    const first = app.fetch(new Request('http://api.test/widgets/1'));
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).status).toBe(404);
+    // A synchronous route (and the router's own answers): the Response, no promise.
+    const missing = app.fetch(new Request('http://api.test/widgets/1'));
+    expect(missing).toBeInstanceOf(Response);
+    expect((missing as Response).status).toBe(404);
+    expect(await (missing as Response).json()).toMatchObject({ status: 404 });
+    const report = app.fetch(new Request('http://api.test/report'));
+    expect(report).toBeInstanceOf(Response);
+    expect(await (report as Response).text()).toBe('a,b\r\nc,d\r\n');
+    // A body to read first: a promise of the answer.
+    const created = app.fetch(
+      new Request('http://api.test/widgets', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"name":"bolt","priceCents":5}',
+      }),
+    );
+    expect(created).toBeInstanceOf(Promise);
+    expect((await created).status).toBe(201);
+    await app.close();
+  });
+
   it('refuses a target over 8 KiB with 414 and too many headers with 431', async () => {
     const app = new App({ logger: memoryLogger(), limits: { maxHeaders: 4 } });
     const long = await app.fetch(new Request(`http://api.test/widgets/${'a'.repeat(9000)}`));

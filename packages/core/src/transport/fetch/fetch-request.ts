@@ -30,12 +30,16 @@ export class FetchRequest implements WireRequest {
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined = undefined;
   /** Set once something reads the body (listeners or iteration): it is read once. */
   #started = false;
+  /** The headers as a record, once something needed them all (built by `#readHeaders`). */
   #headers: IncomingHttpHeaders | undefined = undefined;
+  /** What `headers` gives before that: reads one name at a time (see `headerView`). */
+  #view: IncomingHttpHeaders | undefined = undefined;
   #raw: string[] | undefined = undefined;
   #distinct: Record<string, string[]> | undefined = undefined;
-  readonly #data: Listener[] = [];
-  readonly #end: (() => void)[] = [];
-  readonly #close: (() => void)[] = [];
+  /** The listeners, each list made when its first one comes (most requests have none). */
+  #data: Listener[] | undefined = undefined;
+  #end: (() => void)[] | undefined = undefined;
+  #close: (() => void)[] | undefined = undefined;
 
   /**
    * @param request - the request
@@ -69,8 +73,23 @@ export class FetchRequest implements WireRequest {
     return this.complete;
   }
 
-  /** The headers in node:http's shape (lower-case names; `set-cookie` a list), built on first read. */
+  /**
+   * The headers in node:http's shape (lower-case names; `set-cookie` a list). A read by name asks
+   * the `Request` for that one header (what a route does: a few names); anything that needs them
+   * all (keys, `in`, spread, a write) builds the record once, and every read goes to it from then on.
+   */
   get headers(): IncomingHttpHeaders {
+    return (
+      this.#headers ??
+      (this.#view ??= headerView(
+        this.#request.headers,
+        () => this.#headers,
+        () => this.#record(),
+      ))
+    );
+  }
+
+  #record(): IncomingHttpHeaders {
     if (this.#headers === undefined) this.#readHeaders();
     return this.#headers!;
   }
@@ -116,15 +135,16 @@ export class FetchRequest implements WireRequest {
   on(event: 'end' | 'close', listener: () => void): this;
   on(event: 'data' | 'end' | 'close', listener: Listener | (() => void)): this {
     if (event === 'data') {
-      this.#data.push(listener);
+      (this.#data ??= []).push(listener);
       void this.#flow();
-    } else (event === 'end' ? this.#end : this.#close).push(listener as () => void);
+    } else if (event === 'end') (this.#end ??= []).push(listener as () => void);
+    else (this.#close ??= []).push(listener as () => void);
     return this;
   }
 
   off(event: 'data', listener: Listener): this {
-    const at = this.#data.indexOf(listener);
-    if (at >= 0) this.#data.splice(at, 1);
+    const at = this.#data?.indexOf(listener) ?? -1;
+    if (at >= 0) this.#data!.splice(at, 1);
     return this;
   }
 
@@ -159,7 +179,7 @@ export class FetchRequest implements WireRequest {
       }
       if (bytes.byteLength > 0) {
         const chunk = Buffer.from(bytes);
-        for (const listener of this.#data.slice()) listener(chunk);
+        if (this.#data !== undefined) for (const listener of this.#data.slice()) listener(chunk);
       }
       this.#finish(true);
       return;
@@ -177,7 +197,7 @@ export class FetchRequest implements WireRequest {
         const step = await reader.read();
         if (step.done) break;
         const chunk = toBuffer(step.value);
-        for (const listener of this.#data.slice()) listener(chunk);
+        if (this.#data !== undefined) for (const listener of this.#data.slice()) listener(chunk);
       }
     } catch {
       this.#finish(false);
@@ -189,9 +209,9 @@ export class FetchRequest implements WireRequest {
   #finish(ok: boolean): void {
     if (ok) {
       this.#ended = true;
-      for (const listener of this.#end.slice()) listener();
+      if (this.#end !== undefined) for (const listener of this.#end.slice()) listener();
     }
-    for (const listener of this.#close.slice()) listener();
+    if (this.#close !== undefined) for (const listener of this.#close.slice()) listener();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
@@ -206,6 +226,45 @@ export class FetchRequest implements WireRequest {
     }
     this.#ended = true;
   }
+}
+
+/**
+ * A record of `headers` read one name at a time: a lower-case name is `headers.get(name)`
+ * (undefined when absent, as node's record); everything else, and every read once `record()` was
+ * built, is the record's (which `record()` builds from `headers` on first need).
+ *
+ * @param headers - the request's headers
+ * @param built - the record, when built (by this view or by anything else)
+ * @param whole - the record, built on first call
+ */
+function headerView(
+  headers: Headers,
+  built: () => IncomingHttpHeaders | undefined,
+  whole: () => IncomingHttpHeaders,
+): IncomingHttpHeaders {
+  const target: IncomingHttpHeaders = {};
+  return new Proxy(target, {
+    get(_target, name): unknown {
+      const record = built();
+      if (record !== undefined) return Reflect.get(record, name) as unknown;
+      if (typeof name !== 'string' || name in Object.prototype || name === 'set-cookie')
+        return Reflect.get(whole(), name) as unknown;
+      // node's record has lower-case names only: another spelling is absent.
+      if (name !== name.toLowerCase()) return undefined;
+      try {
+        return headers.get(name) ?? undefined;
+      } catch {
+        // Not a header name (a Headers refuses it): no such header, as in node's record.
+        return undefined;
+      }
+    },
+    has: (_target, name) => Reflect.has(whole(), name),
+    ownKeys: () => Reflect.ownKeys(whole()),
+    getOwnPropertyDescriptor: (_target, name) => Reflect.getOwnPropertyDescriptor(whole(), name),
+    set: (_target, name, value) => Reflect.set(whole(), name, value),
+    deleteProperty: (_target, name) => Reflect.deleteProperty(whole(), name),
+    defineProperty: (_target, name, descriptor) => Reflect.defineProperty(whole(), name, descriptor),
+  });
 }
 
 function toBuffer(chunk: Uint8Array): Buffer {

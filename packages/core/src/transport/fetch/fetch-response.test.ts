@@ -12,6 +12,40 @@ function events(res: FetchResponse): string[] {
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+describe('FetchResponse.outcome', () => {
+  it('is the Response itself once answered, a promise of it while undecided', async () => {
+    const now = new FetchResponse(new Request('http://x/'), false);
+    now.writeHead(200, ['content-type', 'text/plain']);
+    now.end('done');
+    const answered = now.outcome();
+    expect(answered).toBeInstanceOf(Response);
+    expect(await (answered as Response).text()).toBe('done');
+    expect(await now.response).toBe(answered);
+
+    const later = new FetchResponse(new Request('http://x/'), false);
+    const pending = later.outcome();
+    expect(pending).toBeInstanceOf(Promise);
+    later.writeHead(204, []);
+    later.end();
+    const response = await pending;
+    expect(response.status).toBe(204);
+    // Asked again: the same answer.
+    expect(await later.outcome()).toBe(response);
+  });
+
+  it('rejects when destroyed before any answer, asked before or after', async () => {
+    const before = new FetchResponse(new Request('http://x/'), false);
+    const pending = before.outcome();
+    before.destroy(new Error('gone'));
+    await expect(pending).rejects.toThrow('gone');
+    const after = new FetchResponse(new Request('http://x/'), false);
+    after.destroy();
+    const failed = after.outcome();
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow('destroyed before it was answered');
+  });
+});
+
 describe('FetchResponse, a buffered answer', () => {
   it('answers end(body) with a Response over the body, no stream; finish then close follow', async () => {
     const res = new FetchResponse(new Request('http://x/'), false);

@@ -9,6 +9,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 const NO_HEADERS: Record<string, string> = {};
 
+/** The queue of a response nothing waits in (shared, never written: a buffered answer makes none). */
+const NO_CHUNKS: Uint8Array[] = [];
+
 /** A field name (a token) and a field value a `Headers` takes as it is; anything else it checks itself. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -33,8 +36,6 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
  * complete one. `finish` (then `close`) follows the end on a later microtask, as node's follow it.
  */
 export class FetchResponse extends LightEmitter {
-  /** The answer, once the head and its body (or the start of a stream) are decided. */
-  readonly response: Promise<Response>;
   /** node's reason phrase: unused here (a `Response` has none on the wire). */
   statusMessage = '';
   /** No socket: the fetch server owns the connection. */
@@ -57,11 +58,17 @@ export class FetchResponse extends LightEmitter {
   /** The head names a media type: a text body is handed to the `Response` as text (no default type added). */
   #typed = false;
   #settled = false;
-  #resolve!: (response: Response) => void;
-  #reject!: (error: Error) => void;
+  /** The answer, once decided before anyone asked for it (`outcome()` hands it over as it is). */
+  #answered: Response | undefined = undefined;
+  /** The failure (destroyed before an answer), once decided before anyone asked. */
+  #failed: Error | undefined = undefined;
+  /** The promise handed out by `outcome()` while nothing was decided, with its settlers. */
+  #promise: Promise<Response> | undefined = undefined;
+  #resolve: ((response: Response) => void) | undefined = undefined;
+  #reject: ((error: Error) => void) | undefined = undefined;
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined = undefined;
   /** Chunks written behind the one the stream holds for its consumer (which has not asked yet). */
-  #queue: Uint8Array[] = [];
+  #queue: Uint8Array[] = NO_CHUNKS;
   #cancelled = false;
   /** The body was cut (destroyed mid-stream): the stream fails once what was written is taken. */
   #cut: Error | undefined = undefined;
@@ -75,12 +82,37 @@ export class FetchResponse extends LightEmitter {
     super();
     this.#request = request;
     this.#bodiless = head;
-    this.response = new Promise<Response>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
+  }
+
+  /**
+   * The answer: the `Response` itself when it was decided already (a route that answered within
+   * the dispatch: no promise, no microtask hop), else a promise of it; a promise that rejects when
+   * the response was destroyed before any answer.
+   */
+  outcome(): Response | Promise<Response> {
+    if (this.#answered !== undefined) return this.#answered;
+    if (this.#failed !== undefined) return Promise.reject(this.#failed);
+    return this.response;
+  }
+
+  /** The answer as a promise (`outcome()` without the synchronous case). */
+  get response(): Promise<Response> {
+    if (this.#promise !== undefined) return this.#promise;
+    if (this.#answered !== undefined) return (this.#promise = Promise.resolve(this.#answered));
+    if (this.#failed !== undefined) this.#promise = Promise.reject(this.#failed);
+    else
+      this.#promise = new Promise<Response>((resolve, reject) => {
+        this.#resolve = resolve;
+        this.#reject = reject;
+      });
     // A rejection nobody awaits (the caller dropped the promise) must not crash the process.
-    this.response.catch(() => undefined);
+    this.#promise.catch(() => undefined);
+    return this.#promise;
+  }
+
+  #settle(response: Response): void {
+    if (this.#resolve !== undefined) this.#resolve(response);
+    else this.#answered = response;
   }
 
   /**
@@ -192,14 +224,16 @@ export class FetchResponse extends LightEmitter {
     this.destroyed = true;
     if (!this.#settled) {
       this.#settled = true;
-      this.#reject(error ?? new Error('the response was destroyed before it was answered'));
+      const failure = error ?? new Error('the response was destroyed before it was answered');
+      if (this.#reject !== undefined) this.#reject(failure);
+      else this.#failed = failure;
     } else if (!this.#cancelled && !this.writableFinished) {
       // A cut body: what was written still reaches the consumer, then the stream fails, so the
       // client sees an incomplete body, never a complete one (node ends the socket the same way).
       this.#cut = error ?? new Error('the response body was cut');
       if (this.#queue.length === 0 && (this.#controller?.desiredSize ?? 0) > 0) this.#fail();
     } else {
-      this.#queue = [];
+      this.#queue = NO_CHUNKS;
       this.writableLength = 0;
     }
     // No 'error' event: a cut is core's decision, already logged where it was made.
@@ -221,7 +255,7 @@ export class FetchResponse extends LightEmitter {
     this.#settled = true;
     const status = this.#status;
     const none = this.#bodiless || NULL_BODY.has(status) || body === undefined;
-    this.#resolve(
+    this.#settle(
       new Response(none ? null : (body as Uint8Array<ArrayBuffer> | string), {
         // 'manual': the body is sent as core framed it. workerd would otherwise compress a body
         // whose head says content-encoding (already encoded by @api/compress) a second time;
@@ -250,7 +284,7 @@ export class FetchResponse extends LightEmitter {
           cancel: () => {
             // The client left (or the server gave up on the body): the writer's teardown runs on 'close'.
             this.#cancelled = true;
-            this.#queue = [];
+            this.#queue = NO_CHUNKS;
             this.writableLength = 0;
             this.destroy();
           },
@@ -259,7 +293,7 @@ export class FetchResponse extends LightEmitter {
         // rest wait here, counted for backpressure.
         { highWaterMark: 1 },
       );
-    this.#resolve(
+    this.#settle(
       new Response(stream, {
         encodeBody: 'manual',
         status: this.#status,
@@ -280,6 +314,7 @@ export class FetchResponse extends LightEmitter {
       controller.enqueue(chunk);
       return;
     }
+    if (this.#queue === NO_CHUNKS) this.#queue = [];
     this.#queue.push(chunk);
     this.writableLength += chunk.byteLength;
   }

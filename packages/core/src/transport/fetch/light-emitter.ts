@@ -13,13 +13,35 @@ interface OnceWrapper extends Listener {
  * (`Readable.pipe`) finds every method it calls.
  */
 export class LightEmitter implements NodeJS.EventEmitter {
+  /** The listeners by event; undefined while there is none, or only the one in the slot below. */
   #events: Record<string | symbol, Listener[]> | undefined = undefined;
+  /**
+   * The first listener added, and its event, kept without a record or an array (a response served
+   * by core has one, the in-flight count's 'close'); moved into `#events` when a second comes.
+   * Used only while `#events` is undefined.
+   */
+  #oneEvent: string | symbol | undefined = undefined;
+  #one: Listener | undefined = undefined;
 
   on(event: string | symbol, listener: Listener): this {
-    ((this.#events ??= Object.create(null) as Record<string | symbol, Listener[]>)[event] ??= []).push(
-      listener,
-    );
+    if (this.#events === undefined && this.#one === undefined) {
+      this.#oneEvent = event;
+      this.#one = listener;
+      return this;
+    }
+    (this.#spill()[event] ??= []).push(listener);
     return this;
+  }
+
+  /** The listeners by event, the slot's moved in. */
+  #spill(): Record<string | symbol, Listener[]> {
+    const events = (this.#events ??= Object.create(null) as Record<string | symbol, Listener[]>);
+    if (this.#one !== undefined) {
+      events[this.#oneEvent!] = [this.#one];
+      this.#one = undefined;
+      this.#oneEvent = undefined;
+    }
+    return events;
   }
 
   addListener(event: string | symbol, listener: Listener): this {
@@ -27,9 +49,7 @@ export class LightEmitter implements NodeJS.EventEmitter {
   }
 
   prependListener(event: string | symbol, listener: Listener): this {
-    ((this.#events ??= Object.create(null) as Record<string | symbol, Listener[]>)[event] ??= []).unshift(
-      listener,
-    );
+    (this.#spill()[event] ??= []).unshift(listener);
     return this;
   }
 
@@ -51,6 +71,17 @@ export class LightEmitter implements NodeJS.EventEmitter {
   }
 
   off(event: string | symbol, listener: Listener): this {
+    const one = this.#one;
+    if (one !== undefined) {
+      if (
+        this.#oneEvent === event &&
+        (one === listener || (one as Partial<OnceWrapper>).listener === listener)
+      ) {
+        this.#one = undefined;
+        this.#oneEvent = undefined;
+      }
+      return this;
+    }
     const list = this.#events?.[event];
     if (list === undefined) return this;
     // The last one added goes first, as node removes it.
@@ -69,12 +100,22 @@ export class LightEmitter implements NodeJS.EventEmitter {
   }
 
   removeAllListeners(event?: string | symbol): this {
+    if (event === undefined || this.#oneEvent === event) {
+      this.#one = undefined;
+      this.#oneEvent = undefined;
+    }
     if (event === undefined) this.#events = undefined;
     else if (this.#events !== undefined) delete this.#events[event];
     return this;
   }
 
   emit(event: string | symbol, ...args: unknown[]): boolean {
+    const one = this.#one;
+    if (one !== undefined) {
+      if (this.#oneEvent !== event) return false;
+      one.apply(this, args);
+      return true;
+    }
     const list = this.#events?.[event];
     if (list === undefined || list.length === 0) return false;
     if (list.length === 1) list[0]!.apply(this, args);
@@ -84,6 +125,7 @@ export class LightEmitter implements NodeJS.EventEmitter {
   }
 
   listenerCount(event: string | symbol, listener?: Listener): number {
+    this.#spill();
     const list = this.#events?.[event];
     if (list === undefined) return 0;
     if (listener === undefined) return list.length;
@@ -91,15 +133,17 @@ export class LightEmitter implements NodeJS.EventEmitter {
   }
 
   listeners(event: string | symbol): Listener[] {
+    this.#spill();
     return (this.#events?.[event] ?? []).map((l) => (l as Partial<OnceWrapper>).listener ?? l);
   }
 
   rawListeners(event: string | symbol): Listener[] {
+    this.#spill();
     return [...(this.#events?.[event] ?? [])];
   }
 
   eventNames(): (string | symbol)[] {
-    const events = this.#events;
+    const events = this.#one === undefined ? this.#events : this.#spill();
     return events === undefined ? [] : Reflect.ownKeys(events).filter((name) => events[name]!.length > 0);
   }
 
