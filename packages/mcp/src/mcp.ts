@@ -91,11 +91,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
       );
 
       /** Answers one JSON-RPC request of an open session. */
-      const answer = async (
-        ex: Exchange,
-        message: Message,
-        signal: AbortSignal | undefined,
-      ): Promise<object> => {
+      const answer = async (ex: Exchange, message: Message): Promise<object> => {
         const id = message.id!;
         const params = message.params ?? {};
         switch (message.method) {
@@ -114,7 +110,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
               origin: originOf(ex.req, wiring.requestScheme(ex.req)),
               headers: ex.req.headers,
               requestId: ex.requestId,
-              signal,
+              exchange: ex,
             });
             if ('content' in request) return rpcResult(id, request);
             return rpcResult(id, resultOf(def, await wiring.invoke(request)));
@@ -149,7 +145,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
         owner,
         operation: 'message',
         hidden: true,
-        spec: { json: Message, signal: true },
+        spec: { json: Message },
         mountOptions: o.mountOptions,
         handle: async (ex, input) => {
           const message = input.json as Message;
@@ -174,8 +170,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
           const session = await sessionOf(ex);
           // Notifications and the client's responses: accepted, nothing to answer.
           if (!hasMethod || message.id === undefined) return ex.send(202, []);
-          const signal = input.signal as AbortSignal | undefined;
-          const body = JSON.stringify(await answer(ex, message, signal));
+          const body = JSON.stringify(await answer(ex, message));
           ex.send(200, [...JSON_HEAD, 'mcp-session-id', session], body);
         },
       });

@@ -1,5 +1,6 @@
 // `wiring.invoke`: a request an extension answers through the started app in-process, and its
 // answer, as plain data (no WHATWG `Request`/`Response`, no socket).
+import type { Exchange } from './exchange';
 
 /** A request for `wiring.invoke`: what a client would send, as plain fields. */
 export interface InvokeRequest {
@@ -22,6 +23,12 @@ export interface InvokeRequest {
    * `signal` aborts, a stream's teardown runs) and `invoke` rejects.
    */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The exchange being answered when you invoke (an extension's route): its response closing
+   * before this answer is complete — its client left, or it was answered — is this request's
+   * client leaving, as `signal` would tell it, without an `AbortSignal` made per call.
+   */
+  readonly parent?: Exchange | undefined;
   /**
    * The scheme and authority the request is addressed to (`https://api.example`), for the
    * absolute URLs the route builds and `wiring.requestScheme`; absent: `http`, no origin.

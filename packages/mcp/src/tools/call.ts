@@ -1,6 +1,6 @@
 // One tool call: its arguments become the operation's own request (method, path with slots filled
 // and percent-encoded, query, JSON body, the caller's credentials), its answer a tool result.
-import type { InvokeAnswer, InvokeRequest } from '@api/core/extension';
+import type { Exchange, InvokeAnswer, InvokeRequest } from '@api/core/extension';
 import type { ToolDef } from './catalogue';
 
 /** A `tools/call` result (MCP `CallToolResult`). */
@@ -25,7 +25,8 @@ export function toolError(text: string): ToolResult {
  *
  * @param def - The tool.
  * @param args - The call's `arguments`.
- * @param outer - What of the MCP request it inherits: its origin, headers, request id and signal.
+ * @param outer - What of the MCP request it inherits: its origin, headers and request id, and its
+ *   exchange (its client leaving is the operation's client leaving).
  */
 export function requestOf(
   def: ToolDef,
@@ -34,7 +35,7 @@ export function requestOf(
     readonly origin: string;
     readonly headers: Readonly<Record<string, string | string[] | undefined>>;
     readonly requestId: string;
-    readonly signal: AbortSignal | undefined;
+    readonly exchange: Exchange;
   },
 ): InvokeRequest | ToolResult {
   const { input } = def;
@@ -88,7 +89,7 @@ export function requestOf(
     query: search,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: outer.signal,
+    parent: outer.exchange,
     origin: outer.origin,
   };
 }

@@ -1,4 +1,4 @@
-import type { HeaderList } from '../../contract/exchange';
+import type { Exchange, HeaderList } from '../../contract/exchange';
 import type { InvokeAnswer } from '../../contract/invoke';
 import { LightEmitter } from '../fetch/light-emitter';
 
@@ -41,6 +41,7 @@ export class DirectResponse extends LightEmitter {
   /** `METHOD path`, for the over-limit error. */
   readonly #label: string;
   #signal: AbortSignal | undefined;
+  #parent: Exchange | undefined;
   #status = 200;
   #headers: Record<string, string | string[]> = {};
   #chunks: Uint8Array[] = [];
@@ -55,12 +56,14 @@ export class DirectResponse extends LightEmitter {
    */
   constructor(options: {
     readonly signal: AbortSignal | undefined;
+    readonly parent: Exchange | undefined;
     readonly head: boolean;
     readonly maxBytes: number;
     readonly label: string;
   }) {
     super();
     this.#signal = options.signal;
+    this.#parent = options.parent;
     this.#bodiless = options.head;
     this.#maxBytes = options.maxBytes;
     this.#label = options.label;
@@ -73,21 +76,30 @@ export class DirectResponse extends LightEmitter {
   }
 
   /**
-   * From now on the caller's signal aborting destroys this response (core calls it for a route
-   * that binds `signal` or has a deadline; a stream, on its first chunk). Already aborted: at once.
+   * From now on the caller's signal aborting, or its parent exchange's response closing, destroys
+   * this response (core calls it for a route that binds `signal` or has a deadline; a stream, on
+   * its first chunk). A signal already aborted: at once.
    */
   watchClient(): void {
     const signal = this.#signal;
-    if (signal === undefined) return;
+    const parent = this.#parent;
     this.#signal = undefined;
+    this.#parent = undefined;
     if (this.#closing || this.destroyed) return;
-    if (signal.aborted) {
-      this.destroy();
-      return;
-    }
     const left = (): void => void this.destroy();
-    signal.addEventListener('abort', left, { once: true });
-    this.once('close', () => signal.removeEventListener('abort', left));
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        this.destroy();
+        return;
+      }
+      signal.addEventListener('abort', left, { once: true });
+      this.once('close', () => signal.removeEventListener('abort', left));
+    }
+    if (parent !== undefined) {
+      const res = parent.res;
+      res.on('close', left);
+      this.once('close', () => res.off('close', left));
+    }
   }
 
   /** A node `Writable`'s flag: true until the end or a destroy. */

@@ -62,6 +62,7 @@ export function answerDirect(runtime: Runtime, request: InvokeRequest): Promise<
   const req = new DirectRequest(request, url);
   const res = new DirectResponse({
     signal: request.signal,
+    parent: request.parent,
     head: method === 'HEAD',
     maxBytes: request.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     label: `${method} ${target}`,
