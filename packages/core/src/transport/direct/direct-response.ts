@@ -160,7 +160,8 @@ export class DirectResponse extends LightEmitter {
     this.#resolve({
       status: this.#status,
       headers: this.#headers,
-      body: chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size),
+      body:
+        chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#size),
     });
     if (typeof cb === 'function') this.once('finish', cb as () => void);
     this.#emitClose(true);

@@ -34,7 +34,7 @@ export function invokeEntry(host: AppHost): (request: InvokeRequest) => Promise<
       return answerDirect(runtime, request);
     } catch (error) {
       // A malformed description (the caller's mistake): the promise rejects, as every other failure does.
-      return Promise.reject(error as Error);
+      return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
     }
   };
 }
@@ -50,10 +50,13 @@ export function invokeEntry(host: AppHost): (request: InvokeRequest) => Promise<
 export function answerDirect(runtime: Runtime, request: InvokeRequest): Promise<InvokeAnswer> {
   const { method, path: target } = request;
   if (typeof method !== 'string' || !METHOD.test(method))
-    throw new TypeError(`wiring.invoke: method must be an HTTP token such as 'GET', got ${JSON.stringify(method)}`);
+    throw new TypeError(
+      `wiring.invoke: method must be an HTTP token such as 'GET', got ${JSON.stringify(method)}`,
+    );
   if (typeof target !== 'string' || target.charCodeAt(0) !== 47 /* "/" */ || /[?#\s]/.test(target))
     throw new TypeError(
-      `wiring.invoke: path must be in origin-form ('/notes/n1': a leading "/", no query, no spaces), got ${JSON.stringify(target)}`,
+      'wiring.invoke: path must be in origin-form (\'/notes/n1\': a leading "/", no query, no spaces), ' +
+        `got ${JSON.stringify(target)}`,
     );
   const query = request.query ?? '';
   const url = query === '' ? target : `${target}?${query}`;
@@ -69,7 +72,10 @@ export function answerDirect(runtime: Runtime, request: InvokeRequest): Promise<
   });
   const ex = new CoreExchange(runtime, req, res, method, path, query);
   const maxHeaders = runtime.limits.maxHeaders;
-  runtime.dispatch(ex, refuseSize(req.headerCount > maxHeaders ? req.rawHeaders : NO_LINES, url.length, maxHeaders));
+  runtime.dispatch(
+    ex,
+    refuseSize(req.headerCount > maxHeaders ? req.rawHeaders : NO_LINES, url.length, maxHeaders),
+  );
   return res.answer;
 }
 
