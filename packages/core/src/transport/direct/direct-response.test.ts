@@ -57,11 +57,13 @@ describe('DirectResponse', () => {
 
   it('collects a streamed answer; bodiless for HEAD and 204', async () => {
     const res = response();
-    res.writeHead(200, []);
+    res.writeHead(200, ['Connection', 'close', 'transfer-encoding', 'chunked', 'x-a', '1']);
     expect(res.write('a')).toBe(true);
     expect(res.write(new Uint8Array([98]))).toBe(true);
     res.end('c');
-    expect(text((await res.answer).body)).toBe('abc');
+    const answer = await res.answer;
+    expect(text(answer.body)).toBe('abc');
+    expect(answer.headers).toEqual({ 'x-a': '1' }); // no connection to say hop-by-hop fields about
     const head = response({ head: true });
     head.writeHead(200, ['content-length', '3']);
     head.end('abc');

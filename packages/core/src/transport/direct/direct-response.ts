@@ -11,6 +11,9 @@ const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 const EMPTY = new Uint8Array(0);
 
+/** Hop-by-hop headers: there is no connection to say them about (`connection: close` while draining). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
 /**
  * Where core writes the answer of a `wiring.invoke` request: the `ServerResponse` surface core uses
  * (`writeHead`, `write`, `end`, `destroy`, `finish`/`close`), collecting the answer in memory and
@@ -116,6 +119,7 @@ export class DirectResponse extends LightEmitter {
       if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
       if (!FIELD_VALUE.test(value)) throw new TypeError(`Invalid value of header "${name}"`);
       const lower = name.toLowerCase();
+      if (HOP_BY_HOP.has(lower)) continue;
       const had = out[lower];
       if (lower === 'set-cookie') {
         if (had === undefined) out[lower] = [value];
