@@ -66,10 +66,11 @@ export interface Wiring {
   dispatch(request: Request): Promise<Response>;
   /**
    * `dispatch` without WHATWG objects: the request as plain fields (method, origin-form path,
-   * query, a header record, a string or bytes body, the caller's `signal`), the answer as plain
-   * data (`status`, a header record, the whole body as bytes), through the same pipeline, without
-   * undici's `Request`/`Response`/`Headers` (dear on Node: moving `@api/mcp`'s tool call from
-   * `dispatch` to `invoke` took it from 695k to 187k instructions). A streamed answer is collected whole, up to `maxAnswerBytes` (default 16 MiB; past it the
+   * query, a header record, a string or bytes body, the caller's `signal` or `parent` exchange),
+   * the answer as plain data (`status`, a header record, the whole body as bytes), through the
+   * same pipeline, without undici's `Request`/`Response`/`Headers` (dear on Node: moving
+   * `@api/mcp`'s tool call from `dispatch` to `invoke` took it from 695k to 187k instructions). A
+   * streamed answer is collected whole, up to `maxAnswerBytes` (default 16 MiB; past it the
    * stream is stopped and `invoke` rejects with a `RangeError`). Before the app has started it
    * rejects with a `WiringError` (`API_WIRING_APP_STATE`); a method that is no token or a path not
    * in origin-form rejects with a `TypeError`.
