@@ -214,7 +214,20 @@ async function sendMany(agent, server, n) {
   let bad = 0;
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next++ < n) if ((await send(agent, server)).status !== 200) bad++;
+      let resets = 0;
+      while (next++ < n) {
+        let answer;
+        try {
+          answer = await send(agent, server);
+        } catch (error) {
+          // A keep-alive socket the server closed while idle (valgrind slows it past its timeouts):
+          // the request is sent again on a new one, a bounded number of times.
+          if (error.code !== 'ECONNRESET' || ++resets > 50) throw error;
+          next--;
+          continue;
+        }
+        if (answer.status !== 200) bad++;
+      }
     }),
   );
   return bad;
