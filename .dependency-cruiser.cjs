@@ -22,6 +22,7 @@ const CORE_LAYERS = [
   'wiring',
   'transport',
   'transport/fetch',
+  'transport/direct',
   'transport/node',
   'app',
   'foreign',

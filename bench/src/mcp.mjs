@@ -4,21 +4,29 @@
 // node:http, JSON answers) serving the same tool. Servers:
 //   api-route  `GET /notes/n1` on an @api app (the operation itself: the baseline)
 //   api-mcp    the same app with @api/mcp: `POST /mcp` tools/call Notes_readOne {note_id: 'n1'}
-//              (the call is dispatched through the app as the operation's own request)
+//              (the call is invoked through the app in-process as the operation's own request)
 //   sdk-mcp    @modelcontextprotocol/sdk: one McpServer session, tool `Notes_readOne` (zod input
 //              and output schemas), the same note as structured content
 // Each MCP server gets one session (initialize + notifications/initialized) before timing; every
 // timed request is a tools/call in that session. Every answer is checked before timing.
 // Interleaved rounds; servers pinned to core 0, wrk and this harness to core 1; server CPU per
 // request from /proc. Writes results/mcp-<timestamp>.{md,json}.
+// `--instructions`: instead of timing, counts instructions per request under valgrind (callgrind),
+// which load on the machine does not change: each server in turn, 8,000 warm-up calls, then 4
+// windows of 1,000 (the median of the last 2); prints per-server counts and the ratios.
 // Usage: pnpm --filter @api/bench mcp [--rounds 5] [--duration 4] [--warmup 2] [--connections 50]
-//          [--servers api-route,api-mcp,sdk-mcp] [--quiet-wait 60] [--no-build] [--out DIR]
+//          [--servers api-route,api-mcp,sdk-mcp] [--quiet-wait 60] [--no-build] [--out DIR] [--instructions]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  BENCH,
   childOrMain,
   ensureWrk,
+  freePort,
   fileStamp,
   int,
   LOAD_CORE,
@@ -60,7 +68,10 @@ async function api(port, withMcp) {
   const Note = Struct('Note', { id: v.string(), text: v.string() });
   const NotePath = Struct('NotePath', { note_id: v.string() });
   class Notes extends Resource('/notes', { name: 'Notes' }) {
-    readOne = this.operation({ path: NotePath, returns: Note }, ({ path }) => ({ ...NOTE, id: path.note_id }));
+    readOne = this.operation({ path: NotePath, returns: Note }, ({ path }) => ({
+      ...NOTE,
+      id: path.note_id,
+    }));
   }
   class App extends BaseApp {
     async wire() {
@@ -77,7 +88,9 @@ async function sdk(port) {
   const { randomUUID } = await import('node:crypto');
   const { z } = await import('zod');
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
-  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { StreamableHTTPServerTransport } = await import(
+    '@modelcontextprotocol/sdk/server/streamableHttp.js'
+  );
   const sessions = new Map();
   const server = http.createServer(async (req, res) => {
     const id = req.headers['mcp-session-id'];
@@ -136,7 +149,8 @@ async function openSession(server) {
     throw new Error(`${server.name}: initialize answered ${init.status} (session ${session})`);
   const done = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
   await done.text();
-  if (done.status !== 202) throw new Error(`${server.name}: notifications/initialized answered ${done.status}`);
+  if (done.status !== 202)
+    throw new Error(`${server.name}: notifications/initialized answered ${done.status}`);
   return session;
 }
 
@@ -168,12 +182,140 @@ async function check(server) {
     throw new Error(`${server.name}: answered ${res.status} ${text}`);
 }
 
+/** One request of `server`'s scenario over a keep-alive `agent`: resolves with its status and text. */
+function send(agent, server) {
+  const { url, method = 'GET', body, headers = [] } = request(server);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        agent,
+        method,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...Object.fromEntries(headers.map((h) => h.split(': '))),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** `n` requests over 8 keep-alive connections; resolves with how many were not 200. */
+async function sendMany(agent, server, n) {
+  let next = 0;
+  let bad = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      let resets = 0;
+      while (next++ < n) {
+        let answer;
+        try {
+          answer = await send(agent, server);
+        } catch (error) {
+          // A keep-alive socket the server closed while idle (valgrind slows it past its timeouts):
+          // the request is sent again on a new one, a bounded number of times.
+          if (error.code !== 'ECONNRESET' || ++resets > 50) throw error;
+          next--;
+          continue;
+        }
+        if (answer.status !== 200) bad++;
+      }
+    }),
+  );
+  return bad;
+}
+
+/** Instructions per request of one server under callgrind (see the header). */
+async function countInstructions(name) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'api-mcp-instr-'));
+  const out = join(dir, 'callgrind.out');
+  const port = await freePort();
+  const child = spawn(
+    'valgrind',
+    ['-q', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath].concat([
+      '--single-threaded',
+      SELF,
+      '--child',
+      name,
+    ]),
+    {
+      cwd: BENCH,
+      env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  try {
+    await new Promise((resolve, reject) => {
+      child.stdout.on('data', (d) => (String(d).includes('ready') ? resolve() : undefined));
+      child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+    });
+    const server = { name, url: `http://127.0.0.1:${port}` };
+    if (name.endsWith('-mcp')) server.session = await openSession(server);
+    await check(server);
+    const WINDOWS = 4;
+    const N = 1000;
+    let bad = await sendMany(agent, server, 8000);
+    spawnSync('callgrind_control', ['--instr=on', String(child.pid)], { stdio: 'ignore' });
+    for (let w = 0; w < WINDOWS; w++) {
+      bad += await sendMany(agent, server, N);
+      spawnSync('callgrind_control', ['-d', String(child.pid)], { stdio: 'ignore' });
+    }
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    const windows = [];
+    for (let w = 1; w <= WINDOWS; w++) {
+      const total = /^(?:summary|totals):\s*(\d+)/m.exec(readFileSync(`${out}.${w}`, 'utf8'));
+      windows.push(Number(total?.[1]) / N);
+    }
+    const settled = windows.slice(WINDOWS >> 1).sort((a, b) => a - b);
+    return { server: name, perRequest: (settled[0] + settled[settled.length - 1]) / 2, windows, bad };
+  } finally {
+    agent.destroy();
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function instructionsMain(opts) {
+  if (spawnSync('valgrind', ['--version']).status !== 0)
+    throw new Error('mcp --instructions: valgrind is missing. Run: apt-get install -y valgrind');
+  if (opts.build) turboBuild(['@api/mcp...'], '@api/core and @api/mcp');
+  const rows = [];
+  for (const name of opts.servers) {
+    const row = await countInstructions(name);
+    rows.push(row);
+    console.log(
+      `${name.padEnd(10)} ${int(row.perRequest)} instructions per request (windows ${row.windows.map((x) => int(x)).join(' ')})` +
+        (row.bad ? `  [${row.bad} answers not 200]` : ''),
+    );
+  }
+  const of = (name) => rows.find((r) => r.server === name)?.perRequest;
+  const parts = [];
+  if (of('api-mcp') && of('api-route')) parts.push(`tool call/route ${r2(of('api-mcp') / of('api-route'))}`);
+  if (of('api-mcp') && of('sdk-mcp')) parts.push(`api/sdk ${r2(of('api-mcp') / of('sdk-mcp'))}`);
+  console.log(`mcp instructions: ${parts.join('; ')}`);
+}
+
 async function main() {
   const opts = sideBySideArgs(process.argv.slice(2), {
     servers: ALL_SERVERS,
-    defaults: { quietWaitMs: 60_000 },
-    flags: { '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000] },
+    defaults: { quietWaitMs: 60_000, instructions: false },
+    flags: {
+      '--quiet-wait': ['quietWaitMs', (v) => Number(v) * 1000],
+      '--instructions': ['instructions', true],
+    },
   });
+  if (opts.instructions) return instructionsMain(opts);
   requireLinuxTwoCores();
   ensureWrk();
   if (opts.build) turboBuild(['@api/mcp...'], '@api/core and @api/mcp');
@@ -233,10 +375,14 @@ async function main() {
       ),
       '',
       ...(ratios.sdk
-        ? [`@api/mcp / SDK: CPU per call **${r2(ratios.sdk.cpu)}** (lower is better), req/s **${r2(ratios.sdk.rps)}**.`]
+        ? [
+            `@api/mcp / SDK: CPU per call **${r2(ratios.sdk.cpu)}** (lower is better), req/s **${r2(ratios.sdk.rps)}**.`,
+          ]
         : []),
       ...(ratios.route
-        ? [`A tool call / the operation called directly: CPU **${r2(ratios.route.cpu)}**, req/s ${r2(ratios.route.rps)}.`]
+        ? [
+            `A tool call / the operation called directly: CPU **${r2(ratios.route.cpu)}**, req/s ${r2(ratios.route.rps)}.`,
+          ]
         : []),
       '',
     ].join('\n');

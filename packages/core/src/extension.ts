@@ -4,6 +4,7 @@
 // into core through this module only; so can a third-party plugin. Guide: docs/extensions.md.
 export { defineExtension, type Extension } from './wiring/define-extension';
 export type { Wiring } from './wiring/extension-api';
+export type { InvokeAnswer, InvokeRequest } from './contract/invoke';
 export { mountOption, type MountContext, type MountOptionValue } from './wiring/mount-option';
 export type {
   AfterSourcesStep,

@@ -1,6 +1,6 @@
 // `mcp()`: the app's operations as MCP tools, served over the Streamable HTTP transport at a path
 // of the app (POST: JSON-RPC answered with application/json; DELETE: ends a session; GET: 405,
-// no server-initiated stream). A tool call runs the operation as its own request (wiring.dispatch).
+// no server-initiated stream). A tool call runs the operation as its own request (wiring.invoke).
 import {
   badRequest,
   defineExtension,
@@ -45,7 +45,7 @@ const byCredentials = (req: RequestHead): string =>
  * Streamable HTTP transport (protocol revisions 2025-03-26 to 2025-11-25). Tools come from the
  * route catalogue once wiring finishes: names from operationIds, input schemas from the path,
  * query and body, output schemas from the declared success answer, descriptions from `meta`. A
- * tool call is dispatched through the app as the operation's own request, carrying the MCP
+ * tool call is invoked through the app as the operation's own request, carrying the MCP
  * request's `authorization` and `cookie`: the same auth, validation, exception handlers, request
  * log and spans; a 4xx/5xx becomes a tool error with the Problem's title and detail.
  *
@@ -91,11 +91,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
       );
 
       /** Answers one JSON-RPC request of an open session. */
-      const answer = async (
-        ex: Exchange,
-        message: Message,
-        signal: AbortSignal | undefined,
-      ): Promise<object> => {
+      const answer = async (ex: Exchange, message: Message): Promise<object> => {
         const id = message.id!;
         const params = message.params ?? {};
         switch (message.method) {
@@ -114,10 +110,10 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
               origin: originOf(ex.req, wiring.requestScheme(ex.req)),
               headers: ex.req.headers,
               requestId: ex.requestId,
-              signal,
+              exchange: ex,
             });
-            if (!(request instanceof Request)) return rpcResult(id, request);
-            return rpcResult(id, await resultOf(def, await wiring.dispatch(request)));
+            if ('content' in request) return rpcResult(id, request);
+            return rpcResult(id, resultOf(def, await wiring.invoke(request)));
           }
           case undefined:
           default:
@@ -149,7 +145,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
         owner,
         operation: 'message',
         hidden: true,
-        spec: { json: Message, signal: true },
+        spec: { json: Message },
         mountOptions: o.mountOptions,
         handle: async (ex, input) => {
           const message = input.json as Message;
@@ -174,8 +170,7 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
           const session = await sessionOf(ex);
           // Notifications and the client's responses: accepted, nothing to answer.
           if (!hasMethod || message.id === undefined) return ex.send(202, []);
-          const signal = input.signal as AbortSignal | undefined;
-          const body = JSON.stringify(await answer(ex, message, signal));
+          const body = JSON.stringify(await answer(ex, message));
           ex.send(200, [...JSON_HEAD, 'mcp-session-id', session], body);
         },
       });
@@ -205,12 +200,20 @@ export function mcp(options: McpOptions = {}): Extension<McpEndpoint> {
   });
 }
 
+/** The last origin worked out, by its `scheme://host` (a session's calls come from one host). */
+let lastOrigin: { readonly key: string; readonly origin: string } | undefined;
+
 /** The MCP request's origin (`https://host`), which the operation's request is addressed to. */
 function originOf(req: RequestHead, scheme: 'http' | 'https'): string {
   const host = req.headers.host;
+  const key = `${scheme}://${typeof host === 'string' && host !== '' ? host : 'localhost'}`;
+  if (lastOrigin?.key === key) return lastOrigin.origin;
+  let origin: string;
   try {
-    return new URL(`${scheme}://${typeof host === 'string' && host !== '' ? host : 'localhost'}`).origin;
+    origin = new URL(key).origin;
   } catch {
-    return `${scheme}://localhost`; // a Host that is no URL authority: the request is addressed locally
+    origin = `${scheme}://localhost`; // a Host that is no URL authority: the request is addressed locally
   }
+  lastOrigin = { key, origin };
+  return origin;
 }

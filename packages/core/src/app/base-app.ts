@@ -7,6 +7,7 @@ import type { Extension } from '../wiring/define-extension';
 import type { Logger } from '../logging/logger';
 import type { RouteCatalogue } from '../wiring/route-catalogue';
 import { dispatchEntry, fetchEntry } from '../transport/fetch/fetch-handler';
+import { invokeEntry } from '../transport/direct/invoke';
 import { createAppHost, type AppHost } from '../transport/host';
 import { nodeListener, nodeUpgradeListener } from '../transport/node/handle';
 import { closeAfterResponse } from '../transport/node/linger';
@@ -83,6 +84,7 @@ export abstract class BaseApp<TFactory = undefined> {
       stacks: this.#stacks,
       assertWiring: (method) => this.#assertWiring(method),
       dispatch: dispatchEntry(this.#host),
+      invoke: invokeEntry(this.#host),
     });
     const factoryClass = (this.constructor as { [kFactoryClass]?: FactoryClass<TFactory> })[kFactoryClass];
     if (options.factory !== undefined) this.#factory = options.factory;

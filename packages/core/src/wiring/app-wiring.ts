@@ -15,6 +15,7 @@ import type { Logger } from '../logging/logger';
 import type { RouteInfo } from '../contract/route-info';
 import type { RouteCatalogue } from './route-catalogue';
 import type { Transport } from '../contract/exchange';
+import type { InvokeAnswer, InvokeRequest } from '../contract/invoke';
 import type { ExitStacks } from '../lifecycle/exit-stack';
 import type { Middleware } from '../middleware/middleware';
 import { duplicateRouteError, parseTemplate } from '../routing/router';
@@ -66,6 +67,8 @@ export class AppWiring {
   readonly assertWiring: (method: string) => void;
   /** Answers a WHATWG `Request` through the started app (`wiring.dispatch`). */
   readonly dispatch: (request: Request) => Promise<Response>;
+  /** Answers a plain request through the started app (`wiring.invoke`). */
+  readonly invoke: (request: InvokeRequest) => Promise<InvokeAnswer>;
 
   constructor(fields: {
     readonly appName: string;
@@ -82,6 +85,8 @@ export class AppWiring {
     readonly assertWiring: (method: string) => void;
     /** Answers a WHATWG `Request` through the started app (`wiring.dispatch`). */
     readonly dispatch: (request: Request) => Promise<Response>;
+    /** Answers a plain request through the started app (`wiring.invoke`). */
+    readonly invoke: (request: InvokeRequest) => Promise<InvokeAnswer>;
   }) {
     this.appName = fields.appName;
     this.limits = fields.limits;
@@ -95,6 +100,7 @@ export class AppWiring {
     this.stacks = fields.stacks;
     this.assertWiring = fields.assertWiring;
     this.dispatch = fields.dispatch;
+    this.invoke = fields.invoke;
   }
 
   /** Prefix routes added so far: an overlapping prefix fails at the call that adds it. */

@@ -86,6 +86,7 @@ function createWiringApi(target: AppWiring): Wiring {
       return target.transport;
     },
     dispatch: (request) => target.dispatch(request),
+    invoke: (request) => target.invoke(request),
     enter: (resource) => {
       checkCloseable('wiring.enter', resource);
       return stacks.sync.push(resource, 'extension enter');

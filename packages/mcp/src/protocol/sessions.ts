@@ -84,7 +84,9 @@ const nodeHash: HashFn | undefined = (() => {
   const load = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
     ?.getBuiltinModule;
   const crypto = typeof load === 'function' ? (load('node:crypto') as NodeCrypto | undefined) : undefined;
-  return crypto === undefined ? undefined : (value) => crypto.createHash('sha256').update(value).digest('hex');
+  return crypto === undefined
+    ? undefined
+    : (value) => crypto.createHash('sha256').update(value).digest('hex');
 })();
 
 /** SHA-256 of `value` as hex (node:crypto when the runtime has it, else Web Crypto). */

@@ -1,5 +1,6 @@
 // One tool call: its arguments become the operation's own request (method, path with slots filled
 // and percent-encoded, query, JSON body, the caller's credentials), its answer a tool result.
+import type { Exchange, InvokeAnswer, InvokeRequest } from '@api/core/extension';
 import type { ToolDef } from './catalogue';
 
 /** A `tools/call` result (MCP `CallToolResult`). */
@@ -18,12 +19,14 @@ export function toolError(text: string): ToolResult {
 }
 
 /**
- * The operation's request for a call, or a tool error when an argument cannot be put on the wire
- * (a path slot missing or not a string/number/boolean). The route itself validates the rest.
+ * The operation's request for a call (for `wiring.invoke`), or a tool error when an argument
+ * cannot be put on the wire (a path slot missing or not a string/number/boolean). The route itself
+ * validates the rest.
  *
  * @param def - The tool.
  * @param args - The call's `arguments`.
- * @param outer - What of the MCP request it inherits: its origin, headers, request id and signal.
+ * @param outer - What of the MCP request it inherits: its origin, headers and request id, and its
+ *   exchange (its client leaving is the operation's client leaving).
  */
 export function requestOf(
   def: ToolDef,
@@ -32,22 +35,25 @@ export function requestOf(
     readonly origin: string;
     readonly headers: Readonly<Record<string, string | string[] | undefined>>;
     readonly requestId: string;
-    readonly signal: AbortSignal | undefined;
+    readonly exchange: Exchange;
   },
-): Request | ToolResult {
+): InvokeRequest | ToolResult {
   const { input } = def;
   let path = def.path;
+  let dotted = false;
   for (const slot of input.slots) {
     const value = args[slot];
     if (!isScalar(value)) return toolError(`Argument "${slot}" is required: a string or a number.`);
-    // Dots encoded too: a slot of "." or ".." must not become a dot segment the URL resolves away.
+    // Dots encoded too: a slot of "." or ".." must not become a dot segment.
     const segment = encodeURIComponent(String(value)).replaceAll('.', '%2E');
+    if (segment === '%2E' || segment === '%2E%2E') dotted = true;
     path = path.replace(`{${slot}}`, () => segment);
   }
-  const query = new URLSearchParams();
+  let query: URLSearchParams | undefined;
   for (const name of input.query) {
     const value = args[name];
     if (value === undefined || value === null) continue;
+    query ??= new URLSearchParams();
     for (const item of Array.isArray(value) ? value : [value])
       query.append(name, isScalar(item) ? String(item) : JSON.stringify(item));
   }
@@ -63,36 +69,49 @@ export function requestOf(
       }
     body = given || !input.bodyOptional ? fields : undefined;
   }
-  const search = query.size > 0 ? `?${query.toString()}` : '';
-  const headers = new Headers({ accept: 'application/json', 'x-request-id': outer.requestId });
+  const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': outer.requestId };
   for (const name of FORWARDED) {
     const value = outer.headers[name];
-    if (typeof value === 'string') headers.set(name, value);
+    if (typeof value === 'string') headers[name] = value;
   }
-  if (body !== undefined) headers.set('content-type', 'application/json');
-  return new Request(new URL(path + search, outer.origin), {
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let search = query === undefined ? '' : query.toString();
+  if (dotted) {
+    // A slot of "." or "..": a URL (every HTTP client's) resolves "%2E%2E" as a dot segment, so
+    // the call goes where a client's request would go (the path resolved), as it always has.
+    const url = new URL(`${path}${search === '' ? '' : '?'}${search}`, outer.origin);
+    path = url.pathname;
+    search = url.search.slice(1);
+  }
+  return {
     method: def.method,
+    path,
+    query: search,
     headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(outer.signal ? { signal: outer.signal } : {}),
-  });
+    body: body === undefined ? undefined : JSON.stringify(body),
+    parent: outer.exchange,
+    origin: outer.origin,
+  };
 }
 
+/** The body's text, as `Response.text()` reads it (UTF-8, a leading BOM dropped, bad bytes replaced). */
+const utf8 = new TextDecoder();
+
 /** The tool result of the operation's answer: a 4xx/5xx a tool error with the Problem's title and detail. */
-export async function resultOf(def: ToolDef, response: Response): Promise<ToolResult> {
-  const text = await response.text();
-  const type = response.headers.get('content-type') ?? '';
+export function resultOf(def: ToolDef, answer: InvokeAnswer): ToolResult {
+  const text = utf8.decode(answer.body);
+  const type = answer.headers['content-type'];
   let json: unknown;
   let isJson = false;
-  if (/^application\/([\w.+-]*\+)?json\b/i.test(type))
+  if (typeof type === 'string' && /^application\/([\w.+-]*\+)?json\b/i.test(type))
     try {
       json = JSON.parse(text);
       isJson = true;
     } catch {
       isJson = false; // the app said JSON and sent something else: passed on as text
     }
-  if (response.status >= 400) return toolError(problemText(response, isJson ? json : undefined));
-  if (!isJson) return { content: [{ type: 'text', text: text || `${response.status} (no content)` }] };
+  if (answer.status >= 400) return toolError(problemText(answer.status, isJson ? json : undefined));
+  if (!isJson) return { content: [{ type: 'text', text: text || `${answer.status} (no content)` }] };
   const content = [{ type: 'text' as const, text }];
   if (def.output === 'wrapped') return { content, structuredContent: { result: json } };
   if (typeof json === 'object' && json !== null && !Array.isArray(json))
@@ -101,11 +120,12 @@ export async function resultOf(def: ToolDef, response: Response): Promise<ToolRe
 }
 
 /** `404 Widget not found: No widget "w-1".` from a Problem (or the status alone). Never a stack. */
-function problemText(response: Response, body: unknown): string {
+function problemText(status: number, body: unknown): string {
   const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const title = typeof problem.title === 'string' ? problem.title : response.statusText || 'Error';
+  // The status alone says "Error": an answer carries no reason phrase (neither did a fetch Response's).
+  const title = typeof problem.title === 'string' ? problem.title : 'Error';
   const detail = typeof problem.detail === 'string' ? `: ${problem.detail}` : '';
-  return `${response.status} ${title}${detail}`;
+  return `${status} ${title}${detail}`;
 }
 
 function isScalar(value: unknown): value is string | number | boolean {
