@@ -160,12 +160,26 @@ describe('the official client', () => {
       content: [{ type: 'text', text: '404 Widget not found: Widget nope not found' }],
       isError: true,
     });
-    // Slots are percent-encoded: a "/" stays inside the value, and ".." never becomes a dot
-    // segment that would reach another route (core refuses the encoded dot segment: its 404).
+    // Slots are percent-encoded: a "/" stays inside the value; "." and ".." are refused as tool
+    // errors (a dot segment would reach another route).
     const slash = await client.callTool({ name: 'WidgetResource_readOne', arguments: { widget_id: 'a/b' } });
     expect((slash.content as Text[])[0]!.text).toBe('404 Widget not found: Widget a/b not found');
     const dots = await client.callTool({ name: 'WidgetResource_readOne', arguments: { widget_id: '..' } });
-    expect(dots).toEqual({ content: [{ type: 'text', text: '404 Not found' }], isError: true });
+    expect(dots).toEqual({
+      content: [{ type: 'text', text: 'Argument "widget_id" cannot be "." or "..".' }],
+      isError: true,
+    });
+    const dot = await client.callTool({ name: 'WidgetResource_readOne', arguments: { widget_id: '.' } });
+    expect(dot).toEqual({
+      content: [{ type: 'text', text: 'Argument "widget_id" cannot be "." or "..".' }],
+      isError: true,
+    });
+    // A value with dots in it is an ordinary value.
+    const dotted = await client.callTool({
+      name: 'WidgetResource_readOne',
+      arguments: { widget_id: 'a..b' },
+    });
+    expect((dotted.content as Text[])[0]!.text).toBe('404 Widget not found: Widget a..b not found');
     // A missing slot is a tool error before any request; an unknown tool a protocol error.
     const noSlot = await client.callTool({ name: 'WidgetResource_readOne', arguments: {} });
     expect(noSlot).toEqual({

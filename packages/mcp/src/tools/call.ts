@@ -40,13 +40,14 @@ export function requestOf(
 ): InvokeRequest | ToolResult {
   const { input } = def;
   let path = def.path;
-  let dotted = false;
   for (const slot of input.slots) {
     const value = args[slot];
     if (!isScalar(value)) return toolError(`Argument "${slot}" is required: a string or a number.`);
-    // Dots encoded too: a slot of "." or ".." must not become a dot segment.
-    const segment = encodeURIComponent(String(value)).replaceAll('.', '%2E');
-    if (segment === '%2E' || segment === '%2E%2E') dotted = true;
+    const text = String(value);
+    // A dot segment: any HTTP client would resolve it away and reach another route (`/a/{x}/b`
+    // with ".." is `/b`), so it is no value a path can carry.
+    if (text === '.' || text === '..') return toolError(`Argument "${slot}" cannot be "." or "..".`);
+    const segment = encodeURIComponent(text);
     path = path.replace(`{${slot}}`, () => segment);
   }
   let query: URLSearchParams | undefined;
@@ -75,14 +76,7 @@ export function requestOf(
     if (typeof value === 'string') headers[name] = value;
   }
   if (body !== undefined) headers['content-type'] = 'application/json';
-  let search = query === undefined ? '' : query.toString();
-  if (dotted) {
-    // A slot of "." or "..": a URL (every HTTP client's) resolves "%2E%2E" as a dot segment, so
-    // the call goes where a client's request would go (the path resolved), as it always has.
-    const url = new URL(`${path}${search === '' ? '' : '?'}${search}`, outer.origin);
-    path = url.pathname;
-    search = url.search.slice(1);
-  }
+  const search = query === undefined ? '' : query.toString();
   return {
     method: def.method,
     path,
