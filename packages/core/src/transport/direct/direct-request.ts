@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WireRequest } from '../../contract/wire';
 import type { InvokeRequest } from '../../contract/invoke';
+import { distinctHeaders } from '../header-lines';
 
 type Listener = (chunk: Buffer) => void;
 
@@ -78,13 +79,7 @@ export class DirectRequest implements WireRequest {
   }
 
   get headersDistinct(): Record<string, string[]> {
-    if (this.#distinct === undefined) {
-      const distinct: Record<string, string[]> = {};
-      const raw = this.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) (distinct[raw[i]!] ??= []).push(raw[i + 1]!);
-      this.#distinct = distinct;
-    }
-    return this.#distinct;
+    return (this.#distinct ??= distinctHeaders(this.rawHeaders));
   }
 
   on(event: 'data', listener: Listener): this;

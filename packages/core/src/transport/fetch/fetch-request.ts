@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WireRequest } from '../../contract/wire';
+import { distinctHeaders } from '../header-lines';
 
 type Listener = (chunk: Buffer) => void;
 
@@ -122,13 +123,7 @@ export class FetchRequest implements WireRequest {
   }
 
   get headersDistinct(): Record<string, string[]> {
-    if (this.#distinct === undefined) {
-      const distinct: Record<string, string[]> = {};
-      for (let i = 0; i < this.rawHeaders.length; i += 2)
-        (distinct[this.rawHeaders[i]!] ??= []).push(this.rawHeaders[i + 1]!);
-      this.#distinct = distinct;
-    }
-    return this.#distinct;
+    return (this.#distinct ??= distinctHeaders(this.rawHeaders));
   }
 
   on(event: 'data', listener: Listener): this;
