@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WireRequest } from '../../contract/wire';
 import type { InvokeRequest } from '../../contract/invoke';
-import { distinctHeaders } from '../header-lines';
+import { distinctHeaders } from '../wire-rules';
 
 type Listener = (chunk: Buffer) => void;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../contract/exchange';
-import { LightEmitter } from '../fetch/light-emitter';
+import { LightEmitter } from '../light-emitter';
 import { DirectResponse } from './direct-response';
 
 const text = (body: Uint8Array): string => new TextDecoder().decode(body);

@@ -1,18 +1,9 @@
 import type { Exchange, HeaderList } from '../../contract/exchange';
 import type { InvokeAnswer } from '../../contract/invoke';
-import { LightEmitter } from '../fetch/light-emitter';
-
-/** Statuses whose response has no body at all. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
-/** A field name (a token) and a field value node:http would send; anything else is refused, as node refuses it. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+import { LightEmitter } from '../light-emitter';
+import { FIELD_NAME, FIELD_VALUE, HOP_BY_HOP, NULL_BODY_STATUSES } from '../wire-rules';
 
 const EMPTY = new Uint8Array(0);
-
-/** Hop-by-hop headers: there is no connection to say them about (`connection: close` while draining). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 /**
  * Where core writes the answer of a `wiring.invoke` request: the `ServerResponse` surface core uses
@@ -116,7 +107,7 @@ export class DirectResponse extends LightEmitter {
     for (let i = 0; i < headers.length; i += 2) {
       const name = headers[i]!;
       const value = headers[i + 1]!;
-      if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
+      if (!FIELD_NAME.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}`);
       if (!FIELD_VALUE.test(value)) throw new TypeError(`Invalid value of header "${name}"`);
       const lower = name.toLowerCase();
       if (HOP_BY_HOP.has(lower)) continue;
@@ -189,7 +180,7 @@ export class DirectResponse extends LightEmitter {
   }
 
   #push(chunk: string | Uint8Array): void {
-    if (this.#bodiless || NULL_BODY.has(this.#status)) return;
+    if (this.#bodiless || NULL_BODY_STATUSES.has(this.#status)) return;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (bytes.byteLength === 0) return;
     this.#size += bytes.byteLength;

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { WireRequest } from '../../contract/wire';
-import { distinctHeaders } from '../header-lines';
+import { distinctHeaders } from '../wire-rules';
 
 type Listener = (chunk: Buffer) => void;
 

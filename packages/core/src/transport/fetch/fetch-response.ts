@@ -1,23 +1,14 @@
 import type { HeaderList } from '../../contract/exchange';
-import { LightEmitter } from './light-emitter';
+import { LightEmitter } from '../light-emitter';
+import { FIELD_NAME, FIELD_VALUE, HOP_BY_HOP, NULL_BODY_STATUSES } from '../wire-rules';
 
 /** Bytes a streamed body holds before the writer is told to wait (`write` → false, then `drain`). */
 const HIGH_WATER_MARK = 16 * 1024;
-
-/** Statuses whose response has no body at all (the `Response` constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 const NO_HEADERS: Record<string, string> = {};
 
 /** The queue of a response nothing waits in (shared, never written: a buffered answer makes none). */
 const NO_CHUNKS: Uint8Array[] = [];
-
-/** A field name (a token) and a field value a `Headers` takes as it is; anything else it checks itself. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-
-/** Hop-by-hop headers: a fetch server owns its connections and frames the body itself. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 /**
  * Where core writes a response on the fetch transport: the `ServerResponse` surface core uses
@@ -157,7 +148,7 @@ export class FetchResponse extends LightEmitter {
       if (out instanceof Headers) out.append(name, value);
       else {
         // Refused here, as a Headers refuses it, before anything is recorded.
-        if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) new Headers([[name, value]]);
+        if (!FIELD_NAME.test(name) || !FIELD_VALUE.test(value)) new Headers([[name, value]]);
         if (Object.hasOwn(out, name)) {
           const lines: Headers = new Headers(out);
           lines.append(name, value);
@@ -254,7 +245,7 @@ export class FetchResponse extends LightEmitter {
   #answer(body: Uint8Array | string | undefined): void {
     this.#settled = true;
     const status = this.#status;
-    const none = this.#bodiless || NULL_BODY.has(status) || body === undefined;
+    const none = this.#bodiless || NULL_BODY_STATUSES.has(status) || body === undefined;
     this.#settle(
       new Response(none ? null : (body as Uint8Array<ArrayBuffer> | string), {
         // 'manual': the body is sent as core framed it. workerd would otherwise compress a body
@@ -274,7 +265,7 @@ export class FetchResponse extends LightEmitter {
     this.#settled = true;
     this.watchClient();
     let stream: ReadableStream<Uint8Array> | null = null;
-    if (!this.#bodiless && !NULL_BODY.has(this.#status))
+    if (!this.#bodiless && !NULL_BODY_STATUSES.has(this.#status))
       stream = new ReadableStream<Uint8Array>(
         {
           start: (controller) => {
