@@ -77,8 +77,10 @@ function build<TUser extends UserSchema>(def: Definition): Authenticator<TUser> 
   // Synchronous authenticators stay synchronous: no promise on the request path unless needed.
   const resolveNow = (ex: Pick<Exchange, 'req'>): unknown => {
     const input: { headers?: unknown; cookies?: unknown } = {};
-    // Two credential lines are ambiguous: 400 before anything else is decided.
-    if (checkDuplicates) checkDuplicates(ex.req.rawHeaders);
+    // Two credential lines are ambiguous: 400 before anything else is decided. Where the transport
+    // already joined them into one value (fetch), there are no lines to count: the scheme's own
+    // parse refuses the joined value.
+    if (checkDuplicates && ex.req.repeatsJoined !== true) checkDuplicates(ex.req.rawHeaders);
     // A required header or cookie that is missing is a 401 before authenticate runs.
     if (bindHeaders) input.headers = bindHeaders(ex.req);
     if (bindCookies) input.cookies = bindCookies(ex.req);

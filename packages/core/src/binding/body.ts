@@ -11,6 +11,11 @@ export function bodyTooLarge(bytes: number): PayloadTooLargeError {
   return new PayloadTooLargeError({ limit: 'maxBodyBytes', bytes });
 }
 
+/** The 400 for a body whose client left (or whose stream broke) before its end. */
+export function connectionClosedMidBody(): MalformedRequestError {
+  return malformed('The connection closed before the request body was read');
+}
+
 /** True when the request declares a body over `limit` bytes (refused 413 before a byte is read). */
 export function declaresTooMuch(req: ExchangeRequest, limit: number): boolean {
   const declared = req.headers['content-length'];
@@ -186,7 +191,7 @@ export class BodyRead extends Later<Buffer> {
   readonly #onEnd = (): void => this.#finish(undefined);
   // The error is built only for a read still going: 'close' follows every request.
   readonly #onClose = (): void => {
-    if (!this.#done) this.#finish(malformed('The connection closed before the request body was read'));
+    if (!this.#done) this.#finish(connectionClosedMidBody());
   };
 
   constructor(req: ExchangeRequest, limit: number) {
@@ -261,7 +266,11 @@ export function hasPrototypeKeys(value: unknown): boolean {
 
 /** Parses a JSON body with the safety checks: depth, prototype keys, syntax (each a 400). */
 export function parseJsonBody(body: Buffer, maxDepth: number): unknown {
-  const text = body.toString('utf8');
+  return parseJsonText(body.toString('utf8'), maxDepth);
+}
+
+/** `parseJsonBody` of a body already decoded (`RequestBody.wholeText`). */
+export function parseJsonText(text: string, maxDepth: number): unknown {
   // Valid JSON nested deeper than maxDepth needs at least 2 × (maxDepth + 1) characters.
   if (text.length >= 2 * (maxDepth + 1) && jsonDepthExceeds(text, maxDepth))
     throw malformed(`JSON nesting is deeper than ${maxDepth} levels`);

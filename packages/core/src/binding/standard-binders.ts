@@ -205,8 +205,8 @@ export function mapMaybeAsync<T>(later: Later<T>, fn: (value: T) => unknown): La
 /** Parses and validates a JSON body with a Standard Schema (422 when invalid). */
 export function standardJsonDecoder(
   schema: StandardSchemaV1,
-  parse: (body: Buffer) => unknown,
-): (body: Buffer) => unknown {
+  parse: (text: string) => unknown,
+): (text: string) => unknown {
   const check = sourceCheck(schema, 'json');
   return (body) => check(parse(body));
 }

@@ -49,6 +49,13 @@ export interface RequestHead {
   readonly rawHeaders: readonly string[];
   /** Every value per lower-case name. */
   readonly headersDistinct: Readonly<Record<string, string[] | undefined>>;
+  /**
+   * True where the transport joined a name's repeated lines before core saw the request (the
+   * fetch transport: a `Request`'s `Headers` holds one value per name, `set-cookie` aside), so
+   * `rawHeaders` cannot show a repeat and a check for one has nothing to find (skip it: reading
+   * every line costs, on Bun, ~8% of a JSON `POST`). Absent on node:http, which keeps each line.
+   */
+  readonly repeatsJoined?: boolean | undefined;
 }
 
 /**
@@ -65,6 +72,15 @@ export interface RequestBody extends AsyncIterable<Buffer | Uint8Array> {
   off(event: 'data', listener: (chunk: Buffer) => void): unknown;
   /** Reads (and drops) the rest of the body. */
   resume(): unknown;
+  /**
+   * Optional, for a transport whose runtime reads a whole body natively (the fetch transport:
+   * `Request.text()`): the whole body decoded as UTF-8 in one read, instead of chunks. Core's JSON
+   * binders call it, once, for a body that declares its length within `maxBodyBytes`, before
+   * anything else reads the body; it rejects when the client leaves mid-body. Absent on node:http,
+   * where chunks are counted against the limit as they come. As with `Request.text()`, a leading
+   * byte order mark is dropped (RFC 8259 §8.1 lets a parser ignore it; node:http answers it 400).
+   */
+  readonly wholeText?: (() => Promise<string>) | undefined;
 }
 
 /** The request of an exchange: its head and its body (`IncomingMessage` on node:http). */

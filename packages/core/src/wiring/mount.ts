@@ -5,7 +5,7 @@ import { isExtensionKind } from '../responses/extension-kind';
 import { describeValue, isSchema, wiringError } from '../contract/wiring-error';
 import type { Limits } from '../contract/limits';
 import { mergeLimits, MOUNT_LIMIT_KEYS, type MountLimits } from '../contract/limits';
-import { pathBinder } from '../binding/binders';
+import { pathBinder } from '../binding/path-binder';
 import { mountOption, type MountOptionValue } from './mount-option';
 import type { Middleware } from '../middleware/middleware';
 import { checkInterceptsReach, checkMiddleware } from '../middleware/check';

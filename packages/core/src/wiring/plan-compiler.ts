@@ -10,12 +10,12 @@ import {
   cookiesBinder,
   headersBinder,
   jsonBinder,
-  pathBinder,
   queryBinder,
   rawHeadersBinder,
   type Binder,
 } from '../binding/binders';
 import { formBinder } from '../binding/form-binder';
+import { pathBinder } from '../binding/path-binder';
 import type { UrlResolver } from '../responses/location';
 import { compileWriter, type Writer } from '../responses/writers';
 import { ResponseShapeError } from '../schema/response-shape-error';

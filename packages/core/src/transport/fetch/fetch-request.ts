@@ -9,7 +9,8 @@ type Listener = (chunk: Buffer) => void;
  * only when something reads them (most routes read none, or one, through `headers`), the body as
  * chunks (events or async iteration), read only when a binder asks for it.
  *
- * The body: with a declared `content-length` (core refuses one over its limit before reading), the
+ * The body: a JSON binder takes a body of declared length as text in one `text()` call
+ * (`wholeText`). Otherwise, with a declared `content-length` (core refuses one over its limit before reading), the
  * runtime's own `arrayBuffer()` reads it in one call — the runtime's HTTP framing holds it to that
  * length, and the binder still counts what arrives. Without one (chunked), it is pulled one chunk
  * at a time from a stream reader, nothing buffered ahead of the binder, so an over-limit body is
@@ -23,6 +24,8 @@ export class FetchRequest implements WireRequest {
   readonly url: string;
   readonly scheme: 'http' | 'https';
   readonly origin: string;
+  /** A `Headers` joins repeats (`RequestHead.repeatsJoined`). */
+  readonly repeatsJoined = true;
   readonly #request: Request;
   /** `request.body`, once read (undefined before): Deno makes a stream object on that read. */
   #body: ReadableStream<Uint8Array> | null | undefined = undefined;
@@ -156,6 +159,19 @@ export class FetchRequest implements WireRequest {
         ?.cancel()
         .catch(() => undefined);
     return this;
+  }
+
+  /**
+   * The whole body as text, in one native read (`RequestBody.wholeText`): core's JSON binders
+   * call it for a body that declares its length. Once: the body is then read.
+   */
+  wholeText(): Promise<string> {
+    if (this.#started) return Promise.reject(new Error('the request body is already being read'));
+    this.#started = true;
+    return this.#request.text().then((text) => {
+      this.#ended = true;
+      return text;
+    });
   }
 
   /** Reads chunk by chunk into the 'data' listeners, then 'end' and 'close' ('close' alone when it fails). */
