@@ -135,119 +135,148 @@ describe('discriminatorOf', () => {
   });
 });
 
-describe('compileSerializer: strict objects (generated per schema)', () => {
-  const Row = Struct('Row', {
-    id: v.number(),
-    name: v.string(),
-    ok: v.boolean(),
-    note: v.nullable(v.string()),
-    kind: v.literal('row'),
-    tags: v.array(v.string()),
-    inner: Struct('Inner', { n: v.number() }),
-  });
-  const serialize = compileSerializer(Row, { strict: true });
-  const row = { id: 1, name: 'a', ok: true, note: null, kind: 'row', tags: ['x'], inner: { n: 2 } };
-
-  it('writes exactly what JSON.stringify writes for the declared fields, in declared order', () => {
-    const strings = [
-      '',
-      'plain',
-      'q"uote',
-      'back\\slash',
-      'nl\nand\ttab',
-      '\u0000\u001f',
-      '\ud83d\ude00',
-      'lone \ud800',
-      'é ü',
-      '</script>',
-    ];
-    for (const name of strings) {
-      const value = { extra: 1, ...row, name, note: name, tags: [name, 'x', name] };
-      expect(serialize(value)).toBe(JSON.stringify({ ...row, name, note: name, tags: [name, 'x', name] }));
-    }
-    expect(serialize({ ...row, tags: [] })).toBe(JSON.stringify({ ...row, tags: [] }));
-    expect(serialize({ ...row, id: -0, ok: false })).toBe(JSON.stringify({ ...row, id: 0, ok: false }));
-  });
-
-  it('writes random strings (controls, quotes, surrogates) as JSON.stringify does, in fields and string arrays', () => {
-    const Piped = Struct('Piped', {
-      s: v.pipe(v.string(), v.maxLength(64)),
-      list: v.array(v.pipe(v.string())),
+describe.each([false, true])(
+  'compileSerializer: strict objects (generated per schema; checkedCopy %s)',
+  (checkedCopy) => {
+    const Row = Struct('Row', {
+      id: v.number(),
+      name: v.string(),
+      ok: v.boolean(),
+      note: v.nullable(v.string()),
+      kind: v.literal('row'),
+      tags: v.array(v.string()),
+      inner: Struct('Inner', { n: v.number() }),
     });
-    const piped = compileSerializer(Piped, { strict: true });
-    const random = prng(27);
-    const alphabet = [
-      'a',
-      '"',
-      '\\',
-      '\n',
-      '\u0001',
-      '\u001f',
-      '\ud800',
-      '\udc00',
-      '\ud83d\ude00',
-      'é',
-      ' ',
-      '/',
-    ];
-    const text = (): string =>
-      Array.from(
-        { length: Math.floor(random() * 8) },
-        () => alphabet[Math.floor(random() * alphabet.length)],
-      ).join('');
-    for (let i = 0; i < 300; i++) {
-      const value = { s: text(), list: Array.from({ length: Math.floor(random() * 4) }, text) };
-      expect(piped(value)).toBe(JSON.stringify(value));
-      expect(serialize({ ...row, name: value.s, tags: value.list })).toBe(
-        JSON.stringify({ ...row, name: value.s, tags: value.list }),
-      );
-    }
-    expect(() => piped({ s: 'x', list: ['a', null] })).toThrow('`$.list[1]`');
-    expect(() => piped({ s: 'x', list: 'a' })).toThrow('(expected array, got string)');
-  });
+    const serialize = compileSerializer(Row, { strict: true, checkedCopy });
+    const row = { id: 1, name: 'a', ok: true, note: null, kind: 'row', tags: ['x'], inner: { n: 2 } };
 
-  it('refuses a wrong or missing field with its path, and a non-object', () => {
-    const cases: Array<[unknown, string]> = [
-      [
-        { ...row, id: '1' },
-        'the value at `$.id` does not match the declared response schema (expected a finite number, got string)',
-      ],
-      [
-        { ...row, id: Number.NaN },
-        'the value at `$.id` does not match the declared response schema (expected a finite number, got number)',
-      ],
-      [
-        { ...row, name: undefined },
-        'the value at `$.name` does not match the declared response ' +
-          'schema (expected a value (required field), got undefined)',
-      ],
-      [
-        { ...row, ok: 1 },
-        'the value at `$.ok` does not match the declared response schema (expected boolean, got number)',
-      ],
-      [
-        { ...row, note: 3 },
-        'the value at `$.note` does not match the declared response schema (expected string, got number)',
-      ],
-      [
-        { ...row, kind: 'other' },
-        'the value at `$.kind` does not match the declared response schema (expected "row", got another string)',
-      ],
-      [
-        { ...row, tags: ['x', 2] },
-        'the value at `$.tags[1]` does not match the declared response schema (expected string, got number)',
-      ],
-      [
-        { ...row, inner: { n: 'x' } },
-        'the value at `$.inner.n` does not match the declared response schema (expected a finite number, got string)',
-      ],
-      [
-        [],
-        'the value at `$.id` does not match the declared response ' +
-          'schema (expected a value (required field), got undefined)',
-      ],
-      [null, 'the value at `$` does not match the declared response schema (expected object, got null)'],
-    ];
-    for (const [value, message] of cases) expect(() => serialize(value)).toThrow(message);
-  });
-});
+    it('writes exactly what JSON.stringify writes for the declared fields, in declared order', () => {
+      const strings = [
+        '',
+        'plain',
+        'q"uote',
+        'back\\slash',
+        'nl\nand\ttab',
+        '\u0000\u001f',
+        '\ud83d\ude00',
+        'lone \ud800',
+        'é ü',
+        '</script>',
+      ];
+      for (const name of strings) {
+        const value = { extra: 1, ...row, name, note: name, tags: [name, 'x', name] };
+        expect(serialize(value)).toBe(JSON.stringify({ ...row, name, note: name, tags: [name, 'x', name] }));
+      }
+      expect(serialize({ ...row, tags: [] })).toBe(JSON.stringify({ ...row, tags: [] }));
+      expect(serialize({ ...row, id: -0, ok: false })).toBe(JSON.stringify({ ...row, id: 0, ok: false }));
+    });
+
+    it('writes random strings (controls, quotes, surrogates) as JSON.stringify does, in fields and lists', () => {
+      const Piped = Struct('Piped', {
+        s: v.pipe(v.string(), v.maxLength(64)),
+        list: v.array(v.pipe(v.string())),
+      });
+      const piped = compileSerializer(Piped, { strict: true, checkedCopy });
+      const random = prng(27);
+      const alphabet = [
+        'a',
+        '"',
+        '\\',
+        '\n',
+        '\u0001',
+        '\u001f',
+        '\ud800',
+        '\udc00',
+        '\ud83d\ude00',
+        'é',
+        ' ',
+        '/',
+      ];
+      const text = (): string =>
+        Array.from(
+          { length: Math.floor(random() * 8) },
+          () => alphabet[Math.floor(random() * alphabet.length)],
+        ).join('');
+      for (let i = 0; i < 300; i++) {
+        const value = { s: text(), list: Array.from({ length: Math.floor(random() * 4) }, text) };
+        expect(piped(value)).toBe(JSON.stringify(value));
+        expect(serialize({ ...row, name: value.s, tags: value.list })).toBe(
+          JSON.stringify({ ...row, name: value.s, tags: value.list }),
+        );
+      }
+      expect(() => piped({ s: 'x', list: ['a', null] })).toThrow('`$.list[1]`');
+      expect(() => piped({ s: 'x', list: 'a' })).toThrow('(expected array, got string)');
+    });
+
+    it('refuses a wrong or missing field with its path, and a non-object', () => {
+      const cases: Array<[unknown, string]> = [
+        [
+          { ...row, id: '1' },
+          'the value at `$.id` does not match the declared response schema (expected a finite number, got string)',
+        ],
+        [
+          { ...row, id: Number.NaN },
+          'the value at `$.id` does not match the declared response schema (expected a finite number, got number)',
+        ],
+        [
+          { ...row, name: undefined },
+          'the value at `$.name` does not match the declared response ' +
+            'schema (expected a value (required field), got undefined)',
+        ],
+        [
+          { ...row, ok: 1 },
+          'the value at `$.ok` does not match the declared response schema (expected boolean, got number)',
+        ],
+        [
+          { ...row, note: 3 },
+          'the value at `$.note` does not match the declared response schema (expected string, got number)',
+        ],
+        [
+          { ...row, kind: 'other' },
+          'the value at `$.kind` does not match the declared response schema (expected "row", got another string)',
+        ],
+        [
+          { ...row, tags: ['x', 2] },
+          'the value at `$.tags[1]` does not match the declared response schema (expected string, got number)',
+        ],
+        [
+          { ...row, inner: { n: 'x' } },
+          'the value at `$.inner.n` does not match the declared response schema (expected a finite number, got string)',
+        ],
+        [
+          [],
+          'the value at `$.id` does not match the declared response ' +
+            'schema (expected a value (required field), got undefined)',
+        ],
+        [null, 'the value at `$` does not match the declared response schema (expected object, got null)'],
+      ];
+      for (const [value, message] of cases) expect(() => serialize(value)).toThrow(message);
+    });
+
+    it('writes lists of objects, nullable objects and keys an object literal would reorder the same way', () => {
+      const list = compileSerializer(v.array(Row), { strict: true, checkedCopy });
+      expect(list([row, { ...row, id: 2, extra: true }])).toBe(JSON.stringify([row, { ...row, id: 2 }]));
+      expect(list([])).toBe('[]');
+      expect(() => list([row, { ...row, inner: { n: 'x' } }])).toThrow('`$[1].inner.n`');
+      const maybe = compileSerializer(
+        Struct('Maybe', { inner: v.nullable(Struct('In', { n: v.number() })) }),
+        {
+          strict: true,
+          checkedCopy,
+        },
+      );
+      expect(maybe({ inner: null })).toBe('{"inner":null}');
+      expect(maybe({ inner: { n: 1, m: 2 } })).toBe('{"inner":{"n":1}}');
+      // An own "__proto__" field (an object literal would set the prototype instead) and an index key.
+      const entries = Object.fromEntries([
+        ['b', v.string()],
+        ['2', v.number()],
+        ['__proto__', v.string()],
+        ['a', v.boolean()],
+      ]) as Record<string, v.GenericSchema>;
+      const odd = compileSerializer(v.object(entries), { strict: true, checkedCopy });
+      const value = JSON.parse('{"a":true,"__proto__":"p","2":3,"b":"x","c":0}') as unknown;
+      expect(odd(value)).toBe('{"2":3,"b":"x","__proto__":"p","a":true}');
+    });
+  },
+);

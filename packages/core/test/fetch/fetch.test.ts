@@ -239,8 +239,8 @@ describe('app.fetch', () => {
       body,
     });
     const reads: string[] = [];
-    for (const name of ['text', 'arrayBuffer', 'json', 'bytes'] as const) {
-      const own = (request[name] as () => Promise<unknown>).bind(request);
+    for (const name of ['text', 'arrayBuffer', 'json', 'bytes']) {
+      const own = (request as unknown as Record<string, () => Promise<unknown>>)[name]!.bind(request);
       Object.defineProperty(request, name, { value: () => (reads.push(name), own()) });
     }
     const ok = await app.fetch(request);

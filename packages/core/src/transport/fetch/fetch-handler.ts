@@ -96,14 +96,16 @@ export function dispatchEntry(host: AppHost): (request: Request) => Promise<Resp
  * @param request - The request.
  */
 export function answerFetch(runtime: Runtime, request: Request): Response | Promise<Response> {
-  const { origin, pathname, search } = partsOf(request.url);
+  const href = request.url;
+  const { origin, pathname, search } = partsOf(href);
   let path = pathname;
   // One spelling for routing, binding and assets, as on node:http.
   if (path.includes('%')) path = normalizePercentEncoding(path);
   const req = new FetchRequest(
     request,
-    pathname + search,
-    origin.charCodeAt(4) === 115 /* "https:" */ ? 'https' : 'http',
+    search === '' ? pathname : pathname + search,
+    // Read off the serialized URL, not off `origin` (a substring: JavaScriptCore resolves it first).
+    href.charCodeAt(4) === 115 /* "https:" */ ? 'https' : 'http',
     origin,
   );
   const method = request.method;
