@@ -600,23 +600,6 @@ describe('credential headers sent twice', () => {
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ id: 'u1', name: 'Ada' });
   });
-
-  it('on app.fetch, where Headers joined the two lines into one value, authenticate refuses that value', async () => {
-    const app = new ChallengeApp({ logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
-    const request = new Request('http://api.test/me', {
-      headers: [
-        ['authorization', 'Bearer token'],
-        ['authorization', 'Bearer token'],
-      ],
-    });
-    expect(request.headers.get('authorization')).toBe('Bearer token, Bearer token');
-    calls.length = 0;
-    const res = await app.fetch(request);
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await res.json()).toEqual({ type: 'invalid-token', title: 'Invalid token', status: 401 });
-    expect(calls).toEqual(['authenticate']);
-  });
 });
 
 describe('the errors an authenticator raises, in the route catalogue', () => {
