@@ -27,6 +27,10 @@ describe('compileCheckedCopy', () => {
     const written = JSON.stringify({ ...movie, extra: undefined });
     expect(compileCheckedCopy(node(Movie))?.(movie)).toBe(written);
     expect(compileCheckedCopy(node(v.array(Movie)))?.([movie])).toBe(`[${written}]`);
+    // Index keys come first in Object.keys and in an object literal alike: the declared order holds.
+    expect(compileCheckedCopy(node(v.object({ b: v.string(), 2: v.number() })))?.({ 2: 3, b: 'x' })).toBe(
+      '{"2":3,"b":"x"}',
+    );
   });
 
   it('has none for what only the concatenation serves: optional fields, unions, records, "__proto__", a leaf', () => {

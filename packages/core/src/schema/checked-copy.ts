@@ -17,14 +17,12 @@ export const CHECKED_COPY: boolean = typeof (globalThis as { Bun?: unknown }).Bu
 /** Returns a checked copy of a value (throws the `ResponseShapeError` a strict serializer throws). */
 type Copy = (value: unknown) => unknown;
 
-/** Keys an object literal would not keep as written: array-index keys move first, `__proto__` sets the prototype. */
-const UNSAFE_KEY = /^(?:0|[1-9]\d*)$|^__proto__$/;
-
 /**
  * The strict serializer of a schema as `JSON.stringify(copy(value))`, or undefined when some part
  * of the shape has no checked copy (the generated concatenation serves it): objects whose fields
  * are all required, each a string, finite number, boolean, literal, array of strings, or such an
- * object or array of them (nullable or not), with no key an object literal would reorder.
+ * object or array of them (nullable or not), and no `__proto__` field (an object literal would set
+ * the prototype instead). Index keys come first in both `Object.keys` and a literal: same order.
  */
 export function compileCheckedCopy(schema: SchemaNode): ((value: unknown) => string) | undefined {
   const copy = copyOf(schema, new Set());
@@ -106,7 +104,7 @@ function arrayCopy(item: Copy): Copy {
 /** The generated copy of an object: constant-key reads, inline leaf checks, one object literal. */
 function objectCopy(entries: Readonly<Record<string, SchemaNode>>, open: Set<SchemaNode>): Copy | undefined {
   const keys = Object.keys(entries);
-  if (keys.length === 0 || keys.some((k) => UNSAFE_KEY.test(k) || isOptional(entries[k]!))) return undefined;
+  if (keys.length === 0 || keys.some((k) => k === '__proto__' || isOptional(entries[k]!))) return undefined;
   const F: Copy[] = [];
   const E: string[] = [];
   const lines: string[] = ["if (value === null || typeof value !== 'object') return NOT_OBJECT(value);"];
